@@ -51,7 +51,14 @@ def lemma(word: str) -> str:
     if "-" in low and not m.word_is_known(low):
         head, _, tail = low.rpartition("-")
         return f"{head}-{lemma(tail)}"
-    return fold(m.parse(low)[0].normal_form)
+    parses = m.parse(low)
+    best = parses[0]
+    # "молот" is first read as the participle "молотый"; a rule name wants the noun
+    if best.tag.POS != "NOUN":
+        noun = next((p for p in parses if p.tag.POS == "NOUN" and p.score >= 0.1), None)
+        if noun is not None and noun.normal_form == low:
+            best = noun
+    return fold(best.normal_form)
 
 
 def lemma_words(text: str) -> list[str]:

@@ -35,7 +35,9 @@ EdgeKind = Literal[
 RuleCategory = Literal[
     "section", "special_rule", "phase", "action", "test", "deployment_rule", "unit_type"
 ]
-FactKind = Literal["distance", "dice", "roll", "threshold", "range", "count", "profile"]
+FactKind = Literal[
+    "distance", "dice", "roll", "threshold", "range", "count", "profile", "modifier", "angle"
+]
 
 Span = tuple[int, int]
 FactValue = int | float | str | dict[str, int | str | None] | None

@@ -1,0 +1,236 @@
+"""Extract what a section's text says about other things: page citations, named references,
+granted special rules, the unit types a rule is limited to, and whose rules a type follows.
+
+Extraction never resolves: every finding keeps the words as written and their span in the
+section text; :mod:`ingest.build` maps them to nodes, or to ``concept`` nodes when the corpus
+does not define the name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.lemmas import WORD_RE, lemma, morph
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Mention:
+    """Words of a text that name something: a rule, a concept, a unit type or a page."""
+
+    kind: str  # "name" | "cue" | "page" | "grant" | "applies_to" | "excludes" | "inherits"
+    raw: str  # the words as written
+    name: str  # the name in its dictionary form, for concepts
+    span: Span
+    sentence: str
+
+
+PAGE_RE = re.compile(
+    r"(?:см\.\s*)?(?:стр\.|страниц[аеуы]|странице)\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.IGNORECASE
+)
+_QUOTED = re.compile(r"«([^«»]{2,40})»")
+_RULE_WORD = re.compile(r"(?:правил\w*|специальн\w+\s+правил\w*)\s*(?:для\s+)?$", re.IGNORECASE)
+_CAP_PHRASE = re.compile(
+    r"(?:правил[оаму]?|правилом|правилами|правил)\s+(?:для\s+)?"
+    r"((?:[А-ЯЁ][а-яё]+!?)(?:\s+(?:[А-ЯЁ][а-яё]+!?|на|и|с)){0,4})"
+)
+_LIMIT_ONLY = re.compile(
+    r"(?:лишь|только)\s+против\s+(?:моделей\s+)?(?:типа\s+|типов\s+)?"
+    r"([А-ЯЁа-яё ,]+?)(?=[.;:]|\s+[а-яё]+(?:ет|ут|ит|ат)\b)"
+)
+_LIMIT_EXCEPT = re.compile(r"за исключением\s+([А-ЯЁа-яё ,]+?)(?=[.;:]|$)")
+_INHERIT = re.compile(
+    r"(?:в дополнение ко всем правилам для|следовать правилам|следует правилам|"
+    r"(?:передвигается|двигается|движется)[^.]{0,40}?по тем же правилам,?\s+что и)\s+"
+    r"([^.;:]+?)(?=[.;:]|,\s+[а-яё]+(?:ют|ет|ут|ит|ат)\b|\s+но\b|$)",
+    re.IGNORECASE,
+)
+_GRANT_CUE = re.compile(
+    r"(?:может|могут)\s+использовать\s+(?:специальное\s+)?правило\s+«([^«»]+)»", re.IGNORECASE
+)
+
+
+def sentence_of(text: str, pos: int) -> str:
+    """The sentence of ``text`` around offset ``pos``."""
+    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos))
+    start = 0 if start == -1 else start + 1
+    m = re.search(r"[.!?](?=\s|$)|\n", text[pos:])
+    end = pos + m.end() if m else len(text)
+    return text[start:end].strip()
+
+
+def page_citations(text: str) -> list[Mention]:
+    """Page citations: "см. стр. 42", "описано на странице 92", "(страница 66)"."""
+    out = []
+    for m in PAGE_RE.finditer(text):
+        out.append(Mention("page", m.group(0), m.group(1), m.span(), sentence_of(text, m.start())))
+    return out
+
+
+def special_rules_list(body: str, offset: int = 0) -> list[Mention]:
+    """The names in a "СПЕЦИАЛЬНЫЕ ПРАВИЛА" box: "Молот ярости, уклонение, безостановочный."."""
+    out = []
+    first = re.split(r"(?<=[.])\s", body.strip(), maxsplit=1)[0].rstrip(".")
+    start = body.find(first)
+    pos = start
+    for part in first.split(","):
+        name = part.strip()
+        if name:
+            s = body.find(name, pos)
+            out.append(Mention("grant", name, capitalize(name), (offset + s, offset + s + len(name)),
+                               first))
+            pos = s + len(name)
+    return out
+
+
+def grant_cues(text: str) -> list[Mention]:
+    """Rules a text grants in so many words: "может использовать специальное правило «Дави!»"."""
+    return [
+        Mention("grant", m.group(1), capitalize(m.group(1)), m.span(1), sentence_of(text, m.start()))
+        for m in _GRANT_CUE.finditer(text)
+    ]
+
+
+def capitalize(name: str) -> str:
+    """A name with its first letter in upper case, the rest as written."""
+    name = " ".join(name.split())
+    return name[:1].upper() + name[1:]
+
+
+def nominative(phrase: str) -> str:
+    """A rule name in the nominative ("Подкреплений" → "Подкрепления", "Огненной атаки" →
+    "Огненная атака"): the words up to the first noun are put in the nominative of their number.
+    """
+    out = []
+    done = False
+    for w in phrase.split():
+        if done or not re.match(r"[А-Яа-яЁё]", w):
+            out.append(w)
+            continue
+        p = morph().parse(w.lower())[0]
+        number = p.tag.number or "sing"
+        form = p.inflect({"nomn", number}) if p.tag.case and p.tag.case != "nomn" else None
+        new = form.word if form is not None else w.lower()
+        if w[0].isupper():
+            new = new[:1].upper() + new[1:]
+        out.append(new if form is not None else w)
+        if p.tag.POS == "NOUN":
+            done = True
+    return capitalize(" ".join(out))
+
+
+def cue_names(text: str) -> list[Mention]:
+    """Names a text marks as rules: «quoted» after "правило", or capitalised after "правило"."""
+    out = []
+    for m in _QUOTED.finditer(text):
+        before = text[max(0, m.start() - 30): m.start()]
+        if _RULE_WORD.search(before):
+            raw = m.group(1)
+            out.append(Mention("cue", raw, capitalize(raw), m.span(1), sentence_of(text, m.start())))
+    for m in _CAP_PHRASE.finditer(text):
+        phrase = m.group(1)
+        for part in re.split(r"\s+и\s+(?=[А-ЯЁ])", phrase):
+            part = re.sub(r"\s+(?:и|на|с)$", "", part.strip())
+            if not part:
+                continue
+            s = text.find(part, m.start(1))
+            out.append(Mention("cue", part, nominative(part), (s, s + len(part)),
+                               sentence_of(text, s)))
+    out.extend(_predicate_adjectives(text))
+    return out
+
+
+_PRED_ADJ = re.compile(r"(\w+),?\s+котор\w+\s+(?:является|являются)\s+([А-ЯЁ][а-яё]+)(?=[.,;]|\s*$)")
+
+
+def _predicate_adjectives(text: str) -> list[Mention]:
+    """"от атаки, которая является Огненной" names the rule "Огненные атаки"."""
+    out = []
+    for m in _PRED_ADJ.finditer(text):
+        noun_word, adj = m.group(1), m.group(2)
+        p_adj = next((p for p in morph().parse(adj.lower()) if p.tag.POS == "ADJF"), None)
+        p_noun = next((p for p in morph().parse(noun_word.lower()) if p.tag.POS == "NOUN"), None)
+        if p_adj is None or p_noun is None:
+            continue
+        a = p_adj.inflect({"plur", "nomn"})
+        n = p_noun.inflect({"plur", "nomn"})
+        if a is None or n is None:
+            continue
+        name = capitalize(f"{a.word} {n.word}")
+        out.append(Mention("cue", adj, name, m.span(2), sentence_of(text, m.start(2))))
+    return out
+
+
+def limits(text: str) -> list[Mention]:
+    """Unit types a rule is limited to ("лишь против моделей типа Пехота, Кавалерия и Твари")
+    or barred from ("за исключением Стай"): one mention per type name, as written."""
+    out = []
+    for rx, kind in ((_LIMIT_ONLY, "applies_to"), (_LIMIT_EXCEPT, "excludes")):
+        for m in rx.finditer(text):
+            for name, span in _list_items(text, m.span(1)):
+                out.append(Mention(kind, name, name, span, sentence_of(text, m.start())))
+    return out
+
+
+def inherit_cues(text: str) -> list[Mention]:
+    """Whose rules a type follows: "В дополнение ко всем правилам для гравициклов", "будет
+    следовать правилам прыжковых боевых единиц и пехоты", "передвигается … по тем же правилам,
+    что и прыжковое монструозное создание"."""
+    out = []
+    for m in _INHERIT.finditer(text):
+        for name, span in _list_items(text, m.span(1)):
+            out.append(Mention("inherits", name, name, span, sentence_of(text, m.start())))
+    return out
+
+
+def _list_items(text: str, span: Span) -> list[tuple[str, Span]]:
+    s, e = span
+    chunk = text[s:e]
+    out = []
+    pos = 0
+    for part in re.split(r",\s*|\s+и\s+", chunk):
+        part = part.strip()
+        if not part:
+            continue
+        i = chunk.find(part, pos)
+        out.append((part, (s + i, s + i + len(part))))
+        pos = i + len(part)
+    return out
+
+
+def lemma_tokens(text: str) -> list[tuple[str, int, int]]:
+    """(lemma, start, end) of every word of ``text``."""
+    return [(lemma(m.group(0)), m.start(), m.end()) for m in WORD_RE.finditer(text)]
+
+
+def name_mentions(
+    tokens: list[tuple[str, int, int]], keys: dict[tuple[str, ...], str], text: str,
+    max_len: int = 6,
+) -> list[Mention]:
+    """Mentions of known names in a text, matched on lemmas, longest first.
+
+    Args:
+        tokens: :func:`lemma_tokens` of the text.
+        keys: lemma tuple → the name it stands for.
+        text: the text (for the raw words and the sentence).
+    """
+    out = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        hit = None
+        for length in range(min(max_len, n - i), 0, -1):
+            key = tuple(t[0] for t in tokens[i: i + length])
+            if key in keys:
+                hit = (length, keys[key])
+                break
+        if hit is None:
+            i += 1
+            continue
+        length, name = hit
+        s, e = tokens[i][1], tokens[i + length - 1][2]
+        out.append(Mention("name", text[s:e], name, (s, e), sentence_of(text, s)))
+        i += length
+    return out

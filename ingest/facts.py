@@ -1,0 +1,236 @@
+"""Find the numbers a rule text states: distances, dice, rolls, thresholds, ranges, counts,
+modifiers, angles and profiles, each with the sentence it came from.
+
+Extraction only: a fact knows its span in the text it was found in; the unit type a number
+belongs to is given as the name the sentence uses ("гравициклы"), resolved later by the build.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.lemmas import lemma_words
+
+Span = tuple[int, int]
+
+_NUM_WORDS = {
+    "одного": 1, "один": 1, "одну": 1, "одной": 1, "двух": 2, "два": 2, "две": 2, "трех": 3,
+    "трёх": 3, "три": 3, "четырех": 4, "четырёх": 4,
+}
+_DICE = r"(?P<dn>\d*)D(?P<ds>\d+)(?:\s*(?P<dsign>[+\-–])\s*(?P<dmod>\d+))?"
+_INCH = r"(?:\"|”|″|\s?дюйм\w*)"
+
+FACT_RE = re.compile(
+    "|".join(
+        [
+            rf"(?P<profile>WS\s+BS\s+S\s+T\s+W\s+I\s+A\s+Ld\s+Sv\s+(?:(?:[–\-—]|\d\+?)\s+){{8}}(?:[–\-—]|\d\+?))",
+            rf"(?P<dice>{_DICE})(?P<dice_inch>{_INCH})?",
+            r"(?P<threshold>\d+)\s?%",
+            r"(?P<angle>\d+)\s?°",
+            r"\((?P<prange>\d+\s?-\s?\d+)\)",
+            r"(?P<roll_range>(?<![\d.,])[1-6]\s?-\s?[1-6](?![\d\"”]|\s?дюйм))",
+            r"(?P<roll_plus>(?<![\d+])[2-7]\+)",
+            r"(?P<modifier>(?<![\w])[+\-–]\s?\d(?![\d+]))",
+            rf"(?P<distance>(?<![\w\-])\d+){_INCH}",
+            r"(?P<roll_words>живую шест[её]рку|(?:выкидывает|кидает|выпало|выпадет)\s+6)",
+            r"(?P<roll_min>(?<!\w)\d+\s+и\s+более)",
+            r"(?P<count_words>(?:до|не более|максимум)\s+(?:одного|двух|трех|трёх|одной|одну)"
+            r"(?:\s+раз[а]?)?(?:\s+\w+){0,2})",
+            r"(?P<mult>(?<=\s)[XХ]\s?(?P<mult_n>\d+))",
+        ]
+    )
+)
+
+_MAX = re.compile(r"(максимум|до|не более|не дальше|вплоть до)\s*[–\-—]?\s*(на\s*)?$")
+_MIN = re.compile(r"(минимум|не менее|как минимум|ближе,?\s*чем\s*(на|в)?)\s*(на\s*)?$")
+_WITHIN = re.compile(r"(\bв|в пределах|пределах|от)\s*$")
+_NOT = re.compile(r"а не\s*(на\s*)?$")
+_SENT = re.compile(r"[^.!?]+(?:[.!?]+|$)")
+_PAGE_CITE = re.compile(r"(?:стр\.|страниц\w*)\s*$")
+
+
+@dataclass(frozen=True)
+class RawFact:
+    """A number found in a text, before the build resolves its unit type."""
+
+    name: str
+    kind: str
+    value: object
+    text: str
+    span: Span
+    sentence: str
+    sentence_span: Span
+    topic: str | None
+    unit: str | None  # the unit type name the clause uses, if any
+
+
+def sentences(text: str) -> list[Span]:
+    """Sentence spans of ``text`` (a period inside "см. стр." does not end one)."""
+    out = []
+    start = 0
+    for m in re.finditer(r"(?<!см)(?<!стр)(?<!т)[.!?]+[\"»)]?(?=\s+[А-ЯЁA-Z«\d•]|\s*$)|\n", text):
+        end = m.end()
+        if text[start:end].strip():
+            s = start + (len(text[start:end]) - len(text[start:end].lstrip()))
+            out.append((s, end))
+        start = end
+    if text[start:].strip():
+        s = start + (len(text[start:]) - len(text[start:].lstrip()))
+        out.append((s, len(text.rstrip())))
+    return out
+
+
+def find_facts(
+    text: str,
+    topics: list[tuple[str, str]],
+    unit_names: dict[str, str],
+    default_topic: str | None = None,
+) -> list[RawFact]:
+    """Every fact in ``text``.
+
+    Args:
+        text: the rule text.
+        topics: (lemma key, topic) pairs, most specific first: the first found in a clause (or
+            else in the sentence) is the fact's topic.
+        unit_names: lemma → unit type name, to tell which type a clause speaks of.
+        default_topic: the topic when the sentence names none (the section's title).
+    """
+    out: list[RawFact] = []
+    for ss, se in sentences(text):
+        sent = text[ss:se]
+        sent_lemmas = lemma_words(sent)
+        sent_topic = _best_topic(_topics(sent_lemmas, topics) + [default_topic], topics)
+        for m in FACT_RE.finditer(sent):
+            before = sent[: m.start()]
+            if _PAGE_CITE.search(before[-12:]):
+                continue
+            fact = _make(m, before, sent)
+            if fact is None:
+                continue
+            name, kind, value, shown = fact
+            clause = _clause(sent, m.start())
+            clause_lemmas = lemma_words(clause)
+            topic = _best_topic(_topics(clause_lemmas, topics) + [sent_topic], topics)
+            unit = _unit(clause_lemmas, unit_names)
+            out.append(
+                RawFact(name, kind, value, shown, (ss + m.start(), ss + m.end()),
+                        sent.strip(), (ss, se), topic, unit)
+            )
+    return out
+
+
+def _clause(sent: str, pos: int) -> str:
+    start = max(sent.rfind(",", 0, pos), sent.rfind(";", 0, pos), sent.rfind("•", 0, pos))
+    # "мотоциклы … 12", а гравициклы … 24"": the clause after "а" speaks of its own type
+    return sent[start + 1: pos + 1] if start != -1 else sent[: pos + 1]
+
+
+def _topics(lemmas: list[str], topics: list[tuple[str, str]]) -> list[str | None]:
+    joined = " " + " ".join(lemmas) + " "
+    return [topic for key, topic in topics if f" {key} " in joined]
+
+
+def _best_topic(found: list[str | None], topics: list[tuple[str, str]]) -> str | None:
+    """The most specific of the topics found (the vocabulary lists them most specific first)."""
+    order = {}
+    for i, (_, topic) in enumerate(topics):
+        order.setdefault(topic, i)
+    present = [t for t in found if t is not None]
+    return min(present, key=lambda t: order.get(t, len(order))) if present else None
+
+
+def _unit(lemmas: list[str], unit_names: dict[str, str]) -> str | None:
+    """The one unit type a clause names (longest name wins: "эльдарский гравицикл")."""
+    joined = " " + " ".join(lemmas) + " "
+    hits = [(len(key.split()), name) for key, name in unit_names.items() if f" {key} " in joined]
+    if not hits:
+        return None
+    longest = max(n for n, _ in hits)
+    found = {name for n, name in hits if n == longest}
+    # "мотоциклы и гравициклы" names two types: the fact is the section's own type's
+    if len(found) == 1 and not any(n < longest and name not in found and not _part(
+            name, found) for n, name in hits):
+        return found.pop()
+    return found.pop() if len(found) == 1 and len(hits) == 1 else (
+        found.pop() if len(found) == 1 else None)
+
+
+def _part(name: str, found: set[str]) -> bool:
+    return any(name.lower().split()[-1] in f.lower() for f in found)
+
+
+def _make(m: re.Match[str], before: str, sent: str) -> tuple[str, str, object, str] | None:
+    g = m.lastgroup
+    shown = m.group(0).strip()
+    tail = before[-30:].lower()
+    if m.group("profile"):
+        cells = m.group("profile").split()
+        heads, vals = cells[:9], cells[9:]
+        prof: dict[str, int | str | None] = {}
+        for h, v in zip(heads, vals, strict=False):
+            if v in "–-—":
+                continue
+            prof[h] = int(v) if v.isdigit() else v
+        return "profile", "profile", prof, shown
+    if m.group("dice"):
+        count = int(m.group("dn") or 1)
+        sides = int(m.group("ds"))
+        mod = int(m.group("dmod") or 0) * (-1 if m.group("dsign") in ("-", "–") else 1)
+        value = {"count": count, "sides": sides, "modifier": mod, "expr": _dice_expr(m)}
+        name = "not_dice" if _NOT.search(tail) else "dice"
+        if m.group("dice_inch"):
+            value["unit"] = "inch"
+        return name, "dice", value, shown
+    if m.group("threshold"):
+        return "threshold", "threshold", int(m.group("threshold")), shown
+    if m.group("angle"):
+        return "max_angle" if _MAX.search(tail) else "angle", "angle", int(m.group("angle")), shown
+    if m.group("prange"):
+        lo, hi = (int(x) for x in re.split(r"\s?-\s?", m.group("prange")))
+        return "parameter_range", "range", {"min": lo, "max": hi}, m.group("prange")
+    if m.group("roll_range"):
+        lo, hi = (int(x) for x in re.split(r"\s?-\s?", m.group("roll_range")))
+        return "roll_range", "roll", {"min": lo, "max": hi}, shown
+    if m.group("roll_plus"):
+        return "roll", "roll", shown, shown
+    if m.group("modifier"):
+        v = int(re.sub(r"\s|–", lambda x: "-" if x.group(0) == "–" else "", shown))
+        return "modifier", "modifier", v, shown
+    if m.group("distance"):
+        v = int(m.group("distance"))
+        if re.search(r"-?ого\b|-?го\b", sent[m.end(): m.end() + 4]):
+            return None
+        if _NOT.search(tail):
+            name = "not_distance"
+        elif _MIN.search(tail):
+            name = "min_distance"
+        elif _MAX.search(tail):
+            name = "max_distance"
+        elif _WITHIN.search(tail):
+            name = "within_distance"
+        else:
+            name = "distance"
+        return name, "distance", v, shown
+    if m.group("roll_words"):
+        return "natural_roll", "roll", 6, shown
+    if m.group("roll_min"):
+        return "roll_min", "roll", int(shown.split()[0]), shown
+    if m.group("count_words"):
+        words = shown.split()
+        n = next((_NUM_WORDS[w.lower()] for w in words if w.lower() in _NUM_WORDS), None)
+        if n is None:
+            return None
+        return "max_count", "count", n, shown
+    if m.group("mult"):
+        return "count", "count", int(m.group("mult_n")), shown
+    del g
+    return None
+
+
+def _dice_expr(m: re.Match[str]) -> str:
+    expr = f"{m.group('dn')}D{m.group('ds')}"
+    if m.group("dmod"):
+        sign = "-" if m.group("dsign") in ("-", "–") else "+"
+        expr += f"{sign}{m.group('dmod')}"
+    return expr

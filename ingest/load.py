@@ -1,0 +1,350 @@
+"""Stage 1: read rule texts from files and tell which game system each one is about.
+
+A text is UTF-8 (with or without a BOM) or cp1251; anything else is refused with a
+:class:`LoadError` that names the file and says what was expected. The game system is
+detected from the text's own words; a ``corpus.toml`` (or ``corpus.yaml``) beside the files
+may state it instead::
+
+    system = "wh40k6"              # default for every file of the folder
+
+    [files."001_x.txt"]
+    system = "whfb8"               # this file only
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ingest.models import SourceText, SystemSource
+from kb.models import SYSTEM_TITLES
+
+TEXT_SUFFIXES = (".txt", ".md")
+CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
+EXPECTED = "ожидался текст правил в кодировке UTF-8 (с BOM или без) или cp1251"
+BINARY = "двоичный файл (много управляющих символов), а не текст"
+
+# Share of control characters above which a decoded file counts as binary, not text.
+_MAX_NONTEXT = 0.05
+# Share of Cyrillic among the letters a cp1251 reading must reach to be believed.
+_MIN_CYRILLIC = 0.5
+
+_NONTEXT_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
+_CYRILLIC_RE = re.compile("[А-Яа-яЁё]")
+_LETTER_RE = re.compile(r"[^\W\d_]")
+
+# Words that name or are peculiar to each game system, with weights. A keyword counts at
+# most _KEYWORD_CAP times, so one frequent word cannot outvote all the others.
+_SYSTEM_KEYWORDS: dict[str, tuple[tuple[str, int], ...]] = {
+    "wh40k6": (
+        (r"(?i)warhammer\s*40\s*(?:k\b|[.,]?\s*000)", 10),
+        (r"(?i)космодесант", 3),
+        (r"(?i)классы боевых единиц", 3),
+        (r"(?i)гравицикл", 2),
+        (r"(?i)монструозн\w* (?:создани|существ)", 2),
+        (r"(?i)(?:прыжков|реактивн)\w* ранц", 2),
+        (r"(?i)турбо-ускорени", 2),
+        (r"(?i)фаз\w* наступлени", 2),
+        (r"(?i)боев\w* единиц", 1),
+        (r"(?i)мотоцикл", 1),
+    ),
+    "whfb8": (
+        (r"(?i)warhammer\s*fantasy", 10),
+        (r"(?i)магическ\w* спас\w* брос", 3),
+        (r"(?i)(?:пехот|кавалери|твар)\w* чудовищ", 3),
+        (r"(?i)\bстраниц\w*\s+\d+", 2),
+        (r"(?i)боев\w* машин", 2),
+        (r"(?i)\bразгром", 2),
+        (r"(?i)\bпоедин", 2),
+        (r"(?i)молот\w* войны", 2),
+        (r"(?i)подразделени", 1),
+        (r"(?i)\bпаник", 1),
+        (r"(?i)\bгенерал", 1),
+    ),
+    "killteam2018": (
+        (r"(?i)kill\s*team", 10),
+        (r"(?i)боев\w* раунд", 3),
+        (r"\bFLY\b", 3),
+        (r"\bPSYKER\b", 3),
+        (r"(?i)чардж|чаржд", 2),
+        (r"(?i)псайкер", 2),
+        (r"(?i)\boverwatch\b", 2),
+        (r"(?i)\badvanc(?:e|ing)\b", 2),
+        (r"(?i)\bfall back\b", 2),
+    ),
+}
+_KEYWORD_RES = {
+    system: tuple((re.compile(pattern), weight) for pattern, weight in keywords)
+    for system, keywords in _SYSTEM_KEYWORDS.items()
+}
+_KEYWORD_CAP = 5
+# The best system must score at least this much and twice the runner-up.
+_MIN_SCORE = 6
+
+
+class LoadError(Exception):
+    """A file or folder that cannot be read as rule texts; the message says why (Russian)."""
+
+
+@dataclass
+class _CorpusConfig:
+    """What a ``corpus.toml`` states about the systems of its folder's files."""
+
+    origin: SystemSource
+    default: str | None = None
+    files: dict[str, str] = field(default_factory=dict)
+
+    def system_of(self, name: str) -> str | None:
+        return self.files.get(name, self.default)
+
+
+def load(paths: Iterable[str | Path] | str | Path) -> list[SourceText]:
+    """Read rule texts from files and folders.
+
+    A folder gives all its ``*.txt`` and ``*.md`` files except ``README.md``, sorted by name.
+
+    Args:
+        paths: Files and folders, in the order the texts should come.
+
+    Returns:
+        One :class:`SourceText` per file.
+
+    Raises:
+        LoadError: A path is missing, a folder holds no text files, two files share a name,
+            or a file is empty, binary or in an unknown encoding.
+
+    Example:
+        >>> [t.system for t in load(["/work/shared/corpus"])][:2]
+        ['wh40k6', 'whfb8']
+    """
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    configs: dict[Path, _CorpusConfig | None] = {}
+    texts: list[SourceText] = []
+    seen: dict[str, str] = {}
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = text_files(path)
+            if not files:
+                raise LoadError(
+                    f"{path}: в папке нет текстов правил (ожидались файлы *.txt или *.md)"
+                )
+        elif path.is_file():
+            files = [path]
+        else:
+            raise LoadError(f"{path}: нет такого файла или папки")
+        for file in files:
+            folder = file.parent
+            if folder not in configs:
+                configs[folder] = read_corpus_config(folder)
+            text = _load_file(file, configs[folder])
+            if text.name in seen:
+                raise LoadError(
+                    f"{file}: файл с именем «{text.name}» уже прочитан из {seen[text.name]}; "
+                    "имена файлов корпуса должны различаться"
+                )
+            seen[text.name] = text.path
+            texts.append(text)
+    return texts
+
+
+def text_files(folder: Path) -> list[Path]:
+    """The rule texts of a folder: ``*.txt`` and ``*.md`` except ``README.md``, by name."""
+    return sorted(
+        (
+            p
+            for p in folder.iterdir()
+            if p.is_file()
+            and p.suffix.lower() in TEXT_SUFFIXES
+            and p.name.lower() != "readme.md"
+        ),
+        key=lambda p: p.name,
+    )
+
+
+def load_file(path: str | Path) -> SourceText:
+    """Read one rule text; a ``corpus.toml`` in its folder is honoured.
+
+    Raises:
+        LoadError: The file is missing, empty, binary or in an unknown encoding.
+    """
+    path = Path(path)
+    return _load_file(path, read_corpus_config(path.parent))
+
+
+def _load_file(path: Path, config: _CorpusConfig | None) -> SourceText:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"{path}: файл не читается ({exc.strerror or exc})") from exc
+    text, encoding = decode(data, str(path))
+    stated = config.system_of(path.name) if config else None
+    if config is not None and stated is not None:
+        system: str | None = stated
+        system_from: SystemSource | None = config.origin
+    else:
+        system = detect_system(text)
+        system_from = "detected" if system else None
+    return SourceText(
+        name=path.name,
+        path=str(path),
+        text=text,
+        encoding=encoding,
+        system=system,
+        system_from=system_from,
+    )
+
+
+def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
+    """Decode a rule text: UTF-8 (a BOM is dropped) or else cp1251 if it reads as Russian.
+
+    Args:
+        data: The bytes of the file.
+        where: The file's name for error messages.
+
+    Returns:
+        The text and the encoding (``"utf-8"``, ``"utf-8-sig"`` or ``"cp1251"``).
+
+    Raises:
+        LoadError: The bytes are empty, binary, or neither UTF-8 nor Russian cp1251.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise LoadError(f"{where}: файл в кодировке UTF-16; {EXPECTED}")
+    if b"\x00" in data:
+        raise LoadError(f"{where}: двоичный файл (есть нулевые байты), а не текст; {EXPECTED}")
+    if data.startswith(codecs.BOM_UTF8):
+        encoding = "utf-8-sig"
+        try:
+            text = data[len(codecs.BOM_UTF8) :].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LoadError(
+                f"{where}: файл начинается с метки UTF-8 (BOM), но байт {exc.start} не UTF-8; "
+                f"{EXPECTED}"
+            ) from exc
+    else:
+        try:
+            text, encoding = data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            text, encoding = _decode_cp1251(data, where), "cp1251"
+    if _nontext_share(text) > _MAX_NONTEXT:
+        raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
+    if not text.strip():
+        raise LoadError(f"{where}: файл пуст; {EXPECTED}")
+    return text, encoding
+
+
+def _decode_cp1251(data: bytes, where: str) -> str:
+    try:
+        text = data.decode("cp1251")
+    except UnicodeDecodeError as exc:
+        raise LoadError(
+            f"{where}: кодировка не распознана (не UTF-8 и не cp1251); {EXPECTED}"
+        ) from exc
+    if _nontext_share(text) > _MAX_NONTEXT:
+        raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
+    letters = len(_LETTER_RE.findall(text))
+    cyrillic = len(_CYRILLIC_RE.findall(text))
+    if letters and cyrillic / letters < _MIN_CYRILLIC:
+        raise LoadError(
+            f"{where}: кодировка не распознана: не UTF-8, а в cp1251 текст не русский "
+            f"(кириллица — {cyrillic} из {letters} букв); {EXPECTED}"
+        )
+    return text
+
+
+def _nontext_share(text: str) -> float:
+    if not text:
+        return 0.0
+    return len(_NONTEXT_RE.findall(text)) / len(text)
+
+
+def detect_system(text: str) -> str | None:
+    """The game system a text is about, judged by its own words, or ``None`` if unclear.
+
+    Each system has weighted keywords (its name, words peculiar to its rules: "гравицикл",
+    "магический спас бросок", "боевой раунд", …). The best-scoring system wins when it scores
+    at least twice as much as the runner-up.
+
+    >>> detect_system("В начале каждого боевого раунда игроки … чардж … FLY")
+    'killteam2018'
+    >>> detect_system("The quick brown fox") is None
+    True
+    """
+    scores = system_scores(text)
+    ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
+    (best, top), (_, second) = ranked[0], ranked[1]
+    if top >= _MIN_SCORE and top >= 2 * second:
+        return best
+    return None
+
+
+def system_scores(text: str) -> dict[str, int]:
+    """The keyword score of each game system for ``text`` (see :func:`detect_system`)."""
+    scores: dict[str, int] = {}
+    for system, keywords in _KEYWORD_RES.items():
+        score = 0
+        for pattern, weight in keywords:
+            hits = 0
+            for _ in pattern.finditer(text):
+                hits += 1
+                if hits == _KEYWORD_CAP:
+                    break
+            score += weight * hits
+        scores[system] = score
+    return scores
+
+
+def read_corpus_config(folder: Path) -> _CorpusConfig | None:
+    """Read ``corpus.toml`` (or ``corpus.yaml``/``.yml``) of a folder, if it has one.
+
+    Raises:
+        LoadError: The file cannot be parsed or names an unknown game system.
+    """
+    for name in CORPUS_FILES:
+        path = folder / name
+        if path.is_file():
+            return _parse_corpus_config(path, name)
+    return None
+
+
+def _parse_corpus_config(path: Path, origin: SystemSource) -> _CorpusConfig:
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+        data: Any = tomllib.loads(raw) if origin == "corpus.toml" else yaml.safe_load(raw)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        raise LoadError(f"{path}: не удалось прочитать описание корпуса: {exc}") from exc
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise LoadError(f"{path}: ожидалась таблица с ключами system и files")
+    config = _CorpusConfig(origin=origin, default=_system_name(data.get("system"), path, None))
+    files = data.get("files") or {}
+    if not isinstance(files, dict):
+        raise LoadError(f"{path}: ключ files должен быть таблицей «имя файла → system»")
+    for file_name, entry in files.items():
+        value = entry.get("system") if isinstance(entry, dict) else entry
+        system = _system_name(value, path, str(file_name))
+        if system is not None:
+            config.files[str(file_name)] = system
+    return config
+
+
+def _system_name(value: object, path: Path, file_name: str | None) -> str | None:
+    if value is None:
+        return None
+    where = f" для файла «{file_name}»" if file_name else ""
+    known = ", ".join(SYSTEM_TITLES)
+    if not isinstance(value, str):
+        raise LoadError(f"{path}: игровая система{where} должна быть строкой; известны: {known}")
+    name = value.strip().lower()
+    if name not in SYSTEM_TITLES:
+        raise LoadError(f"{path}: неизвестная игровая система «{value}»{where}; известны: {known}")
+    return name

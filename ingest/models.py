@@ -1,0 +1,180 @@
+"""Value objects of the ingest pipeline: each stage takes and returns these models.
+
+Offsets are always counted in characters of the decoded source text (a BOM is not part of
+it), so anything found in a cleaned text can be traced back to the exact place in its file.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    OffsetArray = array[int]
+else:  # array is not subscriptable at runtime before Python 3.12
+    OffsetArray = array
+
+Span = tuple[int, int]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# ---------------------------------------------------------------------------------------------
+# Stages 1 and 2: load (ingest/load.py) and clean (ingest/clean.py)
+# ---------------------------------------------------------------------------------------------
+
+SystemSource = Literal["detected", "corpus.toml", "corpus.yaml", "corpus.yml"]
+
+
+class SourceText(_Frozen):
+    """One rule text as read from its file.
+
+    Attributes:
+        name: The file name (``"001_ba20f991b5661e29.txt"``); it identifies the source.
+        path: The path the file was read from.
+        text: The decoded text, without a BOM. Every offset of the pipeline counts its characters.
+        encoding: ``"utf-8"``, ``"utf-8-sig"`` (UTF-8 with a BOM) or ``"cp1251"``.
+        system: The game system (``"wh40k6"``, ``"whfb8"``, ``"killteam2018"``), or ``None``
+            when the text does not tell and no ``corpus.toml`` states it.
+        system_from: Where ``system`` came from: ``"detected"`` from the text's words, or the
+            name of the corpus file that states it; ``None`` when ``system`` is ``None``.
+    """
+
+    name: str
+    path: str
+    text: str
+    encoding: str
+    system: str | None = None
+    system_from: SystemSource | None = None
+
+    def __repr__(self) -> str:
+        return f"SourceText({self.name!r}, {self.system}, {len(self.text)} chars)"
+
+
+class Edit(NamedTuple):
+    """One change a cleaning step proposes: replace ``text[start:end]`` by ``replacement``.
+
+    ``start`` and ``end`` are offsets in the text the step was given (the current text), not
+    in the source. ``reason`` says in Russian why the text changes.
+    """
+
+    start: int
+    end: int
+    replacement: str
+    step: str
+    reason: str
+
+
+class Change(_Frozen):
+    """A change that cleaning made, in terms of the original source text.
+
+    Removed text (``after`` empty or whitespace only) is the removed-text account: nothing
+    leaves a text without a ``Change`` that says what and why.
+
+    Attributes:
+        step: The name of the cleaning step (``"hyphenation"``).
+        span: ``[start, end)`` in the source text that the change replaced.
+        before: The source text of ``span``.
+        after: What stands in the cleaned text instead.
+        reason: Why, in Russian.
+    """
+
+    step: str
+    span: Span
+    before: str
+    after: str
+    reason: str
+
+    def __repr__(self) -> str:
+        return f"Change({self.step}, {self.span}, {self.before[:30]!r} -> {self.after[:30]!r})"
+
+
+class PageMark(_Frozen):
+    """A page footer ("Страница 62-63") found in a text.
+
+    The footer closes its page: the cleaned text before ``at`` (back to the previous mark)
+    lies on pages ``first`` to ``last``.
+
+    Attributes:
+        first: The first page number of the footer.
+        last: The last page number (``first`` for a single page).
+        at: Offset in the cleaned text where the footer stood.
+        source_span: ``[start, end)`` of the footer line in the source text.
+    """
+
+    first: int
+    last: int
+    at: int
+    source_span: Span
+
+    def __repr__(self) -> str:
+        pages = str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+        return f"PageMark(p. {pages} at {self.at})"
+
+
+class CleanedText(_Frozen):
+    """A source text after cleaning, with a map of every character back to the source.
+
+    Attributes:
+        source: The name of the source file.
+        text: The cleaned text.
+        offsets: ``len(text) + 1`` offsets into the source text: ``offsets[i]`` is where the
+            character ``text[i]`` came from; the last entry is the length of the source text.
+            The map never decreases.
+        changes: Every change cleaning made, in the order the steps ran.
+        pages: The page footers, in text order.
+        running_headers: Running headers found in the text (e.g. ``"Классы боевых единиц"``),
+            usually the chapter the text comes from.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    source: str
+    text: str
+    offsets: OffsetArray
+    changes: list[Change]
+    pages: list[PageMark] = []
+    running_headers: list[str] = []
+
+    def to_source(self, i: int) -> int:
+        """The source offset of the cleaned character ``i`` (``len(text)`` maps to the end)."""
+        return self.offsets[i]
+
+    def to_source_span(self, start: int, end: int) -> Span:
+        """The source span ``[start, end)`` that the cleaned span ``[start, end)`` came from.
+
+        The span runs from the source of its first character to just after the source of its
+        last, so text removed inside it (a running header, a hyphen) lies inside too.
+        """
+        if end <= start:
+            return self.offsets[start], self.offsets[start]
+        return self.offsets[start], self.offsets[end - 1] + 1
+
+    def from_source(self, offset: int) -> int:
+        """The first cleaned offset whose character comes from at or after ``offset``."""
+        return bisect_left(self.offsets, offset)
+
+    def page_at(self, i: int) -> PageMark | None:
+        """The page footer that closes the page the cleaned offset ``i`` lies on.
+
+        ``None`` when the text has no footers or ``i`` lies after the last one.
+        """
+        ats = [mark.at for mark in self.pages]
+        k = bisect_right(ats, i)
+        return self.pages[k] if k < len(self.pages) else None
+
+    def __repr__(self) -> str:
+        return (
+            f"CleanedText({self.source!r}, {len(self.text)} chars, "
+            f"{len(self.changes)} changes, {len(self.pages)} pages)"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Later stages
+# ---------------------------------------------------------------------------------------------

@@ -1,0 +1,192 @@
+"""The queryable knowledge graph: a :class:`KnowledgeBase` held in a networkx multigraph.
+
+>>> graph = Graph(store.load("kb.json"))          # doctest: +SKIP
+>>> graph.find("регенерацию", system="whfb8")[0].title   # doctest: +SKIP
+'Регенерация'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+import networkx as nx
+
+from kb.lemmas import lemma_key
+from kb.models import Edge, EdgeKind, Fact, KnowledgeBase, Node
+
+
+@dataclass(frozen=True)
+class AppliedRule:
+    """A rule that applies to a unit type, and the path of edges that gives it.
+
+    ``path`` runs from the unit type to the rule: ``[type, inherited type, …, rule]``;
+    ``because`` says it in Russian: «тип «Гравициклы» (Мотоциклы и гравициклы → Специальные
+    правила)».
+    """
+
+    rule: Node
+    path: tuple[str, ...]
+    because: str
+
+
+class UnknownNode(KeyError):
+    """A node id that the KB does not hold."""
+
+    def __str__(self) -> str:
+        return f"В базе знаний нет узла «{self.args[0]}»"
+
+
+class Graph:
+    """Read-only queries over one KB: nodes, neighbours, effective rules, lookup and search."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.nodes: dict[str, Node] = {n.id: n for n in kb.nodes}
+        self.g: nx.MultiDiGraph = nx.MultiDiGraph()
+        self.g.add_nodes_from(self.nodes)
+        for e in kb.edges:
+            self.g.add_edge(e.source, e.target, key=e.kind, edge=e)
+
+    # -- nodes and edges -------------------------------------------------------------
+    def node(self, node_id: str) -> Node:
+        """The node with this id, or :class:`UnknownNode`."""
+        try:
+            return self.nodes[node_id]
+        except KeyError:
+            raise UnknownNode(node_id) from None
+
+    def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
+        """Edges leaving ``node_id`` (of one kind if given), in a stable order."""
+        edges = [d["edge"] for _, _, d in self.g.out_edges(node_id, data=True)]
+        return sorted((e for e in edges if kind is None or e.kind == kind), key=_edge_order)
+
+    def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
+        """Edges arriving at ``node_id`` (of one kind if given), in a stable order."""
+        edges = [d["edge"] for _, _, d in self.g.in_edges(node_id, data=True)]
+        return sorted((e for e in edges if kind is None or e.kind == kind), key=_edge_order)
+
+    def children(self, node_id: str) -> list[Node]:
+        """Sections whose parent is ``node_id``, in text order."""
+        kids = [self.nodes[e.source] for e in self.in_edges(node_id, "part_of")]
+        return sorted(kids, key=lambda n: (n.source or "", n.span or (0, 0)))
+
+    def ancestors(self, node_id: str) -> list[Node]:
+        """Parents of a section, nearest first."""
+        out: list[Node] = []
+        parent = self.node(node_id).parent
+        while parent is not None and parent in self.nodes:
+            out.append(self.nodes[parent])
+            parent = self.nodes[parent].parent
+        return out
+
+    def in_system(self, system: str, kinds: Iterable[str] | None = None) -> list[Node]:
+        """Every node of a game system (optionally of some kinds), sorted by id."""
+        wanted = set(kinds) if kinds is not None else None
+        return sorted(
+            (n for n in self.nodes.values()
+             if n.system == system and (wanted is None or n.kind in wanted)),
+            key=lambda n: n.id,
+        )
+
+    def cites(self, node_id: str) -> list[Edge]:
+        """What a node's text refers to: references and cited pages."""
+        return [e for e in self.out_edges(node_id) if e.kind in ("references", "cites_page")]
+
+    def cited_by(self, node_id: str) -> list[Edge]:
+        """Which rules refer to this node (the backlinks)."""
+        return [e for e in self.in_edges(node_id) if e.kind in ("references", "overrides")]
+
+    # -- unit types ------------------------------------------------------------------
+    def inherited_types(self, type_id: str) -> list[tuple[Node, tuple[str, ...]]]:
+        """The unit type itself and every type it inherits from, each with its path."""
+        seen: dict[str, tuple[str, ...]] = {type_id: (type_id,)}
+        queue = [type_id]
+        while queue:
+            current = queue.pop(0)
+            for e in self.out_edges(current, "inherits"):
+                if e.target not in seen:
+                    seen[e.target] = seen[current] + (e.target,)
+                    queue.append(e.target)
+        return [(self.nodes[t], p) for t, p in seen.items() if t in self.nodes]
+
+    def effective_rules(self, type_id: str) -> list[AppliedRule]:
+        """Rules a unit type follows: those it grants and those of every type it inherits.
+
+        Each comes with the path that gives it; a rule reached twice keeps its shortest path.
+        """
+        out: dict[str, AppliedRule] = {}
+        for type_node, path in self.inherited_types(type_id):
+            via = " → ".join(self.nodes[p].title for p in path[1:])
+            for e in self.out_edges(type_node.id, "grants"):
+                rule = self.nodes.get(e.target)
+                if rule is None or rule.id in out:
+                    continue
+                box = self._grant_section_title(e)
+                where = f"{type_node.title} → {box}" if box else type_node.title
+                because = f"тип «{self.nodes[type_id].title}» ({where})"
+                if via:
+                    because = f"тип «{self.nodes[type_id].title}» наследует {via} ({where})"
+                out[rule.id] = AppliedRule(rule, path + (rule.id,), because)
+        return sorted(out.values(), key=lambda a: (len(a.path), a.rule.title))
+
+    def _grant_section_title(self, edge: Edge) -> str | None:
+        if edge.evidence is None:
+            return None
+        head = edge.evidence.split(":", 1)[0].strip()
+        return head if 0 < len(head) < 40 else None
+
+    def sections_of_type(self, type_id: str) -> list[Node]:
+        """The type's own rule sections and those of the types it inherits, in path order."""
+        out: list[Node] = []
+        for type_node, _ in self.inherited_types(type_id):
+            out.extend(self._descendants(type_node.id))
+        return out
+
+    def _descendants(self, node_id: str) -> Iterator[Node]:
+        for child in self.children(node_id):
+            yield child
+            yield from self._descendants(child.id)
+
+    # -- facts -----------------------------------------------------------------------
+    def facts(
+        self,
+        system: str,
+        *,
+        name: str | None = None,
+        topic: str | None = None,
+        kind: str | None = None,
+    ) -> list[tuple[Node, Fact]]:
+        """Facts of a system filtered by name, topic (any form: lemmatised) and kind."""
+        topic_key = lemma_key(topic) if topic else None
+        out = []
+        for node in self.in_system(system):
+            for fact in node.facts:
+                if name is not None and fact.name != name:
+                    continue
+                if kind is not None and fact.kind != kind:
+                    continue
+                if topic_key is not None and (fact.topic or "") != topic_key:
+                    continue
+                out.append((node, fact))
+        return out
+
+    # -- lookup and search -----------------------------------------------------------
+    @cached_property
+    def names(self):  # type: ignore[no-untyped-def]
+        """The name index (built on first use)."""
+        from kb.names import NameIndex
+
+        return NameIndex(self.nodes.values())
+
+    @cached_property
+    def fulltext(self):  # type: ignore[no-untyped-def]
+        """The full-text index (built on first use)."""
+        from kb.search import FullTextIndex
+
+        return FullTextIndex(self.nodes.values())
+
+
+def _edge_order(e: Edge) -> tuple[str, str, str, int]:
+    return (e.kind, e.target, e.source, e.span[0] if e.span else -1)

@@ -1,0 +1,169 @@
+"""The picture of references of one game system: which rules cite which, as inline SVG.
+
+A layered left-to-right drawing: a rule that cites others stands left of what it cites.
+Boxes are links to the nodes' pages. Everything is drawn here, with every text XML-escaped;
+nothing is fetched at view time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+import networkx as nx
+
+from kb.models import Node
+from rulekb.site.layout import LISTED_KINDS, SiteLayout
+
+MAX_NODES = 90
+_CHAR_W = 7.2
+_BOX_H = 24
+_V_GAP = 12
+_H_GAP = 90
+_PAD = 10
+_MAX_LABEL = 34
+_COLORS = {
+    "rule": ("#e8f0fb", "#3d6db5"),
+    "unit_type": ("#e9f6ea", "#3c8a44"),
+    "concept": ("#f2f2f2", "#8a8a8a"),
+}
+
+
+@dataclass(frozen=True)
+class _Box:
+    node: Node
+    x: float
+    y: float
+    w: float
+
+
+def reference_edges(layout: SiteLayout, system: str) -> list[tuple[str, str]]:
+    """Distinct (citing, cited) pairs of listed nodes of one system, without self-references."""
+    pairs: dict[tuple[str, str], None] = {}
+    for edge in layout.kb.edges:
+        if edge.kind != "references" or edge.source == edge.target:
+            continue
+        a, b = layout.node(edge.source), layout.node(edge.target)
+        if a is None or b is None or a.system != system or b.system != system:
+            continue
+        if a.kind in LISTED_KINDS and b.kind in LISTED_KINDS:
+            pairs[(a.id, b.id)] = None
+    return sorted(pairs)
+
+
+def reference_map(layout: SiteLayout, system: str, docname: str) -> tuple[str, int, int] | None:
+    """The SVG of a system's references as seen from page ``docname``.
+
+    Returns (svg text, nodes drawn, nodes with references), or None when nothing cites
+    anything.
+    """
+    pairs = reference_edges(layout, system)
+    if not pairs:
+        return None
+    degree = Counter(n for pair in pairs for n in pair)
+    total = len(degree)
+    keep = {n for n, _ in sorted(degree.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_NODES]}
+    pairs = [(a, b) for a, b in pairs if a in keep and b in keep]
+    graph: nx.DiGraph = nx.DiGraph()
+    graph.add_nodes_from(sorted(keep))
+    graph.add_edges_from(pairs)
+    layers = _order(graph, _layers(graph))
+    boxes = _place(layout, layers)
+    return _svg(layout, docname, boxes, pairs), len(keep), total
+
+
+def _layers(graph: nx.DiGraph) -> list[list[str]]:
+    # strongly connected parts share a layer; a part sits one right of its farthest citer
+    parts = nx.condensation(graph)
+    depth: dict[int, int] = {}
+    for part in nx.topological_sort(parts):
+        preds = [depth[p] for p in parts.predecessors(part)]
+        depth[part] = max(preds) + 1 if preds else 0
+    layers: list[list[str]] = [[] for _ in range(max(depth.values()) + 1)]
+    for part, level in depth.items():
+        layers[level].extend(sorted(parts.nodes[part]["members"]))
+    return layers
+
+
+def _order(graph: nx.DiGraph, layers: list[list[str]]) -> list[list[str]]:
+    # a few barycentre sweeps to shorten and uncross the lines
+    for sweep in range(4):
+        pos = {n: i for layer in layers for i, n in enumerate(layer)}
+        rng = range(1, len(layers)) if sweep % 2 == 0 else range(len(layers) - 2, -1, -1)
+        for li in rng:
+            own = set(layers[li])
+            layers[li] = sorted(layers[li], key=lambda n: _barycentre(graph, pos, own, n))
+    return layers
+
+
+def _barycentre(graph: nx.DiGraph, pos: dict[str, int], own: set[str], n: str) -> tuple[float, str]:
+    near = [m for m in [*graph.predecessors(n), *graph.successors(n)] if m not in own]
+    if not near:
+        return (float(pos[n]), n)
+    return (sum(pos[m] for m in near) / len(near), n)
+
+
+def _label(title: str) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= _MAX_LABEL else title[: _MAX_LABEL - 1].rstrip() + "…"
+
+
+def _place(layout: SiteLayout, layers: list[list[str]]) -> list[_Box]:
+    boxes: list[_Box] = []
+    x = float(_PAD)
+    for layer in layers:
+        nodes = [n for n in (layout.node(i) for i in layer) if n is not None]
+        width = max((len(_label(n.title)) * _CHAR_W + 16 for n in nodes), default=60.0)
+        for row, node in enumerate(nodes):
+            boxes.append(_Box(node, x, _PAD + row * (_BOX_H + _V_GAP), width))
+        x += width + _H_GAP
+    return boxes
+
+
+def _svg(layout: SiteLayout, docname: str, boxes: list[_Box], pairs: list[tuple[str, str]]) -> str:
+    where = {b.node.id: b for b in boxes}
+    width = max(b.x + b.w for b in boxes) + _PAD
+    height = max(b.y + _BOX_H for b in boxes) + _PAD
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'class="rulekb-refmap" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
+        f'aria-label="Схема ссылок между правилами">',
+        "<defs><marker id=\"rulekb-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+        "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">"
+        "<path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#777\"/></marker></defs>",
+        '<g class="rulekb-edges" fill="none" stroke="#999" stroke-width="1">',
+    ]
+    for a, b in pairs:
+        src, dst = where[a], where[b]
+        y1, y2 = src.y + _BOX_H / 2, dst.y + _BOX_H / 2
+        if dst.x > src.x:
+            x1, x2 = src.x + src.w, dst.x
+            mid = (x1 + x2) / 2
+            d = f"M {x1:.1f} {y1:.1f} C {mid:.1f} {y1:.1f} {mid:.1f} {y2:.1f} {x2:.1f} {y2:.1f}"
+        else:
+            # same layer (a cycle): a loop out of the right side of the column
+            x1, x2 = src.x + src.w, dst.x + dst.w
+            bulge = max(x1, x2) + 30 + abs(y2 - y1) / 8
+            d = f"M {x1:.1f} {y1:.1f} C {bulge:.1f} {y1:.1f} {bulge:.1f} {y2:.1f} {x2:.1f} {y2:.1f}"
+        out.append(f'<path d="{d}" marker-end="url(#rulekb-arrow)"/>')
+    out.append("</g>")
+    out.append('<g class="rulekb-nodes" font-family="sans-serif" font-size="12">')
+    for box in boxes:
+        fill, stroke = _COLORS.get(box.node.kind, _COLORS["rule"])
+        dash = ' stroke-dasharray="4 3"' if not box.node.defined else ""
+        url = layout.url(docname, box.node.id)
+        inner = (
+            f"<title>{escape(box.node.title)}</title>"
+            f'<rect x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{_BOX_H}" rx="4" '
+            f'fill="{fill}" stroke="{stroke}"{dash}/>'
+            f'<text x="{box.x + 8:.1f}" y="{box.y + 16:.1f}" fill="#222">'
+            f"{escape(_label(box.node.title))}</text>"
+        )
+        if url is None:
+            out.append(f"<g>{inner}</g>")
+        else:
+            out.append(f"<a xlink:href={quoteattr(url)}>{inner}</a>")
+    out.append("</g></svg>")
+    return "".join(out)

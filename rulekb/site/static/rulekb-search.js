@@ -1,0 +1,237 @@
+/* rulekb: typo-tolerant search over the rules, shown above Sphinx's full-text results.
+ *
+ * The index (window.RULEKB_SEARCH, from rulekb-search-index.js) lists every rule, unit type
+ * and concept with the folded words and lemmas of its title and aliases and the lemmas of its
+ * text. A query's inflected words cannot be lemmatised here, so each query word is compared
+ * with index words by edit distance (Damerau-Levenshtein, optimal string alignment), by the
+ * same distance on crudely stemmed forms (Russian endings cut off) and by typed prefix.
+ * Data is only ever put into the page as text (textContent), never as HTML.
+ */
+(function () {
+  "use strict";
+
+  var MATCH = 0.78;
+  var MAX_HITS = 10;
+  var ENDINGS = [
+    "иями", "ями", "ами", "ого", "его", "ому", "ему", "ыми", "ими", "ией", "ий", "ый", "ой",
+    "ая", "яя", "ое", "ее", "ые", "ие", "ых", "их", "ым", "им", "ую", "юю", "ия", "ию", "ья",
+    "ье", "ью", "ей", "ом", "ем", "ам", "ям", "ах", "ях", "ов", "ев", "а", "я", "о", "е", "ы",
+    "и", "у", "ю", "й", "ь"
+  ];
+  var KIND_LABELS = { rule: "правило", unit_type: "тип подразделения", concept: "понятие" };
+  var KIND_RANK = { rule: 0, unit_type: 0, concept: 1 };
+
+  function fold(text) {
+    return String(text).toLowerCase().replace(/ё/g, "е")
+      .replace(/[^0-9a-zа-я]+/g, " ").trim();
+  }
+
+  function queryWords(text) {
+    var f = fold(text);
+    if (!f) return [];
+    return f.split(" ").filter(function (w) { return w.length >= 3 || /\d/.test(w); });
+  }
+
+  function stem(word) {
+    if (/\d/.test(word)) return word;
+    for (var i = 0; i < ENDINGS.length; i++) {
+      var e = ENDINGS[i];
+      if (word.length - e.length >= 3 && word.slice(-e.length) === e) {
+        return word.slice(0, -e.length);
+      }
+    }
+    return word;
+  }
+
+  // Optimal string alignment distance (Damerau-Levenshtein without repeated edits).
+  function distance(a, b) {
+    var n = a.length, m = b.length;
+    if (!n) return m;
+    if (!m) return n;
+    var prev2 = null, prev = [], cur;
+    for (var j = 0; j <= m; j++) prev.push(j);
+    for (var i = 1; i <= n; i++) {
+      cur = [i];
+      for (j = 1; j <= m; j++) {
+        var cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+        if (prev2 && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+          v = Math.min(v, prev2[j - 2] + 1);
+        }
+        cur.push(v);
+      }
+      prev2 = prev;
+      prev = cur;
+    }
+    return prev[m];
+  }
+
+  function commonPrefix(a, b) {
+    var k = 0;
+    while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    return k;
+  }
+
+  /** How alike a query word and an index word are, 0..1. */
+  function similarity(q, w) {
+    if (q === w) return 1;
+    if (/\d/.test(q) || /\d/.test(w)) return 0;   // "3d6" is not "2d6"
+    if (Math.abs(q.length - w.length) > 6) return 0;
+    var longest = Math.max(q.length, w.length);
+    var best = 1 - distance(q, w) / longest;
+    var qs = stem(q), ws = stem(w);
+    if (qs === ws) {
+      best = Math.max(best, 0.95);
+    } else if (qs.length >= 3 && ws.length >= 3) {
+      best = Math.max(best, 0.92 * (1 - distance(qs, ws) / Math.max(qs.length, ws.length)));
+    }
+    var lcp = commonPrefix(q, w);
+    if (lcp === q.length && q.length >= 4) {
+      best = Math.max(best, 0.7 + 0.2 * q.length / w.length);   // a word still being typed
+    } else if (lcp >= 5) {
+      best = Math.max(best, 0.6 + 0.35 * lcp / longest);
+    }
+    return best;
+  }
+
+  function bestOver(simByWord, ids) {
+    var best = 0;
+    for (var i = 0; i < ids.length; i++) {
+      var s = simByWord[ids[i]];
+      if (s !== undefined && s > best) best = s;
+    }
+    return best;
+  }
+
+  /** Ranked hits for a query: [{entry, score}], best first. */
+  function search(index, query) {
+    var qs = queryWords(query);
+    if (!index || !qs.length) return [];
+    // one pass over the vocabulary per query word: similarity of every close word
+    var sims = qs.map(function (q) {
+      var found = {};
+      for (var i = 0; i < index.vocabulary.length; i++) {
+        var s = similarity(q, index.vocabulary[i]);
+        if (s >= MATCH) found[i] = s;
+      }
+      return found;
+    });
+    var hits = [];
+    index.entries.forEach(function (entry) {
+      var name = 0, facts = 0, text = 0, matched = 0, titleHit = {};
+      sims.forEach(function (simByWord) {
+        var n = bestOver(simByWord, entry.name_words);
+        var f = bestOver(simByWord, entry.fact_words);
+        var t = bestOver(simByWord, entry.text_words);
+        if (n || f || t) matched++;
+        name += n;
+        facts += f;
+        text += t;
+        entry.title_words.forEach(function (id) {
+          if (simByWord[id] !== undefined) titleHit[id] = true;
+        });
+      });
+      if (!matched) return;
+      var count = qs.length;
+      var coverage = entry.title_words.length
+        ? Object.keys(titleHit).length / entry.title_words.length : 0;
+      var score = 2 * name / count + 0.8 * facts / count + 0.6 * text / count
+        + (name ? 0.5 * coverage : 0) + (matched === count ? 0.3 : 0);
+      hits.push({ entry: entry, score: score });
+    });
+    hits.sort(function (a, b) {
+      return b.score - a.score
+        || (KIND_RANK[a.entry.kind] || 0) - (KIND_RANK[b.entry.kind] || 0)
+        || a.entry.title.length - b.entry.title.length
+        || (a.entry.title < b.entry.title ? -1 : a.entry.title > b.entry.title ? 1 : 0);
+    });
+    return hits;
+  }
+
+  function rootUrl() {
+    var root = document.documentElement.dataset.content_root;
+    return root === undefined ? "" : root;
+  }
+
+  function hitItem(hit, index) {
+    var e = hit.entry;
+    var li = document.createElement("li");
+    li.className = "rulekb-hit kind-" + e.kind;
+    var a = document.createElement("a");
+    a.href = rootUrl() + e.url;
+    a.textContent = e.title;
+    li.appendChild(a);
+    var info = document.createElement("span");
+    info.className = "rulekb-hit-info";
+    var parts = [KIND_LABELS[e.kind] || e.kind];
+    if (!e.defined) parts.push("не описано в корпусе");
+    if (e.context) parts.push(e.context);
+    parts.push(index.systems[e.system] || e.system);
+    if (e.aliases.length) parts.push("также: " + e.aliases.join(", "));
+    info.textContent = " — " + parts.join(" · ");
+    li.appendChild(info);
+    return li;
+  }
+
+  function showOnSearchPage(index) {
+    var results = document.getElementById("search-results");
+    if (!results) return;
+    var query = new URLSearchParams(window.location.search).get("q") || "";
+    if (!query.trim()) return;
+    var hits = search(index, query).slice(0, MAX_HITS);
+    var box = document.createElement("section");
+    box.id = "rulekb-hits";
+    var h = document.createElement("h2");
+    h.textContent = "Правила и понятия";
+    box.appendChild(h);
+    if (!hits.length) {
+      var p = document.createElement("p");
+      p.textContent = "Ни одно правило не подходит к запросу «" + query + "».";
+      box.appendChild(p);
+    } else {
+      var ul = document.createElement("ul");
+      ul.className = "rulekb-hit-list";
+      hits.forEach(function (hit) { ul.appendChild(hitItem(hit, index)); });
+      box.appendChild(ul);
+    }
+    var more = document.createElement("h2");
+    more.textContent = "Полнотекстовый поиск";
+    box.appendChild(more);
+    results.parentNode.insertBefore(box, results);
+  }
+
+  function attachSuggestions(index, input) {
+    var list = document.createElement("ul");
+    list.className = "rulekb-suggest";
+    list.hidden = true;
+    input.parentNode.style.position = "relative";
+    input.parentNode.appendChild(list);
+    input.addEventListener("input", function () {
+      while (list.firstChild) list.removeChild(list.firstChild);
+      var hits = search(index, input.value).slice(0, 8);
+      hits.forEach(function (hit) { list.appendChild(hitItem(hit, index)); });
+      list.hidden = !hits.length;
+    });
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape") list.hidden = true;
+    });
+    document.addEventListener("click", function (ev) {
+      if (!list.contains(ev.target) && ev.target !== input) list.hidden = true;
+    });
+  }
+
+  function start() {
+    var index = window.RULEKB_SEARCH;
+    if (!index) return;
+    showOnSearchPage(index);
+    var inputs = document.querySelectorAll('form input[name="q"]');
+    for (var i = 0; i < inputs.length; i++) attachSuggestions(index, inputs[i]);
+  }
+
+  window.rulekbSearch = function (query) { return search(window.RULEKB_SEARCH, query); };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,752 @@
+"""Value objects of the validator: army lists (FORMATS §2), game logs (§3), reports (§4).
+
+Everything here is a frozen pydantic model. Input models validate what a user wrote and
+accept every enum in its Russian or English spelling, case-insensitive, with ё/е folded;
+an input problem becomes an :class:`InputError`, which is data (like jsonschema's
+``ValidationError``): a leaf knows only what is wrong, the reader that called it adds the
+file, line, column and field path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+from rapidfuzz import fuzz, process
+
+from kb.lemmas import fold
+
+REPORT_SCHEMA = "rulekb.report/1"
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+"""Largest army list or roster file read (bytes); a bigger one is refused before reading."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --- enums: every spelling of FORMATS, folded --------------------------------------------
+
+
+def spelling_key(text: str) -> str:
+    """The lookup key of an enum spelling: folded, ``_``/``-`` as spaces, spaces collapsed.
+
+    >>> spelling_key("  Ближний_БОЙ ")
+    'ближний бой'
+    """
+    return " ".join(fold(text).replace("_", " ").replace("-", " ").split())
+
+
+def _compact(key: str) -> str:
+    # BattleScribe writes "Warhammer 40,000 6th Edition": punctuation and spaces must not matter
+    return re.sub(r"[^0-9a-zа-я]", "", key)
+
+
+class Spellings:
+    """Every spelling of an enum, looked up by :func:`spelling_key` (then without punctuation).
+
+    >>> Spellings({"close_combat": ["ближний бой"]}).lookup("Ближний  бой")
+    'close_combat'
+    """
+
+    def __init__(self, table: Mapping[str, Sequence[str]]) -> None:
+        self.ids: tuple[str, ...] = tuple(table)
+        self.index: dict[str, str] = {
+            spelling_key(name): value for value, names in table.items() for name in (value, *names)
+        }
+        self._compact = {_compact(key): value for key, value in self.index.items()}
+
+    def lookup(self, value: str) -> str | None:
+        """The id ``value`` spells, or None."""
+        found = self.index.get(value)
+        if found is None:
+            key = spelling_key(value)
+            found = self.index.get(key) or self._compact.get(_compact(key))
+        return found
+
+
+SystemId = Literal["wh40k6", "whfb8", "killteam2018"]
+SYSTEM_IDS: tuple[str, ...] = ("wh40k6", "whfb8", "killteam2018")
+SYSTEM_SPELLINGS = Spellings(
+    {
+        "wh40k6": (
+            "wh40k", "40k", "Warhammer 40000", "Warhammer 40,000", "Warhammer 40 000",
+            "Warhammer 40k", "Warhammer 40,000 6th Edition", "Warhammer 40000 6th edition",
+            "Warhammer 40,000, 6-я редакция", "Вархаммер 40000", "Вархаммер 40 000",
+            "Вархаммер 40к", "Вархаммер 40000 6-я редакция",
+        ),
+        "whfb8": (
+            "whfb", "Warhammer Fantasy", "Warhammer Fantasy Battle",
+            "Warhammer Fantasy 8th Edition", "Warhammer Fantasy Battle 8th Edition",
+            "Warhammer Fantasy Battle, 8-я редакция", "Вархаммер Фэнтези",
+            "Вархаммер Фэнтези 8-я редакция", "Фэнтези",
+        ),
+        "killteam2018": (
+            "Kill Team", "Kill Team (2018)", "Kill Team 2018", "kt2018", "Килл Тим",
+            "Килл Тим 2018", "Kill Team (2018), 1-я редакция",
+        ),
+    }
+)
+
+Role = Literal["gun", "crew", "rider", "handler", "monster", "character", "model"]
+ROLE_SPELLINGS = Spellings(
+    {
+        "gun": ("орудие", "орудия"),
+        "crew": ("расчёт", "расчеты", "экипаж"),
+        "rider": ("наездник", "всадник"),
+        "handler": ("погонщик", "погонщики"),
+        "monster": ("монстр", "чудовище"),
+        "character": ("персонаж", "герой"),
+        "model": ("модель", "модели"),
+    }
+)
+
+Phase = Literal[
+    "start", "movement", "magic", "shooting", "assault", "close_combat",
+    "initiative", "psychic", "fight", "morale",
+]
+PHASE_SPELLINGS = Spellings(
+    {
+        "start": ("начало хода", "начало", "start of turn", "фаза начала хода"),
+        "movement": ("движение", "фаза движения", "move"),
+        "magic": ("магия", "фаза магии"),
+        "shooting": ("стрельба", "фаза стрельбы", "shoot"),
+        "assault": ("наступление", "фаза наступления"),
+        "close_combat": ("ближний бой", "фаза ближнего боя", "close combat", "рукопашная"),
+        "initiative": ("инициатива", "фаза инициативы"),
+        "psychic": ("психическая", "психическая фаза", "psychic phase"),
+        "fight": ("бой", "фаза боя"),
+        "morale": ("мораль", "фаза морали"),
+    }
+)
+
+
+def nearest(name: str, choices: Sequence[str], limit: int = 1, cutoff: float = 60) -> list[str]:
+    """The ``choices`` closest to ``name`` (rapidfuzz ratio on folded text), best first."""
+    folded = {fold(c): c for c in choices}
+    found = process.extract(fold(name), list(folded), scorer=fuzz.ratio, limit=limit,
+                            score_cutoff=cutoff)
+    return [folded[match] for match, _score, _index in found]
+
+
+def normalize_system(name: str) -> str | None:
+    """The system id for any spelling (``"Warhammer 40,000 6th Edition"`` → ``"wh40k6"``)."""
+    return SYSTEM_SPELLINGS.lookup(name)
+
+
+def _enum(spellings: Spellings, kind: str, what: str, by_id: bool = False) -> Any:
+    """A ``BeforeValidator`` mapping any spelling to its id, else a Russian error.
+
+    The error suggests the nearest spelling (or, with ``by_id``, the id it stands for).
+    """
+
+    def normalize(value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        found = spellings.lookup(value)
+        if found is not None:
+            return found
+        close = nearest(value, list(spellings.index), cutoff=55)
+        hint = ""
+        if close:
+            hint = f"; возможно, «{spellings.index[close[0]] if by_id else close[0]}»"
+        raise PydanticCustomError(
+            kind,
+            "{what} «{value}»{hint} (известны: {known})",
+            {"what": what, "value": value, "hint": hint, "known": ", ".join(spellings.ids)},
+        )
+
+    return BeforeValidator(normalize)
+
+
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+SystemField = Annotated[
+    SystemId,
+    _enum(SYSTEM_SPELLINGS, "unknown_system", "неизвестная система", by_id=True),
+]
+RoleField = Annotated[
+    Role, _enum(ROLE_SPELLINGS, "unknown_role", "неизвестная роль")
+]
+PhaseField = Annotated[
+    Phase, _enum(PHASE_SPELLINGS, "unknown_phase", "неизвестная фаза")
+]
+
+
+# --- input errors ---------------------------------------------------------------------------
+
+PathItem = str | int
+
+
+def format_path(path: Sequence[PathItem]) -> str:
+    """A field path as people write it: ``("units", 2, "models")`` → ``"units[2].models"``."""
+    out = ""
+    for item in path:
+        out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else item)
+    return out
+
+
+class SourcePos(_Frozen):
+    """Where a value starts in its file: 1-based line and column."""
+
+    line: int
+    column: int
+
+
+class InputError(_Frozen):
+    """One thing wrong with an input file, as data.
+
+    ``str(error)`` is the message a user reads::
+
+        army.yaml:7:5: поле units[2].models: ожидалось целое число, получено «шесть»
+
+    ``path`` is the field the error is about; for a missing or unknown field it is the
+    object holding it (as jsonschema does), so the field's own name is in ``message``.
+    """
+
+    message: str
+    kind: str = "value"
+    path: tuple[PathItem, ...] = ()
+    expected: str | None = None
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def field(self) -> str:
+        """The field path as text (``"units[2].models"``; ``""`` for the whole file)."""
+        return format_path(self.path)
+
+    def descend(self, *prefix: PathItem) -> InputError:
+        """This error seen from a parent: ``prefix`` goes in front of its path."""
+        return self.model_copy(update={"path": (*prefix, *self.path)})
+
+    def at(self, file: str | None = None, line: int | None = None,
+           column: int | None = None) -> InputError:
+        """This error placed in a file; a location it already has is kept."""
+        return self.model_copy(update={
+            "file": self.file or file,
+            "line": self.line if self.line is not None else line,
+            "column": self.column if self.column is not None else column,
+        })
+
+    def __str__(self) -> str:
+        where = ":".join(str(p) for p in (self.file, self.line, self.column) if p is not None)
+        field = f"поле {self.field}: " if self.path else ""
+        return f"{where}: {field}{self.message}" if where else f"{field}{self.message}"
+
+    def __repr__(self) -> str:
+        return f"InputError({self.kind}, {self.file}:{self.line}, {self.field!r})"
+
+
+class InputFailure(Exception):
+    """An input that cannot be used; ``errors`` says every reason found, in file order."""
+
+    def __init__(self, errors: Sequence[InputError]) -> None:
+        self.errors: tuple[InputError, ...] = tuple(errors)
+        self.file = self.errors[0].file if self.errors else None
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
+class ListInputError(InputFailure):
+    """An army list or roster that cannot be read."""
+
+
+class GameLogError(InputFailure):
+    """A game log whose header (or the armies it names) cannot be read: nothing to audit."""
+
+
+# --- army list (FORMATS §2) ----------------------------------------------------------------
+
+_TRANSLIT = str.maketrans({
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ж": "zh", "з": "z",
+    "и": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p",
+    "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "c", "ч": "ch",
+    "ш": "sh", "щ": "sch", "ъ": "", "ы": "y", "ь": "", "э": "e", "ю": "yu", "я": "ya",
+})
+
+
+def slug(name: str) -> str:
+    """A unit id made from its name, transliterated like KB ids.
+
+    >>> slug("Гвардейцы на гравициклах")
+    'gvardeicy-na-graviciklah'
+    """
+    text = re.sub(r"[^a-z0-9]+", "-", fold(name).translate(_TRANSLIT)).strip("-")
+    return text or "unit"
+
+
+def _profile_value(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise PydanticCustomError("profile_value", "ожидалось число или строка")
+    return value
+
+
+ProfileValue = Annotated[int | str, BeforeValidator(_profile_value)]
+Profile = dict[str, ProfileValue]
+
+
+class Part(_Frozen):
+    """Models with a role inside a unit: a gun and its crew, a rider and its mount, …"""
+
+    role: RoleField
+    count: int = Field(default=1, ge=1)
+    name: str | None = None
+    rules: tuple[str, ...] = ()
+    profile: Profile = Field(default_factory=dict)
+
+
+class Unit(_Frozen):
+    """One unit of an army list; ``id`` defaults to the slug of ``name``."""
+
+    id: str = Field(default="", min_length=1)
+    name: str
+    type: str | None = None
+    models: int = Field(ge=1)
+    points: int | None = Field(default=None, ge=0)
+    rules: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    profile: Profile = Field(default_factory=dict)
+    parts: tuple[Part, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_id(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "id" not in data and isinstance(data.get("name"), str):
+            return {**data, "id": slug(data["name"])}
+        return data
+
+    def __repr__(self) -> str:
+        return f"Unit({self.id}, {self.name!r}, {self.models})"
+
+
+class ArmyList(_Frozen):
+    """An army list as read from YAML, JSON or a BattleScribe roster.
+
+    ``source`` is the file it came from; ``positions`` maps a field path
+    (``"units[2].type"``) to where it is written in that file, so a verdict can point there.
+    Neither is read from the list itself.
+    """
+
+    system: SystemField
+    name: str | None = None
+    points_limit: int | None = Field(default=None, ge=0)
+    units: tuple[Unit, ...]
+    source: str | None = None
+    positions: dict[str, SourcePos] = Field(default_factory=dict, repr=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_ids(cls, data: Any) -> Any:
+        """Give unnamed units their slug, ``-2``, ``-3`` … when two names share one."""
+        units = data.get("units") if isinstance(data, dict) else None
+        if not isinstance(units, list):
+            return data
+        taken = {u["id"] for u in units if isinstance(u, dict) and isinstance(u.get("id"), str)}
+        filled: list[Any] = []
+        for unit in units:
+            if isinstance(unit, dict) and "id" not in unit and isinstance(unit.get("name"), str):
+                base = candidate = slug(unit["name"])
+                number = 1
+                while candidate in taken:
+                    number += 1
+                    candidate = f"{base}-{number}"
+                taken.add(candidate)
+                unit = {**unit, "id": candidate}
+            filled.append(unit)
+        return {**data, "units": filled}
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> ArmyList:
+        first: dict[str, int] = {}
+        for index, unit in enumerate(self.units):
+            if unit.id in first:
+                raise PydanticCustomError(
+                    "duplicate_id",
+                    "id «{id}» уже есть у units[{first}]",
+                    {"id": unit.id, "first": first[unit.id], "index": index},
+                )
+            first[unit.id] = index
+        return self
+
+    def unit(self, unit_id: str) -> Unit | None:
+        """The unit with this id, or None."""
+        return next((u for u in self.units if u.id == unit_id), None)
+
+    def __repr__(self) -> str:
+        return f"ArmyList({self.system}, {self.name!r}, {len(self.units)} units)"
+
+
+# --- game log (FORMATS §3) -----------------------------------------------------------------
+
+
+class GameHeader(BaseModel):
+    """Line 1 of a game log; ``armies`` values are a path (relative to the log) or a list."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    type: Literal["game"]
+    system: SystemField
+    armies: dict[str, str | dict[str, Any]]
+
+
+_Lower = BeforeValidator(_lower)
+Inches = Annotated[float, Field(ge=0)]
+MoveMode = Annotated[Literal["normal", "jump", "jet", "swoop", "glide"], _Lower]
+AttackKind = Annotated[Literal["shooting", "close_combat"], _Lower]
+ReactKind = Annotated[Literal["overwatch", "retreat"], _Lower]
+WeaponKind = Annotated[Literal["normal", "template", "blast", "large_blast"], _Lower]
+FlightMode = Annotated[Literal["swoop", "glide"], _Lower]
+HitClaim = Annotated[Literal["auto_wound", "hit", "miss"], _Lower]
+WoundClaim = Annotated[Literal["slain", "wound", "no_wound"], _Lower]
+SaveKind = Annotated[Literal["armour", "ward", "regeneration"], _Lower]
+SaveAgainst = Annotated[Literal["flaming", "killing_blow", "spell"], _Lower]
+PanicReason = Annotated[
+    Literal["heavy_casualties", "friend_destroyed", "friend_broken", "fled_through"], _Lower
+]
+DeploySpecial = Annotated[Literal["vanguard", "scouts", "ambushers"], _Lower]
+ReserveClaim = Annotated[Literal["arrives", "delayed"], _Lower]
+
+
+class BaseEvent(BaseModel):
+    """Fields every event may carry; extra fields are kept (FORMATS is only ever extended)."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    action: str
+    turn: int | None = Field(default=None, ge=0)
+    phase: PhaseField | None = None
+    player: str | None = None
+    unit: str | None = None
+    note: str | None = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.player}:{self.unit}, turn {self.turn})"
+
+
+class MoveEvent(BaseEvent):
+    action: Literal["move"]
+    distance: Inches
+    mode: MoveMode = "normal"
+    pivot: float | None = None
+    end_distance_to_enemy: Inches | None = None
+
+
+class RunEvent(BaseEvent):
+    action: Literal["run"]
+    distance: Inches
+
+
+class TurboBoostEvent(BaseEvent):
+    action: Literal["turbo_boost"]
+    distance: Inches
+
+
+class AdvanceEvent(BaseEvent):
+    action: Literal["advance"]
+    roll: int | None = None
+    distance: Inches | None = None
+
+
+class ReadyEvent(BaseEvent):
+    action: Literal["ready"]
+
+
+class FallBackEvent(BaseEvent):
+    action: Literal["fall_back"]
+    dice: str | None = None
+    distance: Inches | None = None
+    end_distance_to_enemy: Inches | None = None
+
+
+class FleeEvent(BaseEvent):
+    action: Literal["flee"]
+    dice: str | None = None
+    distance: Inches | None = None
+
+
+class ChargeEvent(BaseEvent):
+    action: Literal["charge"]
+    target: str | None = None
+    targets: tuple[str, ...] = ()
+    distance_to_target: Inches | None = None
+    roll: int | None = None
+    reroll: bool | int | None = None
+    mode: MoveMode | None = None
+    end_distance: Inches | None = None
+
+    @model_validator(mode="after")
+    def _has_target(self) -> ChargeEvent:
+        if self.target is None and not self.targets:
+            raise PydanticCustomError(
+                "missing_target", "нет обязательного поля «target» (или «targets»)"
+            )
+        return self
+
+
+class ReactEvent(BaseEvent):
+    action: Literal["react"]
+    kind: ReactKind
+    distance: Inches | None = None
+
+
+class Weapon(BaseModel):
+    """One weapon of a ``shoot`` event."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    name: str
+    kind: WeaponKind = "normal"
+    skyfire: bool = False
+
+
+class ShootEvent(BaseEvent):
+    action: Literal["shoot"]
+    target: str | None = None
+    weapons: tuple[Weapon, ...] = ()
+    snap_shots: bool = False
+    moved: bool | None = None
+    firing_models: int | None = Field(default=None, ge=0)
+
+
+class FlightModeEvent(BaseEvent):
+    action: Literal["flight_mode"]
+    mode: FlightMode
+
+
+class GoToGroundEvent(BaseEvent):
+    action: Literal["go_to_ground"]
+
+
+class HitEvent(BaseEvent):
+    action: Literal["hit"]
+    natural: int = Field(ge=1)
+    modifier: int = 0
+    needed: int | str | None = None
+    attack: AttackKind | None = None
+    rules: tuple[str, ...] = ()
+    target: str | None = None
+    claimed: HitClaim | None = None
+
+
+class WoundEvent(BaseEvent):
+    action: Literal["wound"]
+    natural: int = Field(ge=1)
+    attack: AttackKind | None = None
+    rules: tuple[str, ...] = ()
+    target: str | None = None
+    claimed: WoundClaim | None = None
+
+
+class SaveEvent(BaseEvent):
+    action: Literal["save"]
+    kind: SaveKind
+    value: str | int | None = None
+    roll: int | None = None
+    against: tuple[SaveAgainst, ...] = ()
+
+
+class CasualtiesEvent(BaseEvent):
+    action: Literal["casualties"]
+    count: int = Field(ge=0)
+    unit_size_at_phase_start: int | None = Field(default=None, ge=0)
+    cause: str | None = None
+
+
+class UnitDestroyedEvent(BaseEvent):
+    action: Literal["unit_destroyed"]
+    within_6: tuple[str, ...] = ()
+
+
+class BreakTestFailedEvent(BaseEvent):
+    action: Literal["break_test_failed"]
+    within_6: tuple[str, ...] = ()
+
+
+class FledThroughEvent(BaseEvent):
+    """``unit`` is the unit fled through (FORMATS §3)."""
+
+    action: Literal["fled_through"]
+
+
+class PanicTestEvent(BaseEvent):
+    action: Literal["panic_test"]
+    reason: PanicReason
+
+
+class DeployEvent(BaseEvent):
+    action: Literal["deploy"]
+    special: DeploySpecial | None = None
+    move_distance: Inches | None = None
+    distance_to_enemy: Inches | None = None
+    in_deployment_zone: bool | None = None
+
+
+class ReserveRollEvent(BaseEvent):
+    action: Literal["reserve_roll"]
+    roll: int
+    claimed: ReserveClaim | None = None
+
+
+class ImpactHitsEvent(BaseEvent):
+    action: Literal["impact_hits"]
+    hits: int | str
+    combat_round: int | None = Field(default=None, ge=1)
+    charged: bool | None = None
+
+
+class InitiativeEvent(BaseEvent):
+    action: Literal["initiative"]
+    rolls: dict[str, int]
+
+
+class ReinforcementsEvent(BaseEvent):
+    action: Literal["reinforcements"]
+
+
+class ManifestEvent(BaseEvent):
+    action: Literal["manifest"]
+    power: str
+
+
+class UnknownEvent(BaseEvent):
+    """An action no check knows: kept, and reported ``not_covered`` (never an error)."""
+
+
+KnownEvent = Annotated[
+    MoveEvent | RunEvent | TurboBoostEvent | AdvanceEvent | ReadyEvent | FallBackEvent
+    | FleeEvent | ChargeEvent | ReactEvent | ShootEvent | FlightModeEvent | GoToGroundEvent
+    | HitEvent | WoundEvent | SaveEvent | CasualtiesEvent | UnitDestroyedEvent
+    | BreakTestFailedEvent | FledThroughEvent | PanicTestEvent | DeployEvent
+    | ReserveRollEvent | ImpactHitsEvent | InitiativeEvent | ReinforcementsEvent
+    | ManifestEvent,
+    Field(discriminator="action"),
+]
+Event = BaseEvent
+"""Any parsed event: one of the ``*Event`` classes above, or :class:`UnknownEvent`."""
+
+EVENT_TYPES: dict[str, type[BaseEvent]] = {
+    get_args(cls.model_fields["action"].annotation)[0]: cls
+    for cls in get_args(get_args(KnownEvent)[0])
+}
+"""Action name → event class, for every core action of FORMATS §3."""
+
+
+# --- report (FORMATS §4) -------------------------------------------------------------------
+
+VerdictKind = Literal["ok", "violation", "warning", "not_covered"]
+
+
+class RuleCitation(_Frozen):
+    """A rule that decided a verdict, with the sentence of its text that decides it."""
+
+    id: str
+    title: str
+    system: str
+    source: str | None = None
+    page: int | None = None
+    quote: str = ""
+
+
+class Verdict(_Frozen):
+    """One finding: what a check concluded, the rules it rests on and why, and where.
+
+    The check fills ``verdict``, ``rules``, ``why``, ``suggestions``; the walker that runs it
+    adds the location (``line`` for a log, ``unit`` and ``field`` for a list, ``action``).
+    """
+
+    verdict: VerdictKind
+    rules: tuple[RuleCitation, ...] = ()
+    why: str
+    check: str
+    suggestions: tuple[str, ...] = ()
+    line: int | None = None
+    unit: str | None = None
+    action: str | None = None
+    field: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.verdict}, {self.check}, line={self.line}, unit={self.unit})"
+
+
+class TypeRef(_Frozen):
+    """A unit type node of the KB, as a report names it."""
+
+    id: str
+    title: str
+
+
+class RuleRef(_Frozen):
+    """A rule node of the KB; ``defined`` is false for a concept the corpus only names."""
+
+    id: str
+    title: str
+    defined: bool = True
+
+
+class Application(_Frozen):
+    """A rule that applies to a unit, and the reason it does."""
+
+    rule: RuleRef
+    because: str
+
+
+class UnitReport(_Frozen):
+    """A unit of a list: its resolved type and every rule that applies to it."""
+
+    id: str
+    name: str | None = None
+    type: TypeRef | None = None
+    applies: tuple[Application, ...] = ()
+
+
+class Summary(_Frozen):
+    """How many verdicts of each kind a report holds."""
+
+    ok: int = 0
+    violation: int = 0
+    warning: int = 0
+    not_covered: int = 0
+
+
+class Report(_Frozen):
+    """The result of checking one input: a list (``kind="list"``) or a game log (``"log"``).
+
+    ``errors`` holds every input problem: for an unusable input it is all the report says;
+    for a log it also holds the malformed lines that were skipped.
+    """
+
+    report_schema: str = Field(default=REPORT_SCHEMA, alias="schema")
+    kind: Literal["list", "log"]
+    input: str
+    system: str | None = None
+    verdicts: tuple[Verdict, ...] = ()
+    units: tuple[UnitReport, ...] | None = None
+    errors: tuple[InputError, ...] = ()
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    @property
+    def summary(self) -> Summary:
+        """Counts of the verdicts by kind."""
+        counts = {"ok": 0, "violation": 0, "warning": 0, "not_covered": 0}
+        for verdict in self.verdicts:
+            counts[verdict.verdict] += 1
+        return Summary(**counts)
+
+    def __repr__(self) -> str:
+        return f"Report({self.kind}, {self.input!r}, {len(self.verdicts)} verdicts)"
+
