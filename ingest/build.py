@@ -204,6 +204,8 @@ class _System:
         self.type_of: dict[str, str] = {}  # part id → nearest unit type id (itself included)
         self.keys: dict[tuple[str, ...], str] = {}  # lemma tuple → node id
         self.used_ids: set[str] = set(b.nodes)
+        self.concepts: dict[str, str] = {}  # lemma key → concept id
+        self.children: dict[str, list[str]] = defaultdict(list)
 
     def new_id(self, base: str) -> str:
         nid = base
@@ -361,11 +363,10 @@ class _System:
 
     def concept(self, name: str, category: str | None = None) -> str:
         key = lemma_key(name)
-        for nid, node in self.b.nodes.items():
-            if node.system == self.system and node.kind == "concept" and lemma_key(
-                    node.title) == key:
-                return nid
+        if key in self.concepts:
+            return self.concepts[key]
         nid = self.new_id(f"{self.system}:{slug(name)}")
+        self.concepts[key] = nid
         self.b.nodes[nid] = Node(id=nid, kind="concept", system=self.system, title=name,
                                  defined=False, category=category)  # type: ignore[arg-type]
         self._add_key(name, nid)
@@ -470,7 +471,17 @@ class _System:
                 if target not in related and target != own_type:
                     self.b.edge(p.id, target, "references", evidence=m.sentence,
                                 span=sp(m.span), raw=m.raw)
-        # facts
+        # facts: the parameter a heading allows ("Сопротивление магии (1-3)"), then the text's
+        heading = p.section.heading
+        for f in find_facts(heading, [], {}, None):
+            if f.kind == "range":
+                hs = p.section.heading_span[0]
+                span = p.cleaned.to_source_span(hs + f.span[0], hs + f.span[1])
+                self.b.facts[p.id].append(Fact(
+                    name=f.name, kind="range", value=f.value,  # type: ignore[arg-type]
+                    text=f.text, applies_to=None, evidence=heading.strip(), span=span,
+                    topic=lemma_key(_unparen(p.section.title)),
+                    evidence_span=p.cleaned.to_source_span(*p.section.heading_span)))
         unit_names = self._unit_lemmas()
         default_topic = self._default_topic(p)
         for f in find_facts(text, list(self.vocab.topics), unit_names, default_topic):
@@ -521,13 +532,16 @@ class _System:
         while parent:
             out.add(parent)
             parent = self.b.nodes[parent].parent
+        if not self.children:
+            for p in self.parts:
+                if p.parent_id:
+                    self.children[p.parent_id].append(p.id)
         stack = [nid]
         while stack:
-            cur = stack.pop()
-            for p in self.parts:
-                if p.parent_id == cur and p.id not in out:
-                    out.add(p.id)
-                    stack.append(p.id)
+            for child in self.children.get(stack.pop(), []):
+                if child not in out:
+                    out.add(child)
+                    stack.append(child)
         return out
 
     # -- overrides --------------------------------------------------------------------------

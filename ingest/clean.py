@@ -106,7 +106,7 @@ def apply_edits(
             src_start, src_end = offsets[start], offsets[end - 1] + 1
         pieces.append(replacement)
         changes.append(
-            Change(
+            Change.model_construct(  # trusted values: skip validation, it is the hot path
                 step=edit.step,
                 span=(src_start, src_end),
                 before=source[src_start:src_end],
@@ -242,6 +242,7 @@ _FURNITURE_INLINE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"{_H}*(?<!\S)\|(?!\S)"), "разделитель «|» сайта"),
 )
 TITLE_LINE_REASON = "строка-заголовок сайта: название книги повторено"
+_MAX_TITLE_LINE = 300
 
 
 def site_furniture(text: str) -> list[Edit]:
@@ -277,90 +278,119 @@ def _repeated_title_line(text: str) -> int | None:
         return None
     line = text[:newline]
     words = line.split()
-    if len(words) < 6:
+    if len(words) < 8 or len(line) > _MAX_TITLE_LINE:
         return None
-    opening = " ".join(words[:3])
+    opening = " ".join(words[:4])
     first = line.find(opening)
     if line.find(opening, first + len(opening)) < 0:
         return None
     return newline
 
 
-_TOKEN_RE = re.compile(rf"{_LETTERS}+(?:-{_LETTERS}+)*")
-_SENTENCE_END = frozenset(".!?…:;»\")")
-# Parts of speech a running header cannot start with: it is a name, not a clause.
-_FUNCTION_POS = frozenset({"CONJ", "PREP", "PRCL", "NPRO", "INTJ", "PRED", "ADVB"})
-_MIN_HEADER_WORDS, _MAX_HEADER_WORDS, _MIN_HEADER_REPEATS = 2, 6, 3
+_WORD = rf"{_LETTERS}+(?:-{_LETTERS}+)*"
+# A run of 2–6 words joined by single spaces, where a line starts or a sentence has ended.
+_PHRASE_RE = re.compile(
+    rf"(?:^{_H}*|(?<=[.!?…:;»\")]){_H}+)(?P<phrase>{_WORD}(?: {_WORD}){{1,5}})", re.MULTILINE
+)
+_WORD_RE = re.compile(_WORD)
+_WORD_CHAR_RE = re.compile(rf"{_LETTERS}|-")
+_HSPACE_RE = re.compile(rf"{_H}*")
+# Parts of speech a running header cannot start or end with: it is a name, not a clause.
+_FUNCTION_POS = frozenset({"CONJ", "PREP", "PRCL", "NPRO", "INTJ", "PRED", "ADVB", "None"})
+_MIN_HEADER_REPEATS = 3
 PAGE_TITLE_REASON = "заголовок страницы сайта"
 _MAX_TITLE_CHARS, _MAX_TITLE_WORDS = 200, 15
 
 
-@lru_cache(maxsize=4)
 def find_running_headers(text: str) -> tuple[str, ...]:
-    """Short phrases that recur between sentences of ``text``: running headers.
+    """Short phrases that recur between the sentences of ``text``: running headers.
 
-    A running header has 2–6 words, starts with a capital, is not all capitals (that is a
-    heading), holds no punctuation, stands at least 3 times where a sentence or line has just
-    ended, and is never continued by a lower-case word or punctuation (it is never part of a
-    sentence).
+    A running header has 2–6 words, starts with a capital, is not all capitals (that would
+    be a heading), holds no punctuation and does not start or end with a function word. It
+    stands at least 3 times inside a line right after a sentence ended, and wherever it
+    occurs it is followed by a capital or a line end — each time a different word, so it is
+    not the start of a longer name ("Модели с таким Специальным Правилом").
 
-    >>> find_running_headers("Раз. Классы боевых единиц ДВА Два. Классы боевых единиц Три. "
-    ...                      "Классы боевых единиц Четыре.")
+    >>> find_running_headers(
+    ...     "Раз. Классы боевых единиц ДВА Два. Классы боевых единиц Три. "
+    ...     "Классы боевых единиц Четыре."
+    ... )
     ('Классы боевых единиц',)
     """
-    tokens = [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+    return tuple(_running_headers(text))
+
+
+@lru_cache(maxsize=2)
+def _running_headers(text: str) -> dict[str, list[int]]:
+    """Each running header of ``text`` with the offsets where it occurs."""
     counts: Counter[str] = Counter()
-    for i, (start, _) in enumerate(tokens):
-        if not text[start].isupper() or not _starts_block(text, tokens, i):
+    for m in _PHRASE_RE.finditer(text):
+        start = m.start("phrase")
+        if not text[start].isupper():
             continue
-        for n in range(_MIN_HEADER_WORDS, _MAX_HEADER_WORDS + 1):
-            last = i + n - 1
-            if last >= len(tokens) or text[tokens[last - 1][1] : tokens[last][0]] != " ":
+        at_line_start = m.start() == 0 or text[m.start() - 1] == "\n"
+        pos = start
+        for k, word in enumerate(m.group("phrase").split(" ")):
+            end = pos + len(word)
+            pos = end + 1
+            if k == 0:
+                continue  # one word is not a phrase
+            follows = _follows(text, end)
+            if follows is not None and not (at_line_start and follows == "\n"):
+                counts[text[start:end]] += 1
+    headers: dict[str, list[int]] = {}
+    for phrase in sorted(counts, key=lambda p: (-len(p), p)):
+        if counts[phrase] < _MIN_HEADER_REPEATS or phrase.isupper() or not _is_name(phrase):
+            continue
+        if any(phrase in longer for longer in headers):
+            continue
+        occurrences: list[int] = []
+        followers: set[str] = set()
+        for start in _find_words(text, phrase):
+            follows = _follows(text, start + len(phrase))
+            if follows is None:
                 break
-            if _ends_block(text, tokens, last):
-                counts[text[start : tokens[last][1]]] += 1
-    headers: list[str] = []
-    for phrase, count in sorted(counts.items(), key=lambda item: (-len(item[0]), item[0])):
-        if count < _MIN_HEADER_REPEATS or phrase.isupper() or any(phrase in h for h in headers):
-            continue
-        if _FUNCTION_POS & {str(p.tag.POS) for p in morph().parse(phrase.split()[0])[:1]}:
-            continue
-        if all(_ends_block(text, tokens, last) for _, last in _occurrences(text, tokens, phrase)):
-            headers.append(phrase)
-    return tuple(headers)
+            occurrences.append(start)
+            followers.add(follows)
+        else:
+            if len(followers) >= 3 and 2 * len(followers) >= len(occurrences):
+                headers[phrase] = occurrences
+    return headers
 
 
-def _starts_block(text: str, tokens: Sequence[tuple[int, int]], i: int) -> bool:
-    if i == 0:
-        return not text[: tokens[0][0]].strip()
-    gap = text[tokens[i - 1][1] : tokens[i][0]]
-    stripped = gap.strip()
-    return "\n" in gap or (bool(stripped) and stripped[-1] in _SENTENCE_END)
+def _follows(text: str, end: int) -> str | None:
+    """What follows a phrase that ends at ``end``, if the phrase ends a block there.
+
+    ``"\\n"`` for a line end or the text's end, the next word if it starts with a capital,
+    ``None`` if the phrase goes on as part of a sentence.
+    """
+    space = _HSPACE_RE.match(text, end)
+    k = space.end() if space else end
+    if k == len(text) or text[k] == "\n":
+        return "\n"
+    if k > end and text[k].isupper():
+        word = _WORD_RE.match(text, k)
+        return word.group() if word else text[k]
+    return None
 
 
-def _ends_block(text: str, tokens: Sequence[tuple[int, int]], last: int) -> bool:
-    end = tokens[last][1]
-    if last + 1 == len(tokens):
-        return not text[end:].strip()
-    gap = text[end : tokens[last + 1][0]]
-    return "\n" in gap or (not gap.strip() and text[tokens[last + 1][0]].isupper())
-
-
-def _occurrences(
-    text: str, tokens: Sequence[tuple[int, int]], phrase: str
-) -> list[tuple[int, int]]:
-    """``(start, index of the last token)`` of each whole-word occurrence of ``phrase``."""
-    starts = [start for start, _ in tokens]
-    ends = {end: k for k, (_, end) in enumerate(tokens)}
-    found: list[tuple[int, int]] = []
+def _find_words(text: str, phrase: str) -> Iterable[int]:
+    """Offsets of ``phrase`` in ``text`` where it is not part of a longer word."""
     at = text.find(phrase)
     while at >= 0:
-        k = bisect_left(starts, at)
-        last = ends.get(at + len(phrase))
-        if k < len(starts) and starts[k] == at and last is not None:
-            found.append((at, last))
-        at = text.find(phrase, at + 1)
-    return found
+        end = at + len(phrase)
+        before = at > 0 and _WORD_CHAR_RE.match(text, at - 1) is not None
+        after = end < len(text) and _WORD_CHAR_RE.match(text, end) is not None
+        if not before and not after:
+            yield at
+        at = text.find(phrase, end)
+
+
+def _is_name(phrase: str) -> bool:
+    words = phrase.split()
+    return not any(
+        str(morph().parse(word)[0].tag.POS) in _FUNCTION_POS for word in (words[0], words[-1])
+    )
 
 
 def running_header(text: str) -> list[Edit]:
@@ -371,14 +401,11 @@ def running_header(text: str) -> list[Edit]:
     in front of the text; its first occurrence is removed, the later heading stays.
     """
     edits: list[Edit] = []
-    headers = find_running_headers(text)
-    if headers:
-        tokens = [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
-        for phrase in headers:
-            reason = f"колонтитул «{phrase}» (повторяется вне предложений)"
-            for start, _ in _occurrences(text, tokens, phrase):
-                end = start + len(phrase)
-                edits.append(_block_edit(text, start, end, "running_header", reason))
+    for phrase, starts in _running_headers(text).items():
+        reason = f"колонтитул «{phrase}» (повторяется вне предложений)"
+        for start in starts:
+            end = start + len(phrase)
+            edits.append(_block_edit(text, start, end, "running_header", reason))
     newline = text.find("\n")
     first = text[:newline].strip() if newline >= 0 else ""
     if len(first) > _MAX_TITLE_CHARS or len(first.split()) > _MAX_TITLE_WORDS:
@@ -413,7 +440,7 @@ def page_footer(text: str) -> list[Edit]:
 
 
 # The second part is a lookahead so that it can be the first part of the next break.
-_HYPHEN_RE = re.compile(rf"(?<!\w)({_LETTERS}+)-( |\n)(?=({_LETTERS}+))")
+_HYPHEN_RE = re.compile(rf"(?<!\w)({_LETTERS}+)-( |\n{_H}*)(?=({_LETTERS}+))")
 _SOFT_HYPHEN_RE = re.compile(rf"\u00ad(?:{_H}*\n{_H}*)?")
 
 
@@ -431,12 +458,15 @@ def hyphenation(text: str, vocabulary: Collection[str] | None = None) -> list[Ed
     if vocabulary:
         words |= {fold(w) for w in vocabulary}
     edits: list[Edit] = []
+    decided: dict[tuple[str, str], bool] = {}
     for m in _HYPHEN_RE.finditer(text):
         head, tail = m.group(1), m.group(3)
         if not (tail[0].islower() or (head[-1].isupper() and sum(map(str.isupper, head)) >= 2)):
             continue
-        hyphenated, joined = fold(f"{head}-{tail}"), fold(head + tail)
-        keep = _evidence(hyphenated, words) > _evidence(joined, words)
+        keep = decided.get((head, tail))
+        if keep is None:
+            hyphenated, joined = fold(f"{head}-{tail}"), fold(head + tail)
+            keep = decided[head, tail] = _evidence(hyphenated, words) > _evidence(joined, words)
         broken = f"{head}-{' ' if m.group(2) == ' ' else '↵'}{tail}"
         if keep:
             edits.append(
@@ -457,17 +487,20 @@ def _evidence(word: str, vocabulary: Collection[str]) -> int:
     return 2 * (word in vocabulary) + _known(word)
 
 
-_CYRILLIC_WORD_RE = re.compile("[А-ЯЁа-яё]+")
+# A Cyrillic word with a lower-case letter before an upper-case one, or two capitals before
+# a lower-case letter: the two shapes a small-caps word read in the wrong case takes.
+_CASE_ARTIFACT_RE = re.compile(
+    "(?<![А-ЯЁа-яё])[А-ЯЁа-яё]*?(?:[а-яё][А-ЯЁ]|[А-ЯЁ]{2}[а-яё])[А-ЯЁа-яё]*"
+)
+_LONE_LETTER_RE = re.compile(
+    "(?<![А-ЯЁа-яё])([А-ЯЁа-яё]{2,}) ([си]) (?=([А-ЯЁа-яё]{2,})(?![А-ЯЁа-яё]))"
+)
 
 
 def _needs_case_repair(word: str) -> bool:
     """A small-caps artifact: a lower-case letter before an upper-case one, or ≥2 capitals
     mixed with lower-case letters ("сТРЕЛьБА", "БЕРЕГИТЕсь")."""
-    if word.isupper() or word.islower():
-        return False
-    if any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False)):
-        return True
-    return sum(map(str.isupper, word)) >= 2
+    return _CASE_ARTIFACT_RE.fullmatch(word) is not None
 
 
 def small_caps(text: str) -> list[Edit]:
@@ -477,26 +510,17 @@ def small_caps(text: str) -> list[Edit]:
     becomes upper case ("ЕДИНИцЫ с РЕАКТИВНЫМИ" → "ЕДИНИЦЫ С РЕАКТИВНЫМИ"). Only Cyrillic
     words are touched, so "XV25", "Ld", "WS" stay; the length never changes.
     """
-    words = [(m.start(), m.end(), m.group()) for m in _CYRILLIC_WORD_RE.finditer(text)]
-    edits: list[Edit] = []
-    for i, (start, end, word) in enumerate(words):
-        if _needs_case_repair(word):
+    edits = [
+        Edit(m.start(), m.end(), m.group().upper(), "small_caps",
+             f"капитель прочитана не в том регистре: «{m.group()}»")
+        for m in _CASE_ARTIFACT_RE.finditer(text)
+    ]
+    for m in _LONE_LETTER_RE.finditer(text):
+        if _capitals(m.group(1)) and _capitals(m.group(3)):
             edits.append(
-                Edit(start, end, word.upper(), "small_caps",
-                     f"капитель прочитана не в том регистре: «{word}»")
+                Edit(m.start(2), m.end(2), m.group(2).upper(), "small_caps",
+                     f"союз или предлог «{m.group(2)}» в заголовке капителью")
             )
-        elif word in ("с", "и") and 0 < i < len(words) - 1:
-            before, after = words[i - 1], words[i + 1]
-            if (
-                text[before[1] : start] == " "
-                and text[end : after[0]] == " "
-                and _capitals(before[2])
-                and _capitals(after[2])
-            ):
-                edits.append(
-                    Edit(start, end, word.upper(), "small_caps",
-                         f"союз или предлог «{word}» в заголовке капителью")
-                )
     return edits
 
 

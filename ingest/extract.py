@@ -219,8 +219,12 @@ def name_mentions(
     out = []
     i = 0
     n = len(tokens)
+    firsts = _first_lemmas(keys)
     while i < n:
         hit = None
+        if tokens[i][0] not in firsts:
+            i += 1
+            continue
         for length in range(min(max_len, n - i), 0, -1):
             key = tuple(t[0] for t in tokens[i: i + length])
             if key in keys:
@@ -234,3 +238,15 @@ def name_mentions(
         out.append(Mention("name", text[s:e], name, (s, e), sentence_of(text, s)))
         i += length
     return out
+
+
+_FIRSTS: dict[int, tuple[int, frozenset[str]]] = {}
+
+
+def _first_lemmas(keys: dict[tuple[str, ...], str]) -> frozenset[str]:
+    """The first lemmas of the known names (cached per dict while it does not grow)."""
+    cached = _FIRSTS.get(id(keys))
+    if cached is None or cached[0] != len(keys):
+        cached = (len(keys), frozenset(k[0] for k in keys if k))
+        _FIRSTS[id(keys)] = cached
+    return cached[1]

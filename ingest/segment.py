@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from kb.lemmas import lemma, lemma_key, lemma_words, morph, words
+from kb.lemmas import lemma, lemma_key, lemma_words, morph, pos, words
 from ingest.vocabulary import GROUP_HEADS, Vocabulary, vocabulary
 
 Span = tuple[int, int]
@@ -93,8 +94,9 @@ def segment(
     """
     vocab = vocabulary(system)
     lines = text.split("\n")
-    long_lines = sum(len(line) for line in lines if len(line) > 2000)
-    if long_lines > len(text) / 2:
+    # the flattened PDF: long lines with headings inside them
+    flat = sum(len(line) for line in lines if len(line) > 300 and len(_caps_runs(line)) >= 2)
+    if flat > len(text) / 2:
         result = _segment_flat(text, vocab)
     else:
         result = _segment_lines(text, vocab, system, gaps or {}, [p.at for p in pages or []])
@@ -220,14 +222,7 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
 
 
 def _has_finite_verb(text: str) -> bool:
-    m = morph()
-    for w in words(text):
-        if not _is_cyrillic(w[0]):
-            continue
-        p = m.parse(w.lower())[0]
-        if p.tag.POS == "VERB":
-            return True
-    return False
+    return any(_is_cyrillic(w[0]) and pos(w) == "VERB" for w in words(text))
 
 
 def _segment_lines(
@@ -289,6 +284,7 @@ def _title_key(title: str) -> str:
     return lemma_key(re.sub(r"\(.*?\)", " ", title))
 
 
+@lru_cache(maxsize=10_000)
 def _is_group(title: str) -> bool:
     for w in words(title):
         p = morph().parse(w.lower())[0]
@@ -299,7 +295,7 @@ def _is_group(title: str) -> bool:
 
 def _is_phase(title: str) -> bool:
     toks = words(title)
-    if not toks or morph().parse(toks[0].lower())[0].tag.POS == "PREP":
+    if not toks or pos(toks[0]) == "PREP":
         return False
     lem = set(lemma_words(title))
     return bool(lem & {"фаза", "этап"}) or "round" in lem

@@ -77,6 +77,20 @@ def lemma_key(text: str) -> str:
     return " ".join(lemma_words(text))
 
 
+@lru_cache(maxsize=200_000)
+def pos(word: str) -> str | None:
+    """The part of speech pymorphy3 gives first for ``word`` (``"VERB"``, ``"NOUN"`` …)."""
+    tag = morph().parse(fold(word))[0].tag
+    return str(tag.POS) if tag.POS else None
+
+
+@lru_cache(maxsize=200_000)
+def all_pos(word: str) -> frozenset[str]:
+    """Every part of speech ``word`` may be."""
+    return frozenset(str(p.tag.POS) for p in morph().parse(fold(word)) if p.tag.POS)
+
+
+@lru_cache(maxsize=200_000)
 def is_known(word: str) -> bool:
     """Whether the Russian dictionary knows ``word`` (not merely guesses a form of it)."""
     return bool(morph().word_is_known(fold(word)))

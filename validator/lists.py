@@ -354,7 +354,9 @@ def unknown_field(name: str, container: FieldPath, model: type[BaseModel] | None
                       path=container, expected=", ".join(known) or None)
 
 
-def _leaf(err: ErrorDetails, data: Any, model: type[BaseModel] | None) -> tuple[InputError, FieldPath]:
+def _leaf(
+    err: ErrorDetails, data: Any, model: type[BaseModel] | None
+) -> tuple[InputError, FieldPath]:
     """The error for one pydantic error, and the path whose position locates it."""
     kind, loc, ctx = err["type"], err["loc"], err.get("ctx", {})
     value = err.get("input")

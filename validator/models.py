@@ -60,9 +60,13 @@ class Spellings:
 
     def __init__(self, table: Mapping[str, Sequence[str]]) -> None:
         self.ids: tuple[str, ...] = tuple(table)
-        self.index: dict[str, str] = {
-            spelling_key(name): value for value, names in table.items() for name in (value, *names)
-        }
+        # key → id, and key → the spelling as written (ё kept) for suggestions
+        self.index: dict[str, str] = {}
+        self.written: dict[str, str] = {}
+        for value, names in table.items():
+            for name in (value, *names):
+                self.index[spelling_key(name)] = value
+                self.written.setdefault(spelling_key(name), name)
         self._compact = {_compact(key): value for key, value in self.index.items()}
 
     def lookup(self, value: str) -> str | None:
@@ -158,7 +162,8 @@ def _enum(spellings: Spellings, kind: str, what: str, by_id: bool = False) -> An
         close = nearest(value, list(spellings.index), cutoff=55)
         hint = ""
         if close:
-            hint = f"; возможно, «{spellings.index[close[0]] if by_id else close[0]}»"
+            key = close[0]
+            hint = f"; возможно, «{spellings.index[key] if by_id else spellings.written[key]}»"
         raise PydanticCustomError(
             kind,
             "{what} «{value}»{hint} (известны: {known})",

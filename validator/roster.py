@@ -148,7 +148,7 @@ def parse_roster(data: bytes, *, file: str | None = None) -> ArmyList:
     for force in _forces(root):
         for selection in _nested(force, "selections", "selection"):
             units.extend(_collect(selection, system))
-    army = {"system": system, "name": root.get("name"), "units": units}
+    army: dict[str, Any] = {"system": system, "name": root.get("name"), "units": units}
     limit = _points_limit(root)
     if limit is not None:
         army["points_limit"] = limit

@@ -70,20 +70,20 @@ def site_documents(layout: SiteLayout) -> dict[str, str]:
                 label(f"sys-{system.slug}"),
                 heading(system.title, 0),
                 f".. rulekb-system:: {system.slug}\n",
-                toctree(["glossary", "pages", *sections], hidden=True),
+                toctree([*sections, "glossary", "pages"], hidden=True),
             ]
         )
         docs[system.glossary_doc] = "\n".join(
             [
                 label(f"glossary-{system.slug}"),
-                heading(f"Глоссарий: {system.title}", 0),
+                heading("Глоссарий", 0),
                 f".. rulekb-glossary:: {system.slug}\n",
             ]
         )
         docs[system.pages_doc] = "\n".join(
             [
                 label(f"pages-{system.slug}"),
-                heading(f"Страницы книги и файлы: {system.title}", 0),
+                heading("Страницы книги и файлы", 0),
                 f".. rulekb-pages:: {system.slug}\n",
             ]
         )

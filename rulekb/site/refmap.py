@@ -22,7 +22,7 @@ _BOX_H = 24
 _V_GAP = 12
 _H_GAP = 90
 _PAD = 10
-_MAX_LABEL = 34
+_MAX_LABEL = 44
 _COLORS = {
     "rule": ("#e8f0fb", "#3d6db5"),
     "unit_type": ("#e9f6ea", "#3c8a44"),
@@ -33,6 +33,7 @@ _COLORS = {
 @dataclass(frozen=True)
 class _Box:
     node: Node
+    label: str
     x: float
     y: float
     w: float
@@ -109,14 +110,30 @@ def _label(title: str) -> str:
     return title if len(title) <= _MAX_LABEL else title[: _MAX_LABEL - 1].rstrip() + "…"
 
 
+def _titles(layout: SiteLayout, node_ids: list[str]) -> dict[str, str]:
+    # many sections share a title ("Специальные правила"): name those by their parent too
+    nodes = [n for n in (layout.node(i) for i in node_ids) if n is not None]
+    count = Counter(n.title for n in nodes)
+    out: dict[str, str] = {}
+    for node in nodes:
+        parent = layout.node(node.parent) if node.parent else None
+        if count[node.title] > 1 and parent is not None:
+            out[node.id] = f"{parent.title}: {node.title}"
+        else:
+            out[node.id] = node.title
+    return out
+
+
 def _place(layout: SiteLayout, layers: list[list[str]]) -> list[_Box]:
+    titles = _titles(layout, [n for layer in layers for n in layer])
     boxes: list[_Box] = []
     x = float(_PAD)
     for layer in layers:
         nodes = [n for n in (layout.node(i) for i in layer) if n is not None]
-        width = max((len(_label(n.title)) * _CHAR_W + 16 for n in nodes), default=60.0)
+        width = max((len(_label(titles[n.id])) * _CHAR_W + 16 for n in nodes), default=60.0)
         for row, node in enumerate(nodes):
-            boxes.append(_Box(node, x, _PAD + row * (_BOX_H + _V_GAP), width))
+            y = _PAD + row * (_BOX_H + _V_GAP)
+            boxes.append(_Box(node, titles[node.id], x, y, width))
         x += width + _H_GAP
     return boxes
 
@@ -155,11 +172,11 @@ def _svg(layout: SiteLayout, docname: str, boxes: list[_Box], pairs: list[tuple[
         dash = ' stroke-dasharray="4 3"' if not box.node.defined else ""
         url = layout.url(docname, box.node.id)
         inner = (
-            f"<title>{escape(box.node.title)}</title>"
+            f"<title>{escape(box.label)}</title>"
             f'<rect x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{_BOX_H}" rx="4" '
             f'fill="{fill}" stroke="{stroke}"{dash}/>'
             f'<text x="{box.x + 8:.1f}" y="{box.y + 16:.1f}" fill="#222">'
-            f"{escape(_label(box.node.title))}</text>"
+            f"{escape(_label(box.label))}</text>"
         )
         if url is None:
             out.append(f"<g>{inner}</g>")

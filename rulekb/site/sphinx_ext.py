@@ -86,7 +86,7 @@ class SystemDirective(_KBDirective):
         )
         out.append(nodes.paragraph("", intro))
         out.append(nodes.rubric("", "Разделы"))
-        out.append(_link_list(layout, doc, [r.id for r in system.roots if r.kind == "rule"]))
+        out.append(_link_list(layout, doc, [r.id for r in system.roots]))
         if system.unit_types:
             out.append(nodes.rubric("", "Типы подразделений"))
             out.append(_link_list(layout, doc, [t.id for t in system.unit_types]))
@@ -127,7 +127,7 @@ class GlossaryDirective(_KBDirective):
         out: list[nodes.Node] = [
             nodes.paragraph(
                 "",
-                "Все правила, типы подразделений и понятия системы с их другими названиями "
+                f"{system.title}: все правила, типы подразделений и понятия с другими названиями "
                 "(в том числе английскими). Понятия, которые корпус только называет, "
                 f"отмечены «{render.UNDEFINED}».",
             )
@@ -190,7 +190,11 @@ class PagesDirective(_KBDirective):
     def run(self) -> list[nodes.Node]:
         layout, system = self.system()
         doc = self.env.docname
-        out: list[nodes.Node] = [nodes.rubric("", "Страницы книги")]
+        out: list[nodes.Node] = [
+            nodes.paragraph("", f"{system.title}: страницы книги, на которые ссылается текст, "
+                            "и файлы корпуса."),
+            nodes.rubric("", "Страницы книги"),
+        ]
         if not system.pages:
             out.append(nodes.paragraph("", "Текст не ссылается на страницы книги."))
         pages = nodes.bullet_list()

@@ -73,6 +73,9 @@ def own_ranges(node: Node, children: Sequence[Node]) -> list[tuple[int, int]]:
             cut.append((0, end))
     folded = fold_chars(text)
     for child in children:
+        # a unit type described by this very section is not a subsection of its text
+        if child.kind != "rule" or (child.span is not None and child.span == node.span):
+            continue
         if exact_slice(node) and child.span is not None and node.span is not None:
             a, b = child.span[0] - node.span[0], child.span[1] - node.span[0]
             if 0 <= a < b <= len(text):
@@ -104,7 +107,13 @@ def place_links(node: Node, edges: Iterable[Edge]) -> tuple[list[Link], list[Edg
     taken: list[tuple[int, int]] = []
     placed: list[Link] = []
     unplaced: list[Edge] = []
-    candidates = [e for e in edges if e.kind in INLINE_KINDS]
+    # a number is the words of a page citation, but not a name of a rule (an override's
+    # raw may be the changed value, '36"')
+    candidates = [
+        e for e in edges
+        if e.kind in INLINE_KINDS
+        and (e.kind == "cites_page" or e.raw is None or any(c.isalpha() for c in e.raw))
+    ]
     # edges with a trusted span first, so a raw search never steals their words
     candidates.sort(key=lambda e: (_mapped(node, e) is None, e.span or (0, 0), e.target))
     for edge in candidates:

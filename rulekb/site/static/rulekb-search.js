@@ -118,15 +118,15 @@
     });
     var hits = [];
     index.entries.forEach(function (entry) {
-      var name = 0, facts = 0, text = 0, matched = 0, titleHit = {};
+      // each query word counts where it matches best: the name, the stated numbers, the text
+      var words = 0, named = 0, matched = 0, titleHit = {};
       sims.forEach(function (simByWord) {
         var n = bestOver(simByWord, entry.name_words);
         var f = bestOver(simByWord, entry.fact_words);
         var t = bestOver(simByWord, entry.text_words);
         if (n || f || t) matched++;
-        name += n;
-        facts += f;
-        text += t;
+        if (n) named++;
+        words += Math.max(2 * n, 0.8 * f, 0.6 * t) + 0.1 * t;
         entry.title_words.forEach(function (id) {
           if (simByWord[id] !== undefined) titleHit[id] = true;
         });
@@ -135,8 +135,7 @@
       var count = qs.length;
       var coverage = entry.title_words.length
         ? Object.keys(titleHit).length / entry.title_words.length : 0;
-      var score = 2 * name / count + 0.8 * facts / count + 0.6 * text / count
-        + (name ? 0.5 * coverage : 0) + (matched === count ? 0.3 : 0);
+      var score = words / count + (named ? 0.5 * coverage : 0) + (matched === count ? 0.3 : 0);
       hits.push({ entry: entry, score: score });
     });
     hits.sort(function (a, b) {

@@ -1,0 +1,92 @@
+"""Benchmarks of rulekb, one command: ``.venv/bin/python benchmarks/run.py``.
+
+Prints a table and writes it to ``docs/benchmarks.txt`` (the docs include it; the README
+quotes it). Measures what the issues promise:
+
+* the default corpus builds in under 2 s;
+* ingest keeps ≥ 1 MB/s on a 2 MB corpus made by repeating the corpus files;
+* loading kb.json takes < 100 ms;
+* a name lookup takes < 1 ms.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ingest import build, load  # noqa: E402
+from kb import Graph, save  # noqa: E402
+from kb import load as load_kb  # noqa: E402
+from rulekb.defaults import corpus_dir  # noqa: E402
+
+
+def best_of(n: int, fn) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    corpus = corpus_dir()
+    rows: list[tuple[str, str, str]] = []
+    sources = load([corpus])
+    build(sources)  # warm the dictionary and lemma caches once, as a long-lived process would
+    t_build = best_of(3, lambda: build(load([corpus])))
+    rows.append(("сборка корпуса по умолчанию", f"{t_build:.2f} с", "< 2 с"))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "big"
+        big.mkdir()
+        total = 0
+        for src in sorted(corpus.glob("*.txt")):
+            if src.name == "README.md":
+                continue
+            text = src.read_text(encoding="utf-8-sig")
+            reps = max(1, (2_000_000 // 5) // max(1, len(text.encode())))
+            (big / src.name).write_text("\n\n".join([text] * reps), encoding="utf-8")
+            total += (big / src.name).stat().st_size
+        t = time.perf_counter()
+        built = build(load([big]))
+        t_big = time.perf_counter() - t
+        rows.append((f"ingest {total / 1e6:.1f} МБ (повторённый корпус)",
+                     f"{total / 1e6 / t_big:.2f} МБ/с", "≥ 1 МБ/с"))
+
+        kb = build(load([corpus])).kb
+        path = Path(tmp) / "kb.json"
+        save(kb, path)
+        t_load = best_of(5, lambda: load_kb(path))
+        rows.append(("загрузка kb.json", f"{t_load * 1000:.0f} мс", "< 100 мс"))
+
+        graph = Graph(load_kb(path))
+        graph.names  # build the index once
+        queries = ["регенерацию", "Гравицыклы", "турбо ускорение", "Regeneration", "Смертельного Удара"]
+        per = []
+        for _ in range(200):
+            for q in queries:
+                t = time.perf_counter()
+                graph.names.find(q, None)
+                per.append(time.perf_counter() - t)
+        rows.append(("поиск по имени (медиана)", f"{statistics.median(per) * 1000:.3f} мс", "< 1 мс"))
+        del built
+
+    width = max(len(r[0]) for r in rows)
+    lines = [f"Машина: {platform.machine()}, Python {platform.python_version()}", ""]
+    lines += [f"{name.ljust(width)}  {value:>12}  (цель {goal})" for name, value, goal in rows]
+    out = "\n".join(lines) + "\n"
+    print(out)
+    (ROOT / "docs").mkdir(exist_ok=True)
+    (ROOT / "docs" / "benchmarks.txt").write_text(out, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""Facts found in single sentences: kind, name, value, as written, topic and unit type."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.facts import find_facts
+
+TOPICS = [("турбо-ускорение", "турбо-ускорение"), ("отступление", "отступление"),
+          ("пикирование", "пикирование"), ("движение", "движение"),
+          ("передвигаться", "движение")]
+UNITS = {"мотоцикл": "Мотоциклы", "гравицикл": "Гравициклы",
+         "эльдарский гравицикл": "Эльдарские гравициклы"}
+
+CASES = [
+    ('При турбо-ускорении мотоциклы могут передвигаться максимум на 12", а гравициклы максимум '
+     'на 24".',
+     [("max_distance", 12, '12"', "турбо-ускорение", "Мотоциклы"),
+      ("max_distance", 24, '24"', "турбо-ускорение", "Гравициклы")]),
+    ('если эльдарский гравицикл включает турбо-ускорение, он может передвинуться максимум на 36".',
+     [("max_distance", 36, '36"', "турбо-ускорение", None)]),
+    ('Мотоциклы и гравициклы передвигаются на 3D6" при отступлении, а не на 2D6" как многие.',
+     [("dice", "3D6", '3D6"', "отступление", None),
+      ("not_dice", "2D6", '2D6"', "отступление", None)]),
+    ('Оно должно передвигаться минимум на 12", максимум – на 24".',
+     [("min_distance", 12, '12"', "движение", None), ("max_distance", 24, '24"', "движение", None)]),
+    ("При выпавшем значении 1-2 подразделение задерживается. На 3+ подразделение выходит.",
+     [("roll_range", {"min": 1, "max": 2}, "1-2", None, None), ("roll", "3+", "3+", None, None)]),
+    ("понесло потери в размере 25% и более, начиная с 2-ого раунда",
+     [("threshold", 25, "25%", None, None)]),
+    ("все дружественные подразделения в 6 дюймах от него, как описано на странице 42.",
+     [("within_distance", 6, "6 дюймах", None, None)]),
+    ("Монструозные создания могут использовать до двух своих оружий.",
+     [("max_count", 2, "до двух своих оружий", None, None)]),
+    ("следует на кубике кинуть живую шестёрку, пятерка не считается.",
+     [("natural_roll", 6, "живую шестёрку", None, None)]),
+    ("Модели самих орудий имеют следующий профиль: WS BS S T W I A Ld Sv – – – 7 2 – – – 3+",
+     [("profile", {"T": 7, "W": 2, "Sv": "3+"}, None, None, None)]),
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), CASES)
+def test_facts(sentence: str, expected: list[tuple[object, ...]]) -> None:
+    facts = find_facts(sentence, TOPICS, UNITS)
+    got = []
+    for f in facts:
+        value = f.value["expr"] if isinstance(f.value, dict) and "expr" in f.value else f.value
+        text = None if f.kind == "profile" else f.text
+        got.append((f.name, value, text, f.topic, f.unit))
+    assert got == expected
+
+
+def test_fact_span_and_evidence() -> None:
+    text = "Первое предложение. Звери могут передвигаться максимум на 12\" в фазе движения."
+    (fact,) = find_facts(text, TOPICS, UNITS)
+    assert text[fact.span[0]:fact.span[1]] == '12"'
+    assert fact.sentence == "Звери могут передвигаться максимум на 12\" в фазе движения."
+    assert text[fact.sentence_span[0]:fact.sentence_span[1]] == fact.sentence

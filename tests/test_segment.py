@@ -1,0 +1,77 @@
+"""Segmentation on small texts of both layouts: each .txt beside its .expected
+("title | parent title" per section, "-" for none)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.segment import PageMarkLike, is_heading_line, segment, title_and_aliases
+
+DATA = Path(__file__).parent / "data" / "segment"
+SYSTEMS = {"whfb_page": "whfb8", "killteam_lines": "killteam2018", "flat_40k": "wh40k6"}
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_sections_and_parents(name: str) -> None:
+    text = (DATA / f"{name}.txt").read_text(encoding="utf-8")
+    result = segment(text, SYSTEMS[name])
+    got = [
+        f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
+        for s in result.sections
+    ]
+    expected = (DATA / f"{name}.expected").read_text(encoding="utf-8").splitlines()
+    assert got == expected
+
+
+def test_flat_layout_marks_caption_and_quote() -> None:
+    text = (DATA / "flat_40k.txt").read_text(encoding="utf-8")
+    result = segment(text, "wh40k6")
+    assert [(f.kind, f.text) for f in result.flavour] == [
+        ("caption", "Князь демонов"),
+        ("quote", "Надежда – первый шаг на пути к разочарованию."),
+    ]
+    assert result.layout == "flat"
+    types = [s.title for s in result.sections if s.is_unit_type]
+    assert types == ["Звери", "Кавалерия"]
+
+
+def test_page_footer_puts_sections_on_its_page() -> None:
+    text = (DATA / "whfb_page.txt").read_text(encoding="utf-8")
+    at = len(text)  # cleaning leaves the footer's place at the end of the page
+    result = segment(text, "whfb8", [PageMarkLike(75, 75, at)])
+    assert {s.title: s.pages for s in result.sections}["Регенерация"] == (75,)
+
+
+@pytest.mark.parametrize(
+    ("line", "next_line", "expected"),
+    [
+        ("Ядовитые атаки и Боевые Машины.", "Если по боевой машине", True),
+        ("Именно подобные ситуации отображает правило Паники.", "Паника и", False),
+        ("Отступило через", "Если дружественное", True),
+        ("Фазы следующие:", "1. Инициативная фаза", False),
+        ("Модель, которая отступает также не может стрелять, если она не", "может летать.", False),
+        ("Overwatch - это особый тип стрельбы", "Цель может", False),
+        ("1. Инициативная фаза", "Игроки кидают", False),
+    ],
+)
+def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
+    assert is_heading_line(line, next_line) is expected
+
+
+@pytest.mark.parametrize(
+    ("heading", "title", "aliases"),
+    [
+        ("ADVANCING (продвижение)", "Продвижение", ["Advancing", "Advance"]),
+        ("REINFORCEMENTS (ПОПОЛНЕНИЕ, подкрепление)", "Пополнение",
+         ["Подкрепление", "Reinforcements"]),
+        ("Retreat (отход)", "Отход", ["Retreat"]),
+        ("СТРЕЛЬБА ПО АРТИЛЛЕРИИ", "Стрельба по артиллерии", []),
+        ("ЭЛЬДАРСКИЕ ( И ТЁМНОЭЛЬДАРСКИЕ ) ГРАВИЦИКЛЫ",
+         "Эльдарские (и тёмноэльдарские) гравициклы", []),
+        ("Ядовитые атаки и Боевые Машины.", "Ядовитые атаки и Боевые Машины", []),
+    ],
+)
+def test_titles(heading: str, title: str, aliases: list[str]) -> None:
+    assert title_and_aliases(heading) == (title, aliases)

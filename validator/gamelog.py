@@ -1,0 +1,302 @@
+"""Read game logs (FORMATS §3): the header at once, the events as a stream.
+
+:func:`read_log` reads only the header line and the armies it names; a log whose header
+cannot be used raises :class:`~validator.models.GameLogError`, since nothing in it can be
+audited. :meth:`GameLog.events` then reads the rest line by line, in constant memory, and
+never stops: a malformed line yields an :class:`~validator.models.InputError` in its place,
+an action no check knows yields an :class:`~validator.models.UnknownEvent`.
+
+Example::
+
+    log = read_log("game.jsonl")
+    for line, item in log.events():
+        if isinstance(item, InputError):
+            print(item)          # game.jsonl:5:31: поле distance: ожидалось число, …
+        else:
+            print(line, item.action)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from validator.lists import (
+    Positions,
+    build_list,
+    got,
+    input_errors,
+    json_syntax_error,
+    parse_json,
+    read_list,
+)
+from validator.models import (
+    DEFAULT_MAX_BYTES,
+    EVENT_TYPES,
+    ArmyList,
+    BaseEvent,
+    GameHeader,
+    GameLogError,
+    InputError,
+    KnownEvent,
+    ListInputError,
+    UnknownEvent,
+)
+
+DEFAULT_MAX_LINE_BYTES = 1024 * 1024
+"""Longest event line read (bytes); a longer one is skipped and reported."""
+
+# Built once: validating a line is then a single call into pydantic-core (a few µs).
+_EVENTS: TypeAdapter[Any] = TypeAdapter(KnownEvent)
+_HEADER_EXAMPLE = '{"type": "game", "system": …, "armies": {…}}'
+
+
+def _shift(error: InputError, line: int) -> InputError:
+    """An error found in one line's text, placed at that line of the log."""
+    return error.model_copy(update={"line": line + (error.line or 1) - 1})
+
+
+def _decode(raw: bytes, file: str, line: int) -> str | InputError:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return InputError(message=f"строка не в кодировке UTF-8 (байт 0x{raw[exc.start]:02x})",
+                          kind="encoding", file=file, line=line, column=exc.start + 1)
+
+
+# --- events ---------------------------------------------------------------------------------
+
+
+def _event_errors(raw: bytes, exc: ValidationError, file: str, line: int) -> list[InputError]:
+    """Why a line is not an event; only called for a bad line, so speed does not matter."""
+    text = _decode(raw.rstrip(b"\r\n"), file, line)
+    if isinstance(text, InputError):
+        return [text]
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as bad:
+        return [json_syntax_error(bad, file).model_copy(update={"line": line})]
+    except RecursionError:
+        return [InputError(message="слишком глубокая вложенность", kind="syntax", file=file,
+                           line=line)]
+    if not isinstance(data, dict):
+        return [InputError(message=f"ожидался объект JSON с полем «action», {got(data)}",
+                           kind="type", expected="объект", file=file, line=line, column=1)]
+    kind = exc.errors(include_url=False)[0]["type"]
+    if kind == "union_tag_not_found":
+        return [InputError(message="нет обязательного поля «action»", kind="missing",
+                           expected="action", file=file, line=line, column=1)]
+    if kind == "union_tag_invalid":
+        exc = _unknown_event_errors(data)
+    try:
+        _, positions, _ = parse_json(text, file)
+    except ListInputError:
+        positions = {}
+    model = EVENT_TYPES.get(str(data.get("action")), UnknownEvent)
+    return [_shift(e, line) for e in input_errors(exc, data, model, positions, file)]
+
+
+def _unknown_event_errors(data: dict[str, Any]) -> ValidationError:
+    try:
+        UnknownEvent.model_validate(data)
+    except ValidationError as exc:
+        return exc
+    raise AssertionError("only called when the line did not validate")  # pragma: no cover
+
+
+def parse_event(raw: bytes | str) -> BaseEvent:
+    """One event from its JSON text; an unknown action gives an :class:`UnknownEvent`.
+
+    Raises:
+        pydantic.ValidationError: the text is not a valid event.
+    """
+    try:
+        event: BaseEvent = _EVENTS.validate_json(raw)
+    except ValidationError as exc:
+        if exc.errors(include_url=False)[0]["type"] != "union_tag_invalid":
+            raise
+        return UnknownEvent.model_validate_json(raw)
+    return event
+
+
+class GameLog:
+    """An open game log: its header and armies read, its events ready to stream.
+
+    Attributes:
+        path: the log file.
+        header: the parsed header line.
+        header_line: the line number of the header (1 unless blank lines precede it).
+        armies: player → army list, read from the files the header names or given inline.
+    """
+
+    def __init__(self, path: Path, header: GameHeader, armies: dict[str, ArmyList],
+                 header_line: int, offset: int, max_line_bytes: int) -> None:
+        self.path = path
+        self.header = header
+        self.header_line = header_line
+        self.armies = armies
+        self._offset = offset
+        self._max_line_bytes = max_line_bytes
+
+    @property
+    def system(self) -> str:
+        """The game system of the log."""
+        return self.header.system
+
+    def events(self) -> Iterator[tuple[int, BaseEvent | InputError]]:
+        """``(line number, event)`` for every event line, in order, read one line at a time.
+
+        A malformed line (not JSON, a field of the wrong type, a missing field, too long)
+        yields ``(line number, InputError)`` instead: one per problem found in it. Blank
+        lines are skipped. The file is opened anew on every call, so this can run twice.
+        """
+        file = str(self.path)
+        limit = self._max_line_bytes
+        validate = _EVENTS.validate_json
+        line = self.header_line
+        with self.path.open("rb") as stream:
+            stream.seek(self._offset)
+            readline = stream.readline
+            while raw := readline(limit + 1):
+                line += 1
+                if len(raw) > limit:
+                    while not raw.endswith(b"\n") and (raw := readline(65536)):
+                        pass  # skip the rest of the overlong line without holding it
+                    yield line, InputError(
+                        message=f"строка длиннее {limit} байт; пропущена", kind="too_large",
+                        file=file, line=line)
+                    continue
+                if raw.isspace():
+                    continue
+                try:
+                    yield line, validate(raw)
+                except ValidationError as exc:
+                    if exc.errors(include_url=False)[0]["type"] == "union_tag_invalid":
+                        try:
+                            yield line, UnknownEvent.model_validate_json(raw)
+                            continue
+                        except ValidationError:
+                            pass
+                    for error in _event_errors(raw, exc, file, line):
+                        yield line, error
+
+    def __repr__(self) -> str:
+        return f"GameLog({str(self.path)!r}, {self.system}, armies={sorted(self.armies)})"
+
+
+# --- header ---------------------------------------------------------------------------------
+
+
+def _header(raw: bytes, file: str, line: int) -> tuple[GameHeader, Positions]:
+    text = _decode(raw.rstrip(b"\r\n"), file, line)
+    if isinstance(text, InputError):
+        raise GameLogError([text])
+    try:
+        data, positions, _ = parse_json(text, file)
+    except ListInputError as exc:
+        errors = [e.model_copy(update={"message": f"заголовок партии: {e.message}"})
+                  for e in exc.errors]
+        raise GameLogError([_shift(e, line) for e in errors]) from None
+    if not isinstance(data, dict):
+        raise GameLogError([InputError(
+            message=f"первая строка должна быть заголовком партии {_HEADER_EXAMPLE}; {got(data)}",
+            kind="type", file=file, line=line, column=1)])
+    if "type" not in data and "action" in data:
+        raise GameLogError([InputError(
+            message=f"нет заголовка партии: первая строка — событие «{data['action']}»; "
+                    f"ожидалось {_HEADER_EXAMPLE}", kind="missing", file=file, line=line,
+            column=1)])
+    try:
+        return GameHeader.model_validate(data), positions
+    except ValidationError as exc:
+        errors = input_errors(exc, data, GameHeader, positions, file)
+        raise GameLogError([_shift(e, line) for e in errors]) from None
+
+
+def _armies(header: GameHeader, positions: Positions, log: Path, line: int,
+            max_list_bytes: int) -> dict[str, ArmyList]:
+    """The armies a header names; an army that cannot be read makes the log unusable."""
+    file = str(log)
+    armies: dict[str, ArmyList] = {}
+    errors: list[InputError] = []
+    for player, given in header.armies.items():
+        where = ("armies", player)
+        column = positions[where].column if where in positions else None
+        try:
+            if isinstance(given, str):
+                army = read_list(log.parent / given, max_bytes=max_list_bytes)
+            else:
+                inline = {p[2:]: pos for p, pos in positions.items() if p[:2] == where}
+                army = build_list(given, file=file, default_system=header.system,
+                                  positions=inline)
+        except ListInputError as exc:
+            if isinstance(given, str):
+                errors.append(InputError(
+                    message=f"не удалось прочитать список армии «{given}»", kind="army",
+                    path=where, file=file, line=line, column=column))
+                errors.extend(exc.errors)
+            else:
+                errors.extend(_shift(e, line).descend(*where) for e in exc.errors)
+            continue
+        if army.system != header.system:
+            errors.append(InputError(
+                message=f"система списка «{army.system}» не совпадает с системой партии "
+                        f"«{header.system}»", kind="value", path=where, file=file, line=line,
+                column=column))
+        armies[player] = army
+    if errors:
+        raise GameLogError(errors)
+    return armies
+
+
+def read_log(
+    path: str | os.PathLike[str],
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_header_bytes: int = DEFAULT_MAX_BYTES,
+    max_list_bytes: int = DEFAULT_MAX_BYTES,
+) -> GameLog:
+    """Open a game log: parse its header and read the armies it names.
+
+    Army paths are relative to the log file. Events are not read here: see
+    :meth:`GameLog.events`.
+
+    Raises:
+        GameLogError: the file is missing or empty, or its header (or an army) is unusable.
+    """
+    log = Path(path)
+    file = str(log)
+    try:
+        stream = log.open("rb")
+    except FileNotFoundError:
+        raise GameLogError([InputError(message="файл не найден", kind="not_found",
+                                       file=file)]) from None
+    except OSError as exc:
+        raise GameLogError([InputError(message=f"не удалось прочитать файл ({exc.strerror})",
+                                       kind="io", file=file)]) from None
+    with stream:
+        line = 0
+        while True:
+            raw = stream.readline(max_header_bytes + 1)
+            if not raw:
+                raise GameLogError([InputError(message="файл пуст: нет заголовка партии",
+                                               kind="empty", file=file)])
+            line += 1
+            if len(raw) > max_header_bytes:
+                raise GameLogError([InputError(
+                    message=f"заголовок партии длиннее {max_header_bytes} байт", kind="too_large",
+                    file=file, line=line)])
+            if line == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
+            if not raw.isspace() and raw:
+                break
+        offset = stream.tell()
+    header, positions = _header(raw, file, line)
+    armies = _armies(header, positions, log, line, max_list_bytes)
+    return GameLog(log, header, armies, line, offset, max_line_bytes)
+
