@@ -19,6 +19,8 @@ root_doc = "index"
 exclude_patterns = ["_build", "_generated", "reference", "Thumbs.db", ".DS_Store"]
 templates_path: list[str] = []
 highlight_language = "text"
+# the rules' inches (24") and quotes must stay as written, not become «» typography
+smartquotes = False
 
 html_theme = "alabaster"
 html_title = "rulekb — справочник правил"

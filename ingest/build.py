@@ -11,6 +11,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ingest import extract as ex
+from ingest.clean import clean
+from ingest.facts import find_facts
+from ingest.models import CleanedText, SourceText
+from ingest.segment import Section, Segmentation, segment
+from ingest.vocabulary import Vocabulary, vocabulary
 from kb.ids import slug
 from kb.lemmas import fold, lemma_key
 from kb.models import (
@@ -22,12 +28,6 @@ from kb.models import (
     Removal,
     System,
 )
-from ingest import extract as ex
-from ingest.clean import clean
-from ingest.facts import find_facts
-from ingest.models import CleanedText, SourceText
-from ingest.segment import Section, Segmentation, segment
-from ingest.vocabulary import Vocabulary, vocabulary
 
 Span = tuple[int, int]
 

@@ -185,9 +185,18 @@ def _merge_blocks(text: str, edits: Iterable[Edit]) -> list[Edit]:
             chains.append([edit])
     merged: list[Edit] = []
     for chain in chains:
-        boundary = _boundary(text, chain[0].start, chain[-1].end)
-        merged.append(chain[0]._replace(replacement=boundary))
-        merged.extend(edit._replace(replacement="") for edit in chain[1:])
+        start, end = chain[0].start, chain[-1].end
+        boundary = _boundary(text, start, end)
+        chain = [edit._replace(replacement="") for edit in chain]
+        # Keep the boundary as the source's own whitespace where it has it: then the edits
+        # only delete, and every character of the cleaned text is a character of the source.
+        if boundary and text.startswith(boundary, start):
+            chain[0] = chain[0]._replace(start=start + len(boundary))
+        elif boundary and text.endswith(boundary, start, end):
+            chain[-1] = chain[-1]._replace(end=end - len(boundary))
+        else:
+            chain[0] = chain[0]._replace(replacement=boundary)
+        merged.extend(edit for edit in chain if edit.end > edit.start or edit.replacement)
     return merged
 
 
@@ -368,10 +377,21 @@ def _follows(text: str, end: int) -> str | None:
     k = space.end() if space else end
     if k == len(text) or text[k] == "\n":
         return "\n"
-    if k > end and text[k].isupper():
-        word = _WORD_RE.match(text, k)
-        return word.group() if word else text[k]
+    word = _WORD_RE.match(text, k) if k > end else None
+    if word is not None and _capital_like(text, word):
+        return word.group()
     return None
+
+
+def _capital_like(text: str, word: re.Match[str]) -> bool:
+    """Whether a word starts with a capital, also when small caps or a drop capital hide it
+    ("сТРЕЛьБА", "э ЛьДАРсКИЕ")."""
+    if word.group()[0].isupper() or _CASE_ARTIFACT_RE.match(word.group()):
+        return True
+    if len(word.group()) == 1 and text.startswith(" ", word.end()):
+        rest = _WORD_RE.match(text, word.end() + 1)
+        return rest is not None and (rest.group().isupper() or _capitals(rest.group()))
+    return False
 
 
 def _find_words(text: str, phrase: str) -> Iterable[int]:
@@ -665,12 +685,12 @@ def clean(source: SourceText, vocabulary: Collection[str] | None = None) -> Clea
         text=text,
         offsets=offsets,
         changes=changes,
-        pages=_page_marks(changes, offsets),
+        pages=_page_marks(text, changes, offsets),
         running_headers=list(headers),
     )
 
 
-def _page_marks(changes: Iterable[Change], offsets: OffsetArray) -> list[PageMark]:
+def _page_marks(text: str, changes: Iterable[Change], offsets: OffsetArray) -> list[PageMark]:
     marks: list[PageMark] = []
     for change in changes:
         if change.step != "page_footer":
@@ -679,11 +699,16 @@ def _page_marks(changes: Iterable[Change], offsets: OffsetArray) -> list[PageMar
             first = int(m.group(1))
             last = int(m.group(2)) if m.group(2) else first
             start = change.span[0] + m.start()
+            # The footer stood right after its page's last word: the whitespace around it is
+            # the boundary, so a section that starts after it starts on the next page.
+            at = bisect_left(offsets, start)
+            while at > 0 and text[at - 1].isspace():
+                at -= 1
             marks.append(
                 PageMark(
                     first=first,
                     last=max(first, last),
-                    at=bisect_left(offsets, start),
+                    at=at,
                     source_span=(start, change.span[0] + m.end()),
                 )
             )

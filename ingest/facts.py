@@ -24,7 +24,7 @@ _INCH = r"(?:\"|”|″|\s?дюйм\w*)"
 FACT_RE = re.compile(
     "|".join(
         [
-            rf"(?P<profile>WS\s+BS\s+S\s+T\s+W\s+I\s+A\s+Ld\s+Sv\s+(?:(?:[–\-—]|\d\+?)\s+){{8}}(?:[–\-—]|\d\+?))",
+            r"(?P<profile>WS\s+BS\s+S\s+T\s+W\s+I\s+A\s+Ld\s+Sv\s+(?:(?:[–\-—]|\d\+?)\s+){8}(?:[–\-—]|\d\+?))",
             rf"(?P<dice>{_DICE})(?P<dice_inch>{_INCH})?",
             r"(?P<threshold>\d+)\s?%",
             r"(?P<angle>\d+)\s?°",

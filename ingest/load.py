@@ -157,12 +157,14 @@ def load(paths: Iterable[str | Path] | str | Path) -> list[SourceText]:
 
 
 def text_files(folder: Path) -> list[Path]:
-    """The rule texts of a folder: ``*.txt`` and ``*.md`` except ``README.md``, by name."""
+    """The rule texts of a folder: ``*.txt`` and ``*.md`` except ``README.md`` and hidden
+    files, sorted by name."""
     return sorted(
         (
             p
             for p in folder.iterdir()
             if p.is_file()
+            and not p.name.startswith(".")
             and p.suffix.lower() in TEXT_SUFFIXES
             and p.name.lower() != "readme.md"
         ),

@@ -55,6 +55,8 @@ class SourceText(_Frozen):
     def __repr__(self) -> str:
         return f"SourceText({self.name!r}, {self.system}, {len(self.text)} chars)"
 
+    __str__ = __repr__
+
 
 class Edit(NamedTuple):
     """One change a cleaning step proposes: replace ``text[start:end]`` by ``replacement``.
@@ -98,12 +100,13 @@ class PageMark(_Frozen):
     """A page footer ("Страница 62-63") found in a text.
 
     The footer closes its page: the cleaned text before ``at`` (back to the previous mark)
-    lies on pages ``first`` to ``last``.
+    lies on pages ``first`` to ``last``; what starts after ``at`` lies on the next page.
 
     Attributes:
         first: The first page number of the footer.
         last: The last page number (``first`` for a single page).
-        at: Offset in the cleaned text where the footer stood.
+        at: Offset in the cleaned text where the footer stood: right after the last
+            character of its page (the whitespace that replaced the footer comes after).
         source_span: ``[start, end)`` of the footer line in the source text.
     """
 
@@ -173,6 +176,8 @@ class CleanedText(_Frozen):
             f"CleanedText({self.source!r}, {len(self.text)} chars, "
             f"{len(self.changes)} changes, {len(self.pages)} pages)"
         )
+
+    __str__ = __repr__
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from kb.lemmas import lemma, lemma_key, lemma_words, morph, pos, words
 from ingest.vocabulary import GROUP_HEADS, Vocabulary, vocabulary
+from kb.lemmas import lemma, lemma_key, lemma_words, morph, pos, words
 
 Span = tuple[int, int]
 

@@ -55,7 +55,8 @@ def _fingerprint(corpus: Path) -> str:
 
 def default_kb() -> KnowledgeBase:
     """The KB of the default corpus, built on first use and cached until the corpus changes."""
-    from ingest import build, load as load_texts
+    from ingest import build
+    from ingest import load as load_texts
 
     corpus = corpus_dir()
     cached = cache_dir() / f"kb-{_fingerprint(corpus)}.json"

@@ -268,6 +268,10 @@ _EXPECTED = {
 }
 
 
+# errors raised by validator.models, whose message is already the Russian one to show
+_OWN_MESSAGES = frozenset({"unknown_system", "unknown_role", "unknown_phase", "missing_target"})
+
+
 def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -390,7 +394,7 @@ def _leaf(
         allowed = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
         return InputError(message=f"недопустимое значение: {got(value)}; допустимые: {allowed}",
                           kind="value", path=path, expected=allowed), path
-    if kind.startswith("unknown_") or kind.endswith("_target"):
+    if kind in _OWN_MESSAGES:
         return InputError(message=err["msg"], kind=kind, path=path,
                           expected=ctx.get("known")), path
     return InputError(message=f"недопустимое значение: {got(value)}", kind="value",

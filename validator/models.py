@@ -1,6 +1,6 @@
 """Value objects of the validator: army lists (FORMATS §2), game logs (§3), reports (§4).
 
-Everything here is a frozen pydantic model. Input models validate what a user wrote and
+The value objects are frozen pydantic models. Input models validate what a user wrote and
 accept every enum in its Russian or English spelling, case-insensitive, with ё/е folded;
 an input problem becomes an :class:`InputError`, which is data (like jsonschema's
 ``ValidationError``): a leaf knows only what is wrong, the reader that called it adds the
@@ -262,6 +262,9 @@ class InputFailure(Exception):
         self.errors: tuple[InputError, ...] = tuple(errors)
         self.file = self.errors[0].file if self.errors else None
         super().__init__("\n".join(str(e) for e in self.errors))
+
+    def __reduce__(self) -> tuple[type[InputFailure], tuple[tuple[InputError, ...]]]:
+        return type(self), (self.errors,)  # so a batch can run in worker processes
 
 
 class ListInputError(InputFailure):

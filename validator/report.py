@@ -49,7 +49,7 @@ def _verdict_lines(verdict: Verdict) -> list[str]:
     label = LABELS[verdict.verdict] + (f" (поле {verdict.field})" if verdict.field else "")
     lines: list[str] = []
     if not verdict.rules:
-        lines.append(f"  {label} · правило не найдено")
+        lines.append(f"  {label} · правило не указано")
     for index, rule in enumerate(verdict.rules):
         lines.append(f"  {label} · {_cited(rule)}" if index == 0 else f"    и {_cited(rule)}")
         if rule.quote:

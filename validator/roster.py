@@ -99,6 +99,9 @@ def _parse_xml(data: bytes, file: str | None) -> Element:
             data, forbid_dtd=False, forbid_entities=True, forbid_external=True
         )
     except EntitiesForbidden as exc:
+        if exc.sysid or exc.pubid:
+            raise _fail(file, f"небезопасный XML: сущность «{exc.name}» ссылается на внешний "
+                        f"ресурс «{exc.sysid or exc.pubid}»; это запрещено", "unsafe_xml") from None
         raise _fail(file, f"небезопасный XML: объявлена сущность «{exc.name}»; сущности "
                     "запрещены (так строятся «бомбы сущностей»)", "unsafe_xml") from None
     except ExternalReferenceForbidden as exc:
@@ -283,7 +286,7 @@ def _unit(selection: Element, system: str) -> list[dict[str, Any]]:
     unit_type, stats = _type_and_profile(elements)
     categories = [(c.get("name") or "").strip() for c in _nested(selection, "categories",
                                                                   "category")]
-    if unit_type is None:
+    if unit_type is None and system != "killteam2018":  # Kill Team has keywords, not types
         types = {fold(name) for name in load_aliases().get(system, {})}
         unit_type = next((c for c in categories if fold(c) in types), None)
     unit: dict[str, Any] = {"name": (selection.get("name") or "").strip() or "(без имени)",

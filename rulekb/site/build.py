@@ -111,6 +111,9 @@ def _write_files(src: Path, files: dict[str, str]) -> None:
         for old in rules.rglob("*.rst"):
             if old.relative_to(src).as_posix() not in files:
                 old.unlink()
+        for folder in sorted(rules.iterdir()):
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
     for rel, text in files.items():
         path = src / rel
         if path.is_file() and path.read_text(encoding="utf-8") == text:

@@ -20,6 +20,8 @@ SECTION_KINDS = frozenset({"rule", "unit_type"})
 # Node kinds that the site must give a page or an anchor to (and the search index lists).
 LISTED_KINDS = frozenset({"rule", "unit_type", "concept"})
 RULES_ROOT = "rules"
+# every node anchor starts so; nothing else on the site does
+ANCHOR_PREFIX = "n-"
 _RESERVED_PAGES = frozenset({"index", "glossary", "pages", "genindex", "search"})
 
 
@@ -95,6 +97,22 @@ class SiteLayout:
         self._node_of_anchor: dict[str, str] = {}
         self._page_nodes: dict[tuple[str, int], str] = {}
         self._source_nodes: dict[tuple[str, str], str] = {}
+        # a section's parent is its ``parent`` field, else the target of its part_of edge
+        self._parent: dict[str, str] = {}
+        for e in sorted(kb.edges, key=lambda e: (e.source, e.target)):
+            if e.kind == "part_of" and e.target in self.graph.nodes:
+                self._parent.setdefault(e.source, e.target)
+        for n in kb.nodes:
+            if n.parent is not None and n.parent in self.graph.nodes:
+                self._parent[n.id] = n.parent
+        kids: dict[str, list[Node]] = {}
+        for child_id, parent_id in self._parent.items():
+            if child_id in self.graph.nodes:
+                kids.setdefault(parent_id, []).append(self.graph.nodes[child_id])
+        self._children: dict[str, list[Node]] = {
+            parent: sorted(found, key=lambda n: (n.source or "", n.span or (0, 0), n.id))
+            for parent, found in kids.items()
+        }
         titles = {s.id: s.title for s in kb.systems}
         system_ids = [s.id for s in kb.systems]
         system_ids += sorted({n.system for n in kb.nodes} - set(system_ids))
@@ -111,7 +129,7 @@ class SiteLayout:
         """The HTML id of a node (unique in the whole site, valid as a docutils id)."""
         found = self._anchor_of.get(node_id)
         if found is None:
-            base = "n-" + (slug(node_id) or "node")
+            base = ANCHOR_PREFIX + (slug(node_id) or "node")
             if not node_id.isascii():
                 base += "-" + _digest(node_id)
             found = _unique(base, self._anchors, node_id)
@@ -145,7 +163,7 @@ class SiteLayout:
 
     def section_children(self, node: Node) -> list[Node]:
         """Subsections shown under a section (rules and unit types of the same system)."""
-        return [c for c in self.graph.children(node.id) if self._is_section_child(c, node)]
+        return [c for c in self._children.get(node.id, []) if self._is_section_child(c, node)]
 
     def system(self, system_id: str) -> SystemLayout:
         """The layout of one system."""
@@ -159,16 +177,21 @@ class SiteLayout:
         return [(self.root_doc[r.id], r) for s in self.systems for r in s.roots]
 
     # -- placement ---------------------------------------------------------------------
+    def parent(self, node: Node) -> Node | None:
+        """The section a node belongs to (its ``parent``, else its part_of target)."""
+        parent_id = self._parent.get(node.id)
+        return self.graph.nodes.get(parent_id) if parent_id else None
+
     def _is_section_child(self, child: Node, parent: Node) -> bool:
         return (
             child.kind in SECTION_KINDS
+            and parent.kind in SECTION_KINDS
             and child.system == parent.system
-            and child.parent == parent.id
         )
 
     def _section_root(self, node: Node) -> bool:
-        parent = self.graph.nodes.get(node.parent) if node.parent else None
-        return parent is None or parent.kind not in SECTION_KINDS or parent.system != node.system
+        parent = self.parent(node)
+        return parent is None or not self._is_section_child(node, parent)
 
     def _place_system(self, layout: SystemLayout) -> None:
         nodes = self.graph.in_system(layout.id)

@@ -116,7 +116,7 @@ def _titles(layout: SiteLayout, node_ids: list[str]) -> dict[str, str]:
     count = Counter(n.title for n in nodes)
     out: dict[str, str] = {}
     for node in nodes:
-        parent = layout.node(node.parent) if node.parent else None
+        parent = layout.parent(node)
         if count[node.title] > 1 and parent is not None:
             out[node.id] = f"{parent.title}: {node.title}"
         else:

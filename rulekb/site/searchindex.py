@@ -76,7 +76,7 @@ def _entry(layout: SiteLayout, node: Node, url: str, vocab: _Vocabulary) -> dict
     fact_words: list[str] = []
     for fact in node.facts:
         fact_words += fold_words(f"{fact.name} {fact.text} {fact.topic or ''}")
-    parent = layout.node(node.parent) if node.parent else None
+    parent = layout.parent(node)
     return {
         "id": node.id,
         "title": node.title,

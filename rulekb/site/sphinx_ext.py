@@ -17,7 +17,7 @@ from sphinx.util.docutils import SphinxDirective
 from kb.lemmas import fold
 from kb.store import load
 from rulekb.site import render
-from rulekb.site.layout import SiteLayout, SystemLayout, relative_url
+from rulekb.site.layout import ANCHOR_PREFIX, SiteLayout, SystemLayout, relative_url
 from rulekb.site.refmap import reference_map
 
 _LAYOUTS: dict[Path, tuple[tuple[int, int], SiteLayout]] = {}
@@ -162,7 +162,7 @@ class GlossaryDirective(_KBDirective):
             body += nodes.Text(f" — {render.UNDEFINED}")
         if node.aliases:
             body += nodes.Text(". Другие названия: " + ", ".join(node.aliases))
-        parent = layout.node(node.parent) if node.parent else None
+        parent = layout.parent(node)
         if parent is not None and parent.kind in ("rule", "unit_type"):
             body += nodes.Text(". Раздел: ")
             body += render.link(layout, doc, parent.id)
@@ -242,6 +242,17 @@ def _link_list(layout: SiteLayout, doc: str, node_ids: list[str]) -> nodes.bulle
     return items
 
 
+def _anchors_first(app: Sphinx, doctree: nodes.document) -> None:
+    # A section gets an id from its title too ("advancing" for "ADVANCING"); HTML shows
+    # only the first id on the element. Put the node anchor first so that it names the
+    # section itself, not an empty span inside it.
+    for section in doctree.findall(nodes.section):
+        ids = section["ids"]
+        mine = [i for i in ids if i.startswith(ANCHOR_PREFIX)]
+        if mine and ids[0] not in mine:
+            section["ids"] = mine + [i for i in ids if i not in mine]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directives and the ``rulekb_kb`` setting (KB path, relative to sources)."""
     app.add_config_value("rulekb_kb", "_generated/kb.json", "env", types=(str,))
@@ -249,4 +260,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("rulekb-system", SystemDirective)
     app.add_directive("rulekb-glossary", GlossaryDirective)
     app.add_directive("rulekb-pages", PagesDirective)
+    app.connect("doctree-read", _anchors_first)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -167,7 +167,7 @@
     if (e.context) parts.push(e.context);
     parts.push(index.systems[e.system] || e.system);
     if (e.aliases.length) parts.push("также: " + e.aliases.join(", "));
-    info.textContent = " — " + parts.join(" · ");
+    info.textContent = parts.join(" · ");
     li.appendChild(info);
     return li;
   }
@@ -193,9 +193,6 @@
       hits.forEach(function (hit) { ul.appendChild(hitItem(hit, index)); });
       box.appendChild(ul);
     }
-    var more = document.createElement("h2");
-    more.textContent = "Полнотекстовый поиск";
-    box.appendChild(more);
     results.parentNode.insertBefore(box, results);
   }
 
@@ -203,8 +200,10 @@
     var list = document.createElement("ul");
     list.className = "rulekb-suggest";
     list.hidden = true;
-    input.parentNode.style.position = "relative";
-    input.parentNode.appendChild(list);
+    // below the form, not inside it: themes clip the form (overflow: hidden)
+    var holder = input.form && input.form.parentNode ? input.form.parentNode : input.parentNode;
+    holder.style.position = "relative";
+    holder.appendChild(list);
     input.addEventListener("input", function () {
       while (list.firstChild) list.removeChild(list.firstChild);
       var hits = search(index, input.value).slice(0, 8);

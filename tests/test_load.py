@@ -1,0 +1,202 @@
+"""Stage 1, load: decoding, refusals, game system detection and corpus.toml overrides."""
+
+from __future__ import annotations
+
+import shutil
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ingest.clean import clean
+from ingest.load import LoadError, detect_system, load, load_file
+
+DATA = Path(__file__).parent / "data" / "load"
+CORPUS = Path("/work/shared/corpus")
+EXPECTED = "ожидался текст правил в кодировке UTF-8 (с BOM или без) или cp1251"
+
+
+def detect_cases() -> list[Any]:
+    table = tomllib.loads((DATA / "detect.toml").read_text(encoding="utf-8"))
+    return [
+        pytest.param(case["text"], case["system"] or None, id=case["name"])
+        for case in table["case"]
+    ]
+
+
+@pytest.mark.parametrize(("text", "system"), detect_cases())
+def test_detect_system(text: str, system: str | None) -> None:
+    assert detect_system(text) == system
+
+
+def test_corpus_folder_loads_with_detected_systems() -> None:
+    texts = load([CORPUS])
+    assert [(t.name, t.system, t.system_from, t.encoding) for t in texts] == [
+        ("000_622e076ea61e0607.txt", "wh40k6", "detected", "utf-8"),
+        ("001_ba20f991b5661e29.txt", "whfb8", "detected", "utf-8"),
+        ("002_92d28caaab3bc019.txt", "whfb8", "detected", "utf-8"),
+        ("003_0507bc63355ee559.txt", "killteam2018", "detected", "utf-8"),
+        ("004_d2d0171a53cebe38.txt", "whfb8", "detected", "utf-8"),
+    ]
+    assert texts[1].path == str(CORPUS / "001_ba20f991b5661e29.txt")
+    assert texts[1].text.startswith("Отработка таранных попаданий\n")
+    assert len(texts[0].text) == 17330
+
+
+def test_a_single_path_may_be_given_as_a_string() -> None:
+    (text,) = load(str(CORPUS / "003_0507bc63355ee559.txt"))
+    assert text.system == "killteam2018"
+
+
+def test_utf8_bom_is_not_part_of_the_text() -> None:
+    text = load_file(DATA / "bom.txt")
+    assert text.encoding == "utf-8-sig"
+    assert text.text == "Каждая миссия Kill Team разыгрывается в серии боевых раундов.\n"
+    assert (text.system, text.system_from) == ("killteam2018", "detected")
+
+
+def test_cp1251_file(tmp_path: Path) -> None:
+    body = "Подразделение Генерала проходит тест на Панику, магический спас бросок.\nСтраница 66\n"
+    path = tmp_path / "whfb.txt"
+    path.write_bytes(body.encode("cp1251"))
+    text = load_file(path)
+    assert (text.text, text.encoding, text.system) == (body, "cp1251", "whfb8")
+    cleaned = clean(text)
+    assert cleaned.text == "Подразделение Генерала проходит тест на Панику, магический спас бросок."
+    assert [(p.first, p.last, p.at) for p in cleaned.pages] == [(66, 66, len(cleaned.text))]
+
+
+def test_english_text_has_no_system(tmp_path: Path) -> None:
+    path = tmp_path / "english.txt"
+    path.write_text("Roll a dice, move the model and shoot the enemy.\n", encoding="utf-8")
+    text = load_file(path)
+    assert (text.system, text.system_from, text.encoding) == (None, None, "utf-8")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param(b"", "файл пуст", id="empty"),
+        pytest.param(b" \n\t\r\n", "файл пуст", id="whitespace only"),
+        pytest.param(b"\xef\xbb\xbf\n", "файл пуст", id="BOM only"),
+        pytest.param(
+            b"PK\x03\x04\x00\x00binary", "двоичный файл (есть нулевые байты), а не текст", id="NUL"
+        ),
+        pytest.param(
+            bytes(range(1, 32)) * 20 + "немного текста".encode(),
+            "двоичный файл (много управляющих символов), а не текст",
+            id="control characters",
+        ),
+        pytest.param(
+            "Téléchargez le fichier, écrit en français".encode("latin-1"),
+            "кодировка не распознана: не UTF-8, а в cp1251 текст не русский "
+            "(кириллица — 4 из 35 букв)",
+            id="latin-1",
+        ),
+        pytest.param(
+            b"\x98\x98 \xd2\xe5\xea\xf1\xf2",
+            "кодировка не распознана (не UTF-8 и не cp1251)",
+            id="neither encoding",
+        ),
+        pytest.param(b"\xff\xfe\x1f\x04", "файл в кодировке UTF-16", id="UTF-16"),
+    ],
+)
+def test_unreadable_files_are_refused(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content)
+    with pytest.raises(LoadError) as error:
+        load_file(path)
+    assert str(error.value) == f"{path}: {message}; {EXPECTED}"
+
+
+def test_empty_data_file_is_refused() -> None:
+    with pytest.raises(LoadError, match="empty.txt: файл пуст"):
+        load([DATA / "empty.txt"])
+
+
+def test_folder_without_texts_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("Описание", encoding="utf-8")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG")
+    with pytest.raises(LoadError) as error:
+        load([tmp_path])
+    assert str(error.value) == (
+        f"{tmp_path}: в папке нет текстов правил (ожидались файлы *.txt или *.md)"
+    )
+
+
+def test_missing_path_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(LoadError) as error:
+        load([tmp_path / "nope.txt"])
+    assert str(error.value) == f"{tmp_path / 'nope.txt'}: нет такого файла или папки"
+
+
+def test_corpus_toml_states_the_systems() -> None:
+    texts = load([DATA / "override"])
+    assert [(t.name, t.system, t.system_from) for t in texts] == [
+        ("a.txt", "wh40k6", "corpus.toml"),
+        ("b.txt", "whfb8", "corpus.toml"),
+    ]
+    assert load_file(DATA / "override" / "b.txt").system == "whfb8"
+
+
+def test_corpus_yaml_states_the_systems() -> None:
+    (text,) = load([DATA / "yaml"])
+    assert (text.name, text.system, text.system_from) == ("rules.md", "killteam2018", "corpus.yaml")
+
+
+def test_corpus_toml_overrides_detection_in_a_copy_of_the_corpus(tmp_path: Path) -> None:
+    for name in ("000_622e076ea61e0607.txt", "003_0507bc63355ee559.txt"):
+        shutil.copy(CORPUS / name, tmp_path / name)
+    (tmp_path / "corpus.toml").write_text(
+        '[files."003_0507bc63355ee559.txt"]\nsystem = "WH40K6"\n', encoding="utf-8"
+    )
+    texts = load([tmp_path])
+    assert [(t.system, t.system_from) for t in texts] == [
+        ("wh40k6", "detected"),
+        ("wh40k6", "corpus.toml"),
+    ]
+
+
+def test_unknown_system_in_corpus_toml_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("Текст правил.", encoding="utf-8")
+    (tmp_path / "corpus.toml").write_text(
+        '[files."a.txt"]\nsystem = "wh40k9"\n', encoding="utf-8"
+    )
+    with pytest.raises(LoadError) as error:
+        load([tmp_path])
+    assert str(error.value) == (
+        f"{tmp_path / 'corpus.toml'}: неизвестная игровая система «wh40k9» для файла «a.txt»; "
+        "известны: wh40k6, whfb8, killteam2018"
+    )
+
+
+def test_broken_corpus_toml_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("Текст правил.", encoding="utf-8")
+    (tmp_path / "corpus.toml").write_text("system = ", encoding="utf-8")
+    with pytest.raises(LoadError, match="не удалось прочитать описание корпуса"):
+        load([tmp_path])
+
+
+def test_two_files_with_one_name_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "x").mkdir()
+    shutil.copy(CORPUS / "004_d2d0171a53cebe38.txt", tmp_path / "x")
+    with pytest.raises(LoadError, match="уже прочитан"):
+        load([CORPUS, tmp_path / "x"])
+
+
+def test_one_megabyte_single_line_loads_and_cleans_fast(tmp_path: Path) -> None:
+    paragraph = (
+        "сТРЕЛьБА Мотоциклы и гравициклы передвигают- ся на 3D6\" при отступлении, а не на "
+        "2D6\" как многие другие. При турбо-ускорении гравициклы передвигаются на 24\". "
+    )
+    path = tmp_path / "big.txt"
+    path.write_text(paragraph * (1_000_000 // len(paragraph) + 1), encoding="utf-8")
+    started = time.perf_counter()
+    cleaned = clean(load_file(path))
+    elapsed = time.perf_counter() - started
+    assert len(cleaned.text) > 900_000
+    assert cleaned.text.startswith("СТРЕЛЬБА Мотоциклы и гравициклы передвигаются на 3D6\"")
+    assert "передвигают-" not in cleaned.text
+    assert elapsed < 2.5
