@@ -259,17 +259,18 @@ def test_search_index_lists_every_rule_type_and_concept(site: Site) -> None:
 
 
 def test_every_system_page_draws_its_references(site: Site) -> None:
-    for system in {n.system for n in site.kb.nodes}:
+    for system in site.index["systems"]:
+        listed = {n.id for n in site.kb.nodes if n.system == system and n.kind in LISTED}
         cites = any(
-            e.kind == "references" and e.source.startswith(system + ":") for e in site.kb.edges
+            e.kind == "references" and e.source != e.target and {e.source, e.target} <= listed
+            for e in site.kb.edges
         )
-        pages = [p for p in site.html_files() if p.name == "index.html" and p.parent.name]
-        svgs = [
-            e for p in pages for e in site.page(p).tags
-            if e.tag == "svg" and system in str(p)
-        ]
+        start = Page(site.root / "rules" / system / "index.html")
+        svgs = [e for e in start.tags if e.tag == "svg"]
+        assert len(svgs) == (1 if cites else 0), system
         if cites:
-            assert svgs, system
+            boxes = [a for a in start.links if "xlink:href" in a.attrs]
+            assert boxes and all(a.content for a in boxes)
 
 
 def test_full_build_is_fast(site: Site) -> None:
@@ -360,8 +361,13 @@ def test_glossary_marks_undefined_concepts_and_lists_aliases(mini: Site) -> None
 
 
 def test_project_docs_are_built(mini: Site) -> None:
+    from rulekb.cli import cli as group
+
     cli = Page(mini.root / "cli.html")
-    assert any(e.tag == "h2" and e.content.startswith("rulekb build") for e in cli.tags)
+    headings = {e.content.rstrip("¶").strip() for e in cli.tags if e.tag == "h2"}
+    assert {f"rulekb {name}" for name in group.commands if not group.commands[name].hidden} <= (
+        headings
+    )
     assert "Usage: rulekb build" in cli.ids["rulekb-cli"].content
     formats = (mini.root / "formats.html").read_text("utf-8")
     assert "Knowledge base export" in formats and "rulekb.kb/1" in formats

@@ -16,7 +16,7 @@ import click
 from rulekb.site.errors import SiteBuildError
 from rulekb.site.pages import heading, label, rst_escape
 
-_HELP_WIDTH = 96
+_HELP_WIDTH = 80
 
 
 def literal_block(text: str) -> str:
