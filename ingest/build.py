@@ -15,10 +15,10 @@ from ingest import extract as ex
 from ingest.clean import clean
 from ingest.facts import find_facts
 from ingest.models import CleanedText, SourceText
-from ingest.segment import Section, Segmentation, segment
+from ingest.segment import Section, Segmentation, segment, trim_span
 from ingest.vocabulary import Vocabulary, vocabulary
 from kb.ids import slug
-from kb.lemmas import fold, lemma_key
+from kb.lemmas import lemma_key
 from kb.models import (
     SYSTEM_TITLES,
     Edge,
@@ -252,7 +252,7 @@ class _System:
                         if a <= fs and fe <= b:
                             chunk = chunk[: fs - a] + chunk[fe - a:]
                     texts.append(chunk.strip())
-                p.pieces = [_trim_span(p.cleaned.text, s) for s in pieces]
+                p.pieces = [trim_span(p.cleaned.text, s) for s in pieces]
                 p.text = "\n\n".join(t for t in texts if t)
 
     def _nodes(self) -> None:
@@ -608,17 +608,3 @@ def _is_group_title(title: str) -> bool:
 
 def _unparen(title: str) -> str:
     return " ".join(re.sub(r"\([^)]*\)", " ", title).split())
-
-
-def _trim_span(text: str, span: Span) -> Span:
-    s, e = span
-    while s < e and text[s].isspace():
-        s += 1
-    while e > s and text[e - 1].isspace():
-        e -= 1
-    return (s, e)
-
-
-def fold_title(title: str) -> str:
-    """A title's lookup form (ё folded, lower case)."""
-    return fold(title)

@@ -633,7 +633,7 @@ def _split_tail(text: str, span: Span) -> tuple[Span, Span | None, list[Flavour]
             if _is_flavour_block(text, after):
                 flv.extend(_flavour_items(text, after))
             else:
-                untitled = _trim(text, after)
+                untitled = trim_span(text, after)
                 # captions + quote at its end
                 untitled, more = _tail_flavour(text, untitled)
                 flv.extend(more)
@@ -641,13 +641,14 @@ def _split_tail(text: str, span: Span) -> tuple[Span, Span | None, list[Flavour]
         s_e = (s, rules_end)
     else:
         s_e = (s, e)
-    s_e = _trim(text, s_e)
+    s_e = trim_span(text, s_e)
     s_e, more = _tail_flavour(text, s_e)
     flv.extend(more)
     return s_e, untitled, flv
 
 
-def _trim(text: str, span: Span) -> Span:
+def trim_span(text: str, span: Span) -> Span:
+    """``span`` without the white space at its ends."""
     s, e = span
     while s < e and text[s].isspace():
         s += 1
@@ -663,7 +664,7 @@ def _is_flavour_block(text: str, span: Span) -> bool:
 
 
 def _flavour_items(text: str, span: Span) -> list[Flavour]:
-    s, e = _trim(text, span)
+    s, e = trim_span(text, span)
     chunk = text[s:e]
     out: list[Flavour] = []
     # captions are the capitalised word groups before the final sentence
@@ -674,7 +675,7 @@ def _flavour_items(text: str, span: Span) -> list[Flavour]:
         sent_start = breaks[-1]
         cap_start = s
         for b in breaks[:-1] + [sent_start]:
-            cap = _trim(text, (cap_start, b))
+            cap = trim_span(text, (cap_start, b))
             if cap[1] > cap[0]:
                 out.append(Flavour("caption", cap, text[cap[0]:cap[1]]))
             cap_start = b
@@ -696,7 +697,7 @@ def _tail_flavour(text: str, span: Span) -> tuple[Span, list[Flavour]]:
     tail_start = s + m.end()
     flv: list[Flavour] = []
     if text[tail_start:e].strip():
-        cap = _trim(text, (tail_start, e))
+        cap = trim_span(text, (tail_start, e))
         flv.append(Flavour("caption", cap, text[cap[0]:cap[1]]))
         e = tail_start
     # 2. the last sentence holding a caption glued to a short quote
@@ -710,10 +711,10 @@ def _tail_flavour(text: str, span: Span) -> tuple[Span, list[Flavour]]:
             cap_words = len(text[ls:b].split())
             if quote_words <= 14 and cap_words <= 8:
                 flv.insert(0, Flavour("quote", (b, le), text[b:le]))
-                flv.insert(0, Flavour("caption", _trim(text, (ls, b)), text[ls:b].strip()))
+                flv.insert(0, Flavour("caption", trim_span(text, (ls, b)), text[ls:b].strip()))
                 e = ls
                 break
-    return _trim(text, (s, e)), sorted(flv, key=lambda f: f.span)
+    return trim_span(text, (s, e)), sorted(flv, key=lambda f: f.span)
 
 
 # ---------------------------------------------------------------------------------------
