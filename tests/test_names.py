@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-from kb import store
 from kb.models import KnowledgeBase
 from kb.names import LookupFailed, NameIndex, split_parameter, strip_parenthesised, text_key
 
-MINI_KB = Path(__file__).parent / "data" / "kb" / "mini_kb.json"
-
 
 @pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return store.loads(MINI_KB.read_text(encoding="utf-8"), str(MINI_KB))
-
-
-@pytest.fixture(scope="module")
-def index(kb: KnowledgeBase) -> NameIndex:
-    return NameIndex(kb.nodes)
+def index(mini_kb: KnowledgeBase) -> NameIndex:
+    return NameIndex(mini_kb.nodes)
 
 
 @pytest.mark.parametrize(
@@ -348,11 +339,11 @@ def test_get_returns_the_node(index: NameIndex) -> None:
     assert index.get("Смертельного Удара", "whfb8").title == "Смертельный удар"
 
 
-def test_order_does_not_depend_on_node_order(kb: KnowledgeBase) -> None:
-    shuffled = list(kb.nodes)
+def test_order_does_not_depend_on_node_order(mini_kb: KnowledgeBase) -> None:
+    shuffled = list(mini_kb.nodes)
     random.Random(7).shuffle(shuffled)
     other = NameIndex(shuffled)
-    index = NameIndex(kb.nodes)
+    index = NameIndex(mini_kb.nodes)
     for name in ("Отступление", "Специальные правила", "Гравицыклы", "гравициклы"):
         assert other.find(name) == index.find(name)
         assert other.suggest(name, None) == index.suggest(name, None)

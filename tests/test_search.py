@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-from kb import store
 from kb.models import KnowledgeBase
 from kb.search import FullTextIndex, make_snippet, word_terms
 
-MINI_KB = Path(__file__).parent / "data" / "kb" / "mini_kb.json"
-
 
 @pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return store.loads(MINI_KB.read_text(encoding="utf-8"), str(MINI_KB))
-
-
-@pytest.fixture(scope="module")
-def index(kb: KnowledgeBase) -> FullTextIndex:
-    return FullTextIndex(kb.nodes)
+def index(mini_kb: KnowledgeBase) -> FullTextIndex:
+    return FullTextIndex(mini_kb.nodes)
 
 
 @pytest.mark.parametrize(
@@ -161,8 +152,8 @@ def test_snippet(
     assert (hit.snippet, hit.highlights) == (snippet, highlights)
 
 
-def test_highlights_point_into_the_text(index: FullTextIndex, kb: KnowledgeBase) -> None:
-    text = next(n.text for n in kb.nodes if n.id == "wh40k6:turbo-uskorenie")
+def test_highlights_point_into_the_text(index: FullTextIndex, mini_kb: KnowledgeBase) -> None:
+    text = next(n.text for n in mini_kb.nodes if n.id == "wh40k6:turbo-uskorenie")
     hit = index.search("турбо ускорение", "wh40k6")[0]
     assert [text[a:b] for a, b in hit.highlights] == ["турбо-ускорением", "турбо-ускорении"]
 
@@ -200,11 +191,11 @@ def test_scores_descend_within_a_tier(index: FullTextIndex) -> None:
     assert hits[0].score > hits[1].score
 
 
-def test_order_does_not_depend_on_node_order(kb: KnowledgeBase) -> None:
-    shuffled = list(kb.nodes)
+def test_order_does_not_depend_on_node_order(mini_kb: KnowledgeBase) -> None:
+    shuffled = list(mini_kb.nodes)
     random.Random(3).shuffle(shuffled)
     other = FullTextIndex(shuffled)
-    index = FullTextIndex(kb.nodes)
+    index = FullTextIndex(mini_kb.nodes)
     for query in ("3D6", "и", "Гравицыклы", "регенирация", "молот ярости"):
         assert other.search(query) == index.search(query)
 
