@@ -11,6 +11,7 @@ import click
 def register(cli: click.Group) -> None:
     """Add the composed commands to the ``rulekb`` group."""
     cli.add_command(site)
+    cli.add_command(audit)
 
 
 @click.command()
@@ -29,3 +30,32 @@ def site(output: Path, kb_path: Path | None) -> None:
     except SiteBuildError as exc:
         raise UserError(str(exc)) from None
     click.echo(f"Сайт собран: {index}")
+
+
+@click.command()
+@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--kb", "kb_path", type=click.Path(path_type=Path),
+              help="Файл базы знаний (по умолчанию — собранная из корпуса по умолчанию).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Отчёт для людей (text) или для программ (json).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Записать отчёт в файл, а не на стандартный вывод.")
+def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: str, output: Path | None) -> None:
+    """Проверить записанные партии (журналы JSON Lines): каждое событие — по правилам из базы
+    знаний, с цитатой решающего предложения.
+
+    Код выхода: 0 — нарушений нет, 1 — есть нарушения или нечитаемые строки, 2 — журнал не
+    удалось проверить совсем (остальные журналы всё равно проверяются).
+    """
+    import sys
+
+    from rulekb import defaults
+    from validator.audit import write_audits
+
+    graph = defaults.graph(kb_path)
+    if output is None:
+        code = write_audits(logs, graph, sys.stdout, fmt)  # type: ignore[arg-type]
+    else:
+        with output.open("w", encoding="utf-8", newline="\n") as out:
+            code = write_audits(logs, graph, out, fmt)  # type: ignore[arg-type]
+    sys.exit(code)

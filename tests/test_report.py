@@ -59,12 +59,12 @@ def log_report() -> Report:
     return Report(
         kind="log", input="game.jsonl", system="wh40k6",
         verdicts=(
-            Verdict(verdict="violation", check="turbo_boost_limit", line=5, unit="A:jetbikes",
-                    action="turbo_boost", rules=(TURBO, BIKES),
-                    why='Гравициклы: турбо-ускорение не более 24", заявлено 30".'),
             Verdict(verdict="ok", check="move_distance", line=2, unit="A:jetbikes",
                     action="move", why='Гравициклы: движение до 12", заявлено 12".',
                     rules=(BIKES,)),
+            Verdict(verdict="violation", check="turbo_boost_limit", line=5, unit="A:jetbikes",
+                    action="turbo_boost", rules=(TURBO, BIKES),
+                    why='Гравициклы: турбо-ускорение не более 24", заявлено 30".'),
             Verdict(verdict="not_covered", check="unknown_action", line=8, unit="A:wraithlord",
                     action="war_dance", why="Для действия «war_dance» проверки нет."),
         ),
@@ -126,6 +126,11 @@ LOG_TEXT = """\
 
 Итого: нарушений — 1, предупреждений — 0, не покрыто — 1, OK — 1; ошибок во входных \
 данных — 1.
+По игрокам:
+  A: нарушений — 1, предупреждений — 0, не покрыто — 1, OK — 1
+По отрядам:
+  A:jetbikes: нарушений — 1, предупреждений — 0, не покрыто — 0, OK — 1
+  A:wraithlord: нарушений — 0, предупреждений — 0, не покрыто — 1, OK — 0
 """
 
 
@@ -148,9 +153,12 @@ def test_unusable_input_text() -> None:
 
 def test_log_json_follows_formats() -> None:
     data = json.loads(render_json(log_report()))
-    assert list(data) == ["schema", "input", "system", "verdicts", "summary", "errors"]
+    assert list(data) == ["schema", "input", "system", "verdicts", "summary", "by_player",
+                          "by_unit", "errors"]
     assert data["schema"] == "rulekb.report/1"
-    first = data["verdicts"][0]
+    assert data["by_unit"]["A:wraithlord"] == {"ok": 0, "violation": 0, "warning": 0,
+                                               "not_covered": 1}
+    first = data["verdicts"][1]
     assert list(first) == ["line", "unit", "action", "verdict", "rules", "why", "check",
                            "suggestions"]
     assert first["rules"][0] == {

@@ -45,7 +45,7 @@ def _cited(rule: RuleCitation) -> str:
     return f"{rule.title} ({rule.source or 'источник неизвестен'}, стр. {page})"
 
 
-def _verdict_lines(verdict: Verdict) -> list[str]:
+def verdict_lines(verdict: Verdict) -> list[str]:
     label = LABELS[verdict.verdict] + (f" (поле {verdict.field})" if verdict.field else "")
     lines: list[str] = []
     if not verdict.rules:
@@ -61,7 +61,7 @@ def _verdict_lines(verdict: Verdict) -> list[str]:
 
 
 def _verdicts_lines(verdicts: Iterable[Verdict]) -> list[str]:
-    return [line for verdict in verdicts for line in _verdict_lines(verdict)]
+    return [line for verdict in verdicts for line in verdict_lines(verdict)]
 
 
 def _unit_lines(unit: UnitReport) -> list[str]:
@@ -94,52 +94,60 @@ def _list_blocks(report: Report) -> list[list[str]]:
     return blocks
 
 
-def _log_blocks(report: Report) -> list[list[str]]:
-    lines: dict[int | None, list[Verdict | InputError]] = {}
-    for verdict in report.verdicts:
-        lines.setdefault(verdict.line, []).append(verdict)
-    for error in report.errors:
-        if error.line is not None and error.file == report.input:
-            lines.setdefault(error.line, []).append(error)
-    blocks: list[list[str]] = []
-    for line in sorted(lines, key=lambda n: (n is None, n or 0)):
-        items = lines[line]
-        first = next((i for i in items if isinstance(i, Verdict)), None)
-        head = "Партия в целом" if line is None else f"Строка {line}"
-        if first is not None:
-            head += "".join(f" · {part}" for part in (first.unit, first.action) if part)
-        block = [head]
-        for item in items:
-            if isinstance(item, InputError):
-                block.append(f"  ОШИБКА ВО ВХОДНЫХ ДАННЫХ: {_error_text(item)}")
-            else:
-                block.extend(_verdict_lines(item))
-        blocks.append(block)
-    return blocks
-
-
-def _summary_line(report: Report) -> str:
-    s = report.summary
-    text = (f"Итого: нарушений — {s.violation}, предупреждений — {s.warning}, "
-            f"не покрыто — {s.not_covered}, OK — {s.ok}")
-    if report.errors:
-        text += f"; ошибок во входных данных — {len(report.errors)}"
+def summary_text(counts: dict[str, int], errors: int) -> str:
+    """The summary line of a text report."""
+    text = (f"Итого: нарушений — {counts['violation']}, предупреждений — {counts['warning']}, "
+            f"не покрыто — {counts['not_covered']}, OK — {counts['ok']}")
+    if errors:
+        text += f"; ошибок во входных данных — {errors}"
     return text + "."
 
 
+def _summary_line(report: Report) -> str:
+    return summary_text(report.summary.model_dump(), len(report.errors))
+
+
+def _stream_log(report: Report, fmt: str) -> str:
+    """A log report through the same writer ``rulekb audit`` streams with."""
+    import io
+    from collections import Counter
+
+    from validator.audit.output import LogReportWriter
+
+    out = io.StringIO()
+    writer = LogReportWriter(out, "json" if fmt == "json" else "text", report.input,
+                             report.system)
+    placed = [e for e in report.errors if e.line is not None and e.file == report.input]
+    writer.start(e for e in report.errors if e not in placed)
+    total: Counter[str] = Counter()
+    by_player: dict[str, Counter[str]] = {}
+    by_unit: dict[str, Counter[str]] = {}
+    pending = sorted(placed, key=lambda e: e.line or 0)
+    for verdict in report.verdicts:
+        while pending and verdict.line is not None and (pending[0].line or 0) <= verdict.line:
+            writer.error(pending.pop(0))
+        writer.verdict(verdict)
+        total[verdict.verdict] += 1
+        if verdict.unit:
+            by_player.setdefault(verdict.unit.split(":", 1)[0], Counter())[verdict.verdict] += 1
+            by_unit.setdefault(verdict.unit, Counter())[verdict.verdict] += 1
+    for error in pending:
+        writer.error(error)
+    writer.finish(total, by_player, by_unit)
+    return out.getvalue()
+
+
 def _render_one(report: Report) -> str:
-    title = "Список армии" if report.kind == "list" else "Журнал партии"
+    if report.kind == "log":
+        return _stream_log(report, "text")
     system = "не определена"
     if report.system:
         system = report.system + (f" — {SYSTEM_TITLES[report.system]}"
                                   if report.system in SYSTEM_TITLES else "")
-    blocks = [[f"{title}: {report.input}", f"Система: {system}"]]
-    placed = report.kind == "log"
-    general = [e for e in report.errors
-               if not (placed and e.line is not None and e.file == report.input)]
-    if general:
-        blocks.append(["Ошибки во входных данных:", *(f"  {e}" for e in general)])
-    blocks.extend(_list_blocks(report) if report.kind == "list" else _log_blocks(report))
+    blocks = [[f"Список армии: {report.input}", f"Система: {system}"]]
+    if report.errors:
+        blocks.append(["Ошибки во входных данных:", *(f"  {e}" for e in report.errors)])
+    blocks.extend(_list_blocks(report))
     blocks.append([_summary_line(report)])
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
@@ -165,7 +173,7 @@ def _rule_json(rule: RuleCitation) -> dict[str, Any]:
             "page": rule.page, "quote": rule.quote}
 
 
-def _verdict_json(verdict: Verdict, kind: str) -> dict[str, Any]:
+def verdict_json(verdict: Verdict, kind: str) -> dict[str, Any]:
     where: dict[str, Any] = (
         {"line": verdict.line, "unit": verdict.unit, "action": verdict.action} if kind == "log"
         else {"unit": verdict.unit, "field": verdict.field}
@@ -185,7 +193,7 @@ def _unit_json(unit: UnitReport) -> dict[str, Any]:
     }
 
 
-def _error_json(error: InputError) -> dict[str, Any]:
+def error_json(error: InputError) -> dict[str, Any]:
     return {"file": error.file, "line": error.line, "column": error.column,
             "field": error.field, "kind": error.kind, "message": error.message,
             "expected": error.expected}
@@ -197,12 +205,12 @@ def report_json(report: Report) -> dict[str, Any]:
         "schema": report.report_schema,
         "input": report.input,
         "system": report.system,
-        "verdicts": [_verdict_json(v, report.kind) for v in report.verdicts],
+        "verdicts": [verdict_json(v, report.kind) for v in report.verdicts],
         "summary": report.summary.model_dump(),
     }
     if report.kind == "list":
         data["units"] = [_unit_json(u) for u in report.units or ()]
-    data["errors"] = [_error_json(e) for e in report.errors]
+    data["errors"] = [error_json(e) for e in report.errors]
     return data
 
 
@@ -211,9 +219,15 @@ def render_json(report: Report | Sequence[Report]) -> str:
 
     The same report always gives the same bytes. Several reports give a JSON array.
     """
-    data: Any = (report_json(report) if isinstance(report, Report)
-                 else [report_json(r) for r in report])
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if isinstance(report, Report):
+        return _one_json(report)
+    return "[\n" + ",\n".join(_one_json(r).rstrip("\n") for r in report) + "\n]\n"
+
+
+def _one_json(report: Report) -> str:
+    if report.kind == "log":
+        return _stream_log(report, "json")
+    return json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n"
 
 
 # --- exit code ------------------------------------------------------------------------------

@@ -1,0 +1,53 @@
+"""Expected verdicts written into test game logs, and the comparison with an audit.
+
+A test log's event line may carry ``"expect"``: a list of the verdicts its line must get,
+each ``{"verdict": …, "check": …, "rule": …}``; ``check`` and ``rule`` (a part of the title
+of a rule the verdict cites) are optional. The audit must give that line exactly these
+verdicts (as a multiset of ``(verdict, check)``) and cite each ``rule``. A line without
+``expect`` is not compared. Events keep extra fields, so ``expect`` never disturbs parsing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from validator.models import Report
+
+
+def expectations(log: Path) -> dict[int, list[dict[str, str]]]:
+    """Line number → the verdicts expected there."""
+    out: dict[int, list[dict[str, str]]] = {}
+    for number, raw in enumerate(log.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(data, dict) and "expect" in data:
+            out[number] = list(data["expect"])
+    return out
+
+
+def mismatches(log: Path, report: Report) -> list[str]:
+    """Every difference between a log's expectations and its report, as readable lines."""
+    problems: list[str] = []
+    for line, wanted in expectations(log).items():
+        got = [v for v in report.verdicts if v.line == line]
+        have = Counter((v.verdict, v.check) for v in got)
+        want = Counter((w["verdict"], w.get("check")) for w in wanted)
+        loose = Counter((v.verdict, None) for v in got)
+        for (verdict, check), n in want.items():
+            pool = have if check is not None else loose
+            if pool[(verdict, check)] < n:
+                problems.append(f"line {line}: expected {verdict} {check or ''}, got "
+                                f"{sorted(have.items())}: {[v.why for v in got]}")
+        if sum(want.values()) != len(got):
+            problems.append(f"line {line}: expected {len(want)} verdicts, got "
+                            f"{[(v.verdict, v.check, v.why) for v in got]}")
+        for w in wanted:
+            if "rule" in w and not any(w["rule"] in r.title for v in got
+                                       if w.get("check") in (None, v.check) for r in v.rules):
+                problems.append(f"line {line}: no verdict cites a rule titled like {w['rule']!r}: "
+                                f"{[[r.title for r in v.rules] for v in got]}")
+    return problems

@@ -1,0 +1,157 @@
+"""The audit walker on logs of every kind of trouble: each line ends in a verdict or an error."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.graph import Graph
+from rulekb.cli import cli
+from validator.audit import audit_log, write_audits
+
+GAMES = Path(__file__).parent / "data" / "games" / "engine"
+ORDER = GAMES / "order_and_units.jsonl"
+
+
+def test_every_line_gets_a_verdict_or_an_error(corpus_graph: Graph) -> None:
+    report = audit_log(ORDER, corpus_graph)
+    lines = {v.line for v in report.verdicts} | {e.line for e in report.errors}
+    assert lines == {2, 3, 4, 5, 6, 7, 8}
+
+
+def test_unknown_action_is_not_covered_with_a_note(corpus_graph: Graph) -> None:
+    report = audit_log(ORDER, corpus_graph)
+    first = next(v for v in report.verdicts if v.line == 2)
+    assert (first.verdict, first.check, first.unit, first.action) == (
+        "not_covered", "not_covered", "A:jetbikes", "war_dance")
+    assert first.why == ("Действие «war_dance» не входит в форматы журнала, и в базе знаний "
+                         "нет правила, по которому его можно проверить в фазе «наступление».")
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "message"),
+    [
+        (3, "order", "события идут не по порядку: ход 1 после хода 2"),
+        (4, "unknown_unit", "отряда «jetbike» нет в армии игрока A; возможно: «A:jetbikes»"),
+        (5, "type", "ожидалось число, получено «далеко»"),
+        (6, "unknown_unit", "отряда «tactcal» нет в армии игрока B; возможно: «B:tactical»"),
+        (7, "syntax", "ошибка синтаксиса JSON: ожидалась «,»"),
+    ],
+)
+def test_input_errors_say_line_and_what(corpus_graph: Graph, line: int, kind: str,
+                                        message: str) -> None:
+    report = audit_log(ORDER, corpus_graph)
+    errors = [e for e in report.errors if e.line == line]
+    assert [(e.kind, e.message) for e in errors] == [(kind, message)]
+    assert errors[0].file == str(ORDER)
+
+
+def test_the_event_of_an_out_of_order_line_is_still_audited(corpus_graph: Graph) -> None:
+    report = audit_log(ORDER, corpus_graph)
+    assert [v.verdict for v in report.verdicts if v.line == 3] == ["not_covered"]
+
+
+def test_a_phase_going_back_within_a_players_turn(tmp_path: Path, corpus_graph: Graph) -> None:
+    head = ORDER.read_text(encoding="utf-8").splitlines()[0]
+    events = [
+        {"turn": 1, "phase": "assault", "player": "A", "unit": "jetbikes", "action": "x"},
+        {"turn": 1, "phase": "movement", "player": "B", "unit": "tactical", "action": "x"},
+        {"turn": 1, "phase": "shooting", "player": "B", "unit": "tactical", "action": "x"},
+        {"turn": 1, "phase": "movement", "player": "B", "unit": "tactical", "action": "x"},
+    ]
+    log = tmp_path / "g.jsonl"
+    log.write_text("\n".join([head, *(json.dumps(e) for e in events)]) + "\n", encoding="utf-8")
+    errors = audit_log(log, corpus_graph).errors
+    assert [(e.line, e.kind) for e in errors] == [(5, "order")]
+    assert errors[0].message == ("события идут не по порядку: фаза «движение» после фазы "
+                                 "«стрельба» в том же ходе")
+
+
+def test_a_huge_line_is_skipped_and_the_rest_audited(tmp_path: Path,
+                                                     corpus_graph: Graph) -> None:
+    """A 100 MB log whose middle line is one 100 MB value: read in bounded memory."""
+    head = ORDER.read_text(encoding="utf-8").splitlines()[0]
+    log = tmp_path / "huge.jsonl"
+    with log.open("w", encoding="utf-8") as out:
+        out.write(head + "\n")
+        out.write('{"turn": 1, "phase": "movement", "player": "A", "unit": "jetbikes", '
+                  '"action": "war_dance", "note": "')
+        chunk = "x" * (1 << 20)
+        for _ in range(100):
+            out.write(chunk)
+        out.write('"}\n')
+        out.write('{"turn": 1, "phase": "movement", "player": "B", "unit": "tactical", '
+                  '"action": "war_dance"}\n')
+    report = audit_log(log, corpus_graph)
+    assert [(e.line, e.kind) for e in report.errors] == [(2, "too_large")]
+    assert [(v.line, v.verdict) for v in report.verdicts] == [(3, "not_covered")]
+
+
+def test_stream_and_report_give_the_same_json(corpus_graph: Graph) -> None:
+    from validator.report import render_json
+
+    out = io.StringIO()
+    write_audits([ORDER], corpus_graph, out, "json")
+    assert out.getvalue() == render_json(audit_log(ORDER, corpus_graph))
+    data = json.loads(out.getvalue())
+    assert data["summary"] == {"ok": 0, "violation": 0, "warning": 0, "not_covered": 5}
+    assert [e["line"] for e in data["errors"]] == [3, 4, 5, 6, 7]
+
+
+def test_text_is_byte_identical_run_to_run(corpus_graph: Graph) -> None:
+    runs = []
+    for _ in range(2):
+        out = io.StringIO()
+        write_audits([ORDER, GAMES / "clean.jsonl"], corpus_graph, out, "text")
+        runs.append(out.getvalue())
+    assert runs[0] == runs[1]
+    assert runs[0].count("Журнал партии:") == 2
+
+
+# --- the command line: exit codes and clean messages ---------------------------------------
+
+
+@pytest.fixture
+def kb_file(tmp_path: Path, corpus_graph: Graph) -> Path:
+    from kb import store
+
+    path = tmp_path / "kb.json"
+    store.save(corpus_graph.kb, path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("logs", "code"),
+    [
+        (["clean.jsonl"], 0),  # only not_covered verdicts: nothing wrong was found
+        (["order_and_units.jsonl"], 1),  # lines that could not be audited
+        (["no_header.jsonl"], 2),  # nothing could be audited
+        (["no_header.jsonl", "clean.jsonl"], 2),  # the other log is still reported
+    ],
+)
+def test_exit_codes(kb_file: Path, logs: list[str], code: int) -> None:
+    result = CliRunner().invoke(cli, ["audit", "--kb", str(kb_file),
+                                      *(str(GAMES / name) for name in logs)])
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    assert result.output.count("Журнал партии:") == len(logs)
+
+
+def test_missing_header_message(kb_file: Path) -> None:
+    result = CliRunner().invoke(cli, ["audit", "--kb", str(kb_file),
+                                      str(GAMES / "no_header.jsonl")])
+    assert ("нет заголовка партии: первая строка — событие «move»; ожидалось "
+            '{"type": "game", "system": …, "armies": {…}}') in result.output
+
+
+def test_json_batch_is_an_array(kb_file: Path) -> None:
+    result = CliRunner().invoke(cli, ["audit", "--kb", str(kb_file), "--format", "json",
+                                      str(GAMES / "no_header.jsonl"),
+                                      str(GAMES / "clean.jsonl")])
+    data = json.loads(result.output)
+    assert [d["system"] for d in data] == [None, "killteam2018"]
+    assert data[0]["errors"][0]["kind"] == "missing"

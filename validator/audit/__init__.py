@@ -1,0 +1,89 @@
+"""The game audit: replay a game log (FORMATS §3) against the KB, every event checked.
+
+Two verbs::
+
+    report = audit_log("game.jsonl", graph)            # a Report, for small logs and tests
+    code = write_audits(["a.jsonl", "b.jsonl"], graph, sys.stdout, "text")   # streams
+
+Each system's checks live in a module of their own (:mod:`validator.audit.wh40k6`,
+:mod:`~validator.audit.whfb8`, :mod:`~validator.audit.killteam2018`) and register
+themselves on import; :mod:`~validator.audit.engine` walks the log and runs them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+from typing import TextIO
+
+from kb.graph import Graph
+from validator.audit import common, killteam2018, wh40k6, whfb8  # noqa: F401  (registration)
+from validator.audit.engine import Audit
+from validator.audit.output import Format, LogReportWriter
+from validator.gamelog import read_log
+from validator.models import GameLogError, InputError, Report, Verdict
+from validator.report import EXIT_CLEAN, EXIT_UNUSABLE, EXIT_VIOLATIONS
+
+__all__ = ["Audit", "audit_log", "write_audits"]
+
+
+def audit_log(path: str | os.PathLike[str], graph: Graph) -> Report:
+    """Audit one log and hold the whole report (use :func:`write_audits` for big logs).
+
+    A log whose header cannot be used gives a report holding only its errors.
+    """
+    try:
+        log = read_log(path)
+    except GameLogError as exc:
+        return Report(kind="log", input=str(path), errors=exc.errors)
+    verdicts: list[Verdict] = []
+    errors: list[InputError] = []
+    for item in Audit(log, graph).run():
+        if isinstance(item, InputError):
+            errors.append(item)
+        else:
+            verdicts.append(item)
+    return Report(kind="log", input=str(path), system=log.system, verdicts=tuple(verdicts),
+                  errors=tuple(errors))
+
+
+def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: TextIO,
+                 fmt: Format) -> int:
+    """Audit logs one after another, streaming each report to ``out``; the exit code.
+
+    2 when a log could not be audited at all (its header or an army is unusable; the other
+    logs are still audited), else 1 when a violation was found or a line could not be read,
+    else 0.
+    """
+    code = EXIT_CLEAN
+    if fmt == "json" and len(paths) != 1:
+        out.write("[\n")
+    for index, path in enumerate(paths):
+        if index and fmt == "json":
+            out.write(",\n")
+        elif index:
+            out.write("\n")
+        try:
+            log = read_log(path)
+        except GameLogError as exc:
+            writer = LogReportWriter(out, fmt, str(path), None)
+            writer.start(exc.errors)
+            writer.finish(Counter(), {}, {})
+            code = EXIT_UNUSABLE
+            continue
+        audit = Audit(log, graph)
+        writer = LogReportWriter(out, fmt, str(path), log.system)
+        writer.start()
+        for item in audit.run():
+            if isinstance(item, InputError):
+                writer.error(item)
+            else:
+                writer.verdict(item)
+        tally = audit.tally
+        writer.finish(tally.total, tally.by_player, tally.by_unit)
+        if code != EXIT_UNUSABLE and (tally.total["violation"] or tally.errors):
+            code = EXIT_VIOLATIONS
+    if fmt == "json" and len(paths) != 1:
+        out.write("]\n")
+    return code

@@ -1,0 +1,343 @@
+"""Replay a game log event by event: place each event in the game, run its checks, track it.
+
+:class:`Audit` streams: it yields each verdict and each input error as soon as it is known
+and keeps only the current turn's history, so a log of any length is audited in bounded
+memory. For every event line the walker:
+
+1. notes a turn that goes back (an input error; the event is still audited);
+2. at a change of turn or phase, reports what the ended phase required and the log lacks
+   (a panic test), against the event that required it, and resets the phase's counters;
+3. finds the acting unit and the targets in the armies (unknown ids are input errors with
+   the nearest ids as suggestions);
+4. runs the event checks registered for the log's system and the action, and turns their
+   findings into verdicts at that line; an action that no check covers, or that every check
+   passes over, is ``not_covered`` with a note, never a silent ``ok``;
+5. records the event in the unit's history and runs the system's state updates.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from kb.graph import Graph
+from kb.lemmas import fold
+from kb.names import split_parameter
+from validator.audit.state import Done, GameState, UnitState
+from validator.gamelog import GameLog
+from validator.models import (
+    EVENT_TYPES,
+    ArmyList,
+    BaseEvent,
+    CasualtiesEvent,
+    InputError,
+    UnknownEvent,
+    Verdict,
+    nearest,
+)
+from validator.registry import Check, Finding, checks
+from validator.rulebook import Rulebook
+
+NOT_COVERED_CHECK = "not_covered"
+MISSING_CHECK = "required_not_done"
+
+# Phase order of a turn: in wh40k6 and whfb8 each player has a turn of their own in every game
+# turn; in Kill Team the phases of a battle round are shared by both players.
+PHASE_ORDER: dict[str, tuple[str, ...]] = {
+    "wh40k6": ("movement", "shooting", "assault"),
+    "whfb8": ("start", "movement", "magic", "shooting", "close_combat"),
+    "killteam2018": ("initiative", "movement", "psychic", "shooting", "fight", "morale"),
+}
+SHARED_PHASES = {"killteam2018"}
+
+PHASE_TITLES = {
+    "start": "начало хода", "movement": "движение", "magic": "магия", "shooting": "стрельба",
+    "assault": "наступление", "close_combat": "ближний бой", "initiative": "инициатива",
+    "psychic": "психическая фаза", "fight": "бой", "morale": "мораль",
+}
+
+
+@dataclass(slots=True)
+class EventContext:
+    """What a check of one event sees; one object is reused for every event of a log.
+
+    Attributes:
+        book: the rules of the log's system.
+        game: the game state before this event.
+        event: the event.
+        line: its line in the log.
+        unit: the acting unit (None when the event names none, or an unknown one).
+        targets: the units the event targets, those that were found.
+    """
+
+    book: Rulebook
+    game: GameState
+    event: BaseEvent = field(default_factory=lambda: UnknownEvent(action="?"))
+    line: int = 0
+    unit: UnitState | None = None
+    targets: list[UnitState] = field(default_factory=list)
+
+    @property
+    def target(self) -> UnitState | None:
+        """The first target, if any."""
+        return self.targets[0] if self.targets else None
+
+
+@dataclass
+class Tally:
+    """Counts of verdicts: the whole log, per player and per unit."""
+
+    total: Counter[str] = field(default_factory=Counter)
+    by_player: dict[str, Counter[str]] = field(default_factory=dict)
+    by_unit: dict[str, Counter[str]] = field(default_factory=dict)
+    errors: int = 0
+    events: int = 0
+
+    def add(self, verdict: Verdict) -> None:
+        kind, unit = verdict.verdict, verdict.unit
+        self.total[kind] += 1
+        if unit:
+            counts = self.by_unit.get(unit)
+            if counts is None:
+                counts = self.by_unit[unit] = Counter()
+                self.by_player.setdefault(unit.split(":", 1)[0], Counter())
+            counts[kind] += 1
+            self.by_player[unit.split(":", 1)[0]][kind] += 1
+
+
+class Audit:
+    """The audit of one game log against one KB; iterate :meth:`run` once."""
+
+    def __init__(self, log: GameLog, graph: Graph) -> None:
+        self.log = log
+        self.system = log.system
+        self.book = Rulebook(graph, self.system)
+        self.game = GameState(units=self._units(log.armies))
+        self.ctx = EventContext(self.book, self.game)
+        self.tally = Tally()
+        self._checks: dict[str, list[Check]] = {}
+        self._phase_index: int | None = None
+        self._uncovered: dict[tuple[object, ...], Finding] = {}
+        self._turn_players: set[str | None] = set()
+        self._updates: dict[str, list[Check]] = {}
+
+    # -- set-up ----------------------------------------------------------------------
+    def _units(self, armies: dict[str, ArmyList]) -> dict[str, UnitState]:
+        units: dict[str, UnitState] = {}
+        for player, army in armies.items():
+            for unit in army.units:
+                key = f"{player}:{unit.id}"
+                type_node = self.book.unit_type(unit.type) if unit.type else None
+                units[key] = UnitState(
+                    key=key, player=player, unit=unit,
+                    types=frozenset(self.book.type_ids(type_node.id if type_node else None)),
+                    type_title=type_node.title if type_node else unit.type,
+                    rules=frozenset(fold(split_parameter(r)[0]) for r in unit.rules),
+                    keywords=frozenset(k.upper() for k in unit.keywords),
+                    size=unit.models, size_at_phase_start=unit.models,
+                )
+        return units
+
+    def checks_for(self, action: str) -> list[Check]:
+        """The event checks of this log's system for an action (looked up once)."""
+        if action not in self._checks:
+            self._checks[action] = checks("event", self.system, action)
+            self._updates[action] = checks("track", self.system, action)
+        return self._checks[action]
+
+    # -- the walk --------------------------------------------------------------------
+    def run(self) -> Iterator[Verdict | InputError]:
+        """Every verdict and input error of the log, in the order they are known."""
+        for line, item in self.log.events():
+            if isinstance(item, InputError):
+                self.tally.errors += 1
+                yield item
+                continue
+            self.tally.events += 1
+            yield from self._event(line, item)
+        yield from self._end_phase()
+
+    def _event(self, line: int, event: BaseEvent) -> Iterator[Verdict | InputError]:
+        yield from self._advance(line, event)
+        ctx = self.ctx
+        ctx.event, ctx.line, ctx.targets = event, line, []
+        ctx.unit = None
+        errors: list[InputError] = []
+        if event.unit is not None:
+            ctx.unit = self._find_unit(event.unit, event.player, line, "unit", errors)
+        for index, ref in enumerate(_targets(event)):
+            where = "target" if index == 0 and ref == _field(event, "target") else \
+                f"targets[{index}]"
+            found = self._find_unit(ref, None, line, where, errors)
+            if found is not None:
+                ctx.targets.append(found)
+        for error in errors:
+            self.tally.errors += 1
+            yield error
+        key = ctx.unit.key if ctx.unit else _written_unit(event)
+        findings: list[tuple[str, Finding]] = []
+        if not isinstance(event, UnknownEvent):
+            for check in self.checks_for(event.action):
+                findings.extend((check.name, f) for f in check(event, ctx))
+        if not findings:
+            why_key = (event.action, event.phase, isinstance(event, UnknownEvent),
+                       ctx.unit.type_title if ctx.unit else None)
+            finding = self._uncovered.get(why_key)
+            if finding is None:
+                finding = self._uncovered[why_key] = self._not_covered(event)
+            findings.append((NOT_COVERED_CHECK, finding))
+        for name, finding in findings:
+            verdict = finding.place(name, line=line, unit=key, action=event.action)
+            self.tally.add(verdict)
+            yield verdict
+        self._record(line, event)
+
+    def _not_covered(self, event: BaseEvent) -> Finding:
+        phase = f" в фазе «{PHASE_TITLES[event.phase]}»" if event.phase else ""
+        if isinstance(event, UnknownEvent) or event.action not in EVENT_TYPES:
+            why = (f"Действие «{event.action}» не входит в форматы журнала, и в базе знаний "
+                   f"нет правила, по которому его можно проверить{phase}.")
+        elif not self.checks_for(event.action):
+            why = (f"Для действия «{event.action}» в системе {self.system} нет проверки, "
+                   f"связанной с правилами базы знаний{phase}.")
+        else:
+            who = self.ctx.unit.type_title if self.ctx.unit and self.ctx.unit.type_title else None
+            of = f" для отряда типа «{who}»" if who else ""
+            why = (f"Ни одно правило базы знаний не ограничивает действие «{event.action}»"
+                   f"{of}{phase}.")
+        return Finding("not_covered", (), why)
+
+    def _find_unit(self, ref: str, player: str | None, line: int, field_name: str,
+                   errors: list[InputError]) -> UnitState | None:
+        if ":" in ref:
+            player, unit_id = ref.split(":", 1)
+        else:
+            unit_id = ref
+        if player is not None:
+            found = self.game.units.get(f"{player}:{unit_id}")
+            if found is not None:
+                return found
+        else:
+            matches = [u for u in self.game.units.values() if u.unit.id == unit_id]
+            if len(matches) == 1:
+                return matches[0]
+        known = [k for k in self.game.units if player is None or k.startswith(f"{player}:")]
+        close = nearest(f"{player}:{unit_id}" if player else unit_id, known, limit=3, cutoff=50)
+        hint = f"; возможно: {', '.join(f'«{c}»' for c in close)}" if close else ""
+        whose = f"армии игрока {player}" if player else "армиях партии"
+        errors.append(InputError(
+            message=f"отряда «{unit_id}» нет в {whose}{hint}", kind="unknown_unit",
+            path=(field_name,), file=str(self.log.path), line=line))
+        return None
+
+    # -- turns and phases -------------------------------------------------------------
+    def _advance(self, line: int, event: BaseEvent) -> Iterator[Verdict | InputError]:
+        game = self.game
+        turn, phase = event.turn, event.phase
+        if turn is not None and game.turn is not None and turn < game.turn:
+            self.tally.errors += 1
+            yield InputError(
+                message=f"события идут не по порядку: ход {turn} после хода {game.turn}",
+                kind="order", path=("turn",), file=str(self.log.path), line=line)
+        yield from self._phase_order(line, event)
+        new_turn = turn is not None and turn != game.turn
+        new_phase = new_turn or (phase is not None and phase != game.phase)
+        if new_phase and game.turn is not None:
+            yield from self._end_phase()
+        if new_turn:
+            for unit in game.units.values():
+                unit.history.clear()
+            game.turn = turn
+        if new_phase:
+            for unit in game.units.values():
+                unit.size_at_phase_start = unit.size
+                unit.casualties_this_phase = 0
+            game.phase = phase if phase is not None else game.phase
+        if event.player is not None:
+            game.player = event.player
+
+    def _phase_order(self, line: int, event: BaseEvent) -> Iterator[InputError]:
+        """A phase that goes back within a turn (a player's own turn in 40k and WHFB).
+
+        In 40k and WHFB the phases start again once per player and game turn, when that
+        player's turn begins; the other player's units may act in a phase meanwhile (close
+        combat, shooting at them), so going back is only out of order for a player whose
+        turn has already begun.
+        """
+        order = PHASE_ORDER.get(self.system)
+        if order is None or event.phase not in order:
+            return
+        game, index = self.game, order.index(event.phase)
+        if event.turn is not None and event.turn != game.turn:
+            self._phase_index, self._turn_players = index, {event.player}
+            return
+        last = self._phase_index
+        self._phase_index = index
+        if last is None or index >= last:
+            if last is None:
+                self._turn_players = {event.player}
+            return
+        if self.system not in SHARED_PHASES and event.player not in self._turn_players:
+            self._turn_players.add(event.player)  # the next player's turn begins
+            return
+        self.tally.errors += 1
+        yield InputError(
+            message=f"события идут не по порядку: фаза «{PHASE_TITLES[event.phase]}» после "
+                    f"фазы «{PHASE_TITLES[order[last]]}» в том же ходе",
+            kind="order", path=("phase",), file=str(self.log.path), line=line)
+
+    def _end_phase(self) -> Iterator[Verdict]:
+        """What the ended phase required and the log does not show, at the lines requiring it."""
+        pending, self.game.obligations = self.game.obligations, []
+        for obligation in pending:
+            finding = obligation.finding
+            assert isinstance(finding, Finding)
+            verdict = finding.place(MISSING_CHECK + ":" + obligation.kind, line=obligation.line,
+                                    unit=obligation.unit, action=obligation.action)
+            self.tally.add(verdict)
+            yield verdict
+
+    # -- state -----------------------------------------------------------------------
+    def _record(self, line: int, event: BaseEvent) -> None:
+        ctx, game = self.ctx, self.game
+        done = Done(event.action, game.turn, game.phase, line, event)
+        if ctx.unit is not None:
+            ctx.unit.history.append(done)
+            if isinstance(event, CasualtiesEvent):
+                ctx.unit.size = max(ctx.unit.size - event.count, 0)
+                ctx.unit.casualties_this_phase += event.count
+                if event.unit_size_at_phase_start is not None:
+                    ctx.unit.size_at_phase_start = event.unit_size_at_phase_start
+        for target in ctx.targets:
+            target.history.append(Done("targeted:" + event.action, game.turn, game.phase, line,
+                                       event))
+        for update in self._updates.get(event.action, ()):
+            update.func(event, ctx)
+
+
+def _targets(event: BaseEvent) -> list[str]:
+    # fields live in __dict__, extras in __pydantic_extra__; getattr on a field an event
+    # class lacks goes through pydantic's slow __getattr__, and this runs for every event
+    fields = event.__dict__
+    extra = event.__pydantic_extra__ or {}
+    target = fields.get("target", extra.get("target"))
+    many = fields.get("targets", extra.get("targets")) or ()
+    if isinstance(many, str):
+        many = (many,)
+    if target is None and not many:
+        return []
+    out = [target] if isinstance(target, str) else []
+    out.extend(t for t in many if isinstance(t, str) and t not in out)
+    return out
+
+
+def _field(event: BaseEvent, name: str) -> object:
+    extra = event.__pydantic_extra__ or {}
+    return event.__dict__.get(name, extra.get(name))
+
+
+def _written_unit(event: BaseEvent) -> str | None:
+    if event.unit is None:
+        return None
+    return f"{event.player}:{event.unit}" if event.player else event.unit

@@ -1,0 +1,1 @@
+"""Audit checks of whfb8 (filled in by the system's checks)."""
