@@ -31,6 +31,7 @@ html_js_files = ["rulekb-search-index.js", "rulekb-search.js"]
 html_copy_source = False
 html_show_sourcelink = False
 html_show_sphinx = False
+html_show_copyright = False
 html_sidebars = {"**": ["about.html", "searchbox.html", "navigation.html", "relations.html"]}
 html_theme_options = {
     "description": "Справочник правил wh40k6, whfb8 и Kill Team 2018 по текстам корпуса",

@@ -16,7 +16,7 @@ from ingest.clean import clean
 from ingest.facts import find_facts
 from ingest.models import CleanedText, SourceText
 from ingest.segment import Section, Segmentation, segment, trim_span
-from ingest.vocabulary import Vocabulary, vocabulary
+from ingest.vocabulary import Vocabulary, english_names, vocabulary
 from kb.ids import slug
 from kb.lemmas import lemma_key
 from kb.models import (
@@ -224,6 +224,7 @@ class _System:
         for p in self.parts:
             self._extract(p)
         self._overrides()
+        self._english_aliases()
         self._finish_nodes()
 
     def _ids(self) -> None:
@@ -593,6 +594,34 @@ class _System:
         # facts stated for a type inside another type's section ("а гравициклы … 24"")
         return [(nid, f) for facts in facts_by_type.values() for nid, f in facts
                 if f.applies_to == anc]
+
+    # -- English names -------------------------------------------------------------------
+    def _english_aliases(self) -> None:
+        """Give the node a Russian name resolves to its English names (data/aliases.toml).
+
+        A name that resolves to no node of the corpus adds nothing: no node is made for it.
+        """
+        for english, russian in sorted(english_names(self.system).items()):
+            nid = self.resolve_name(russian)
+            if nid is not None and nid.startswith("@type:"):
+                # a type the text only names: its node, or the concept made for it, if any
+                vname = nid.removeprefix("@type:")
+                nid = self.type_ids.get(vname) or self.concepts.get(lemma_key(vname))
+            node = self.b.nodes.get(nid or self._only_title(russian) or "")
+            if node is None or node.system != self.system:
+                continue
+            known = {lemma_key(n) for n in (node.title, *node.aliases)}
+            if lemma_key(english) not in known:
+                aliases = (*node.aliases, english)
+                self.b.nodes[node.id] = node.model_copy(update={"aliases": aliases})
+
+    def _only_title(self, name: str) -> str | None:
+        """The one rule, unit type or concept of the system titled ``name``, if just one."""
+        key = lemma_key(_unparen(name))
+        found = [n.id for n in self.b.nodes.values()
+                 if n.system == self.system and n.kind in ("rule", "unit_type", "concept")
+                 and lemma_key(_unparen(n.title)) == key]
+        return found[0] if len(found) == 1 else None
 
     def _finish_nodes(self) -> None:
         for nid, facts in self.b.facts.items():

@@ -97,8 +97,25 @@ def vocabulary(system: str | None) -> Vocabulary:
     )
 
 
+@cache
+def english_names(system: str | None) -> dict[str, str]:
+    """English name → the Russian name of the rule texts, for one system.
+
+    Read from ``ingest/data/aliases.toml`` (the roster reader of ``validator`` reads the same
+    table); empty for an unknown or missing system.
+
+    >>> english_names("whfb8")["Regeneration"]
+    'Регенерация'
+    """
+    data = tomllib.loads(
+        resources.files("ingest").joinpath("data/aliases.toml").read_text(encoding="utf-8")
+    )
+    names = data.get(system or "", {})
+    return {str(english): str(russian) for english, russian in names.items()}
+
+
 def __hash__(self: Vocabulary) -> int:  # dataclass with dict fields: hash by identity
     return id(self)
 
 
-Vocabulary.__hash__ = __hash__  # type: ignore[method-assign]
+Vocabulary.__hash__ = __hash__  # type: ignore[method-assign,assignment]

@@ -1,205 +1,75 @@
-"""The rules reference site: pages and anchors, links, escaping, search index, browser search.
+"""The rules reference site: pages and anchors, links, escaping, search index, search ranking.
 
 The site is built once per module from ``tests/data/site/mini_kb.json`` (expected results in
-``mini_kb.expected.json`` beside it) and, for the checks that hold for any KB, also from the
-project's corpus (or from the kb.json named by ``$RULEKB_SITE_TEST_KB``).
+``mini_kb.expected.json`` beside it), from the project's corpus (``corpus.expected.json``),
+from a hostile KB and from a copy of the corpus with hostile lines written into a rule text
+(``hostile_corpus.txt``); the checks that hold for any KB run on all of them. The browser
+tests are in ``test_site_browser.py``; reading the HTML is in ``site_html.py``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from functools import partial
-from html.parser import HTMLParser
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
+from site_html import (
+    CORPUS_EXPECTED,
+    EXPECTED,
+    HOSTILE_BEFORE,
+    HOSTILE_FILE,
+    HOSTILE_KB,
+    HOSTILE_LINES,
+    LISTED,
+    MINI_KB,
+    REPO,
+    Page,
+    Site,
+    build_into,
+    corpus_folder,
+    kb_of,
+    right_first,
+)
 
-from kb.models import KnowledgeBase
 from kb.store import load
 from rulekb.site import SiteBuildError, build_site
 from rulekb.site.textlinks import place_links
 
-DATA = Path(__file__).parent / "data" / "site"
-MINI_KB = DATA / "mini_kb.json"
-# titles and texts made to break rst, HTML and the layout (parent cycles, empty titles, ids
-# that slug alike, a node of one system under another's section)
-HOSTILE_KB = DATA / "hostile_kb.json"
-EXPECTED: dict[str, Any] = json.loads((DATA / "mini_kb.expected.json").read_text("utf-8"))
-REPO = Path(__file__).resolve().parents[1]
-LISTED = ("rule", "unit_type", "concept")
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-
-
-# -- reading the built HTML ------------------------------------------------------------------
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-         "source", "track", "wbr"}
-
-
-@dataclass
-class Element:
-    tag: str
-    attrs: dict[str, str]
-    parents: tuple[str, ...]          # ids of the enclosing elements, outermost first
-    text: list[str] = field(default_factory=list)
-
-    @property
-    def content(self) -> str:
-        return " ".join("".join(self.text).split())
-
-
-class Page(HTMLParser):
-    """One HTML file: its elements with ids, links and scripts, with their text."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(convert_charrefs=True)
-        self.path = path
-        self.ids: dict[str, Element] = {}
-        self.links: list[Element] = []
-        self.scripts: list[Element] = []
-        self.tags: list[Element] = []
-        self._open: list[Element] = []
-        self.feed(path.read_text(encoding="utf-8"))
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = self._element(tag, attrs)
-        if tag not in _VOID:
-            self._open.append(element)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._element(tag, attrs)
-
-    def handle_endtag(self, tag: str) -> None:
-        for i in range(len(self._open) - 1, -1, -1):
-            if self._open[i].tag == tag:
-                del self._open[i:]
-                return
-
-    def handle_data(self, data: str) -> None:
-        for element in self._open:
-            element.text.append(data)
-
-    def _element(self, tag: str, attrs: list[tuple[str, str | None]]) -> Element:
-        values = {k: v or "" for k, v in attrs}
-        parents = tuple(e.attrs["id"] for e in self._open if "id" in e.attrs)
-        element = Element(tag, values, parents)
-        self.tags.append(element)
-        if "id" in values:
-            self.ids[values["id"]] = element
-        if tag == "a" and ("href" in values or "xlink:href" in values):
-            self.links.append(element)
-        if tag == "script":
-            self.scripts.append(element)
-        return element
-
-
-class Site:
-    """A built site: its folder and every page parsed on first use."""
-
-    def __init__(self, root: Path, kb: KnowledgeBase, seconds: float) -> None:
-        self.root = root
-        self.kb = kb
-        self.seconds = seconds
-        self._pages: dict[Path, Page] = {}
-        self.index: dict[str, Any] = json.loads(
-            (root / "_static" / "rulekb-search-index.json").read_text("utf-8")
-        )
-        self.entries = {e["id"]: e for e in self.index["entries"]}
-
-    def page(self, path: Path) -> Page:
-        path = path.resolve()
-        if path not in self._pages:
-            self._pages[path] = Page(path)
-        return self._pages[path]
-
-    def html_files(self) -> list[Path]:
-        return sorted(self.root.rglob("*.html"))
-
-    def locate(self, node_id: str) -> tuple[Path, Element]:
-        """The file and element of a node, found through the search index's URL.
-
-        A page node (not in the index) is the list item that starts with its title.
-        """
-        if node_id not in self.entries:
-            title = next(n.title for n in self.kb.nodes if n.id == node_id)
-            for path in self.html_files():
-                for element in self.page(path).ids.values():
-                    if element.tag == "li" and element.content.startswith(title):
-                        return path, element
-            raise KeyError(node_id)
-        file_part, _, anchor = self.entries[node_id]["url"].partition("#")
-        path = self.root / file_part
-        return path, self.page(path).ids[anchor]
-
-    def resolve(self, page: Path, href: str) -> tuple[Path, str]:
-        parts = urlsplit(href)
-        target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
-        return target, unquote(parts.fragment)
-
-    def section_of(self, node_id: str) -> tuple[Page, Element]:
-        path, element = self.locate(node_id)
-        return self.page(path), element
-
-    def links_in(self, node_id: str) -> list[tuple[Page, Element]]:
-        """Links inside the node's own section (not inside its subsections)."""
-        page, element = self.section_of(node_id)
-        anchor = element.attrs["id"]
-        return [
-            (page, link) for link in page.links
-            if link.parents and link.parents[-1] == anchor
-        ]
-
-
-# -- building ----------------------------------------------------------------------------------
-def _build(kb: KnowledgeBase, out: Path) -> Site:
-    started = time.monotonic()
-    index = build_site(kb, out)
-    seconds = time.monotonic() - started
-    assert index == out / "index.html" and index.is_file()
-    return Site(out, kb, seconds)
-
-
-def _corpus_kb() -> KnowledgeBase:
-    given = os.environ.get("RULEKB_SITE_TEST_KB")
-    if given:
-        return load(given)
-    try:
-        from ingest import build
-        from ingest import load as load_corpus
-        from rulekb.defaults import corpus_dir
-
-        return build(load_corpus([corpus_dir()])).kb
-    except Exception as exc:  # the pipeline is optional for these tests
-        pytest.skip(f"no corpus KB to build the site from: {type(exc).__name__}: {exc}")
-
 
 @pytest.fixture(scope="module")
 def mini(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    return _build(load(MINI_KB), tmp_path_factory.mktemp("mini") / "site")
+    return build_into(load(MINI_KB), tmp_path_factory.mktemp("mini"))
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    return _build(_corpus_kb(), tmp_path_factory.mktemp("corpus") / "site")
+    return build_into(kb_of(corpus_folder()), tmp_path_factory.mktemp("corpus"))
 
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    return _build(load(HOSTILE_KB), tmp_path_factory.mktemp("hostile") / "site")
+    return build_into(load(HOSTILE_KB), tmp_path_factory.mktemp("hostile"))
 
 
-@pytest.fixture(params=["mini", "hostile", "corpus"])
+@pytest.fixture(scope="module")
+def hostile_corpus(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The corpus copied, with HOSTILE_LINES written into one file, built by ingest."""
+    folder = tmp_path_factory.mktemp("hostile-corpus")
+    copy = folder / "corpus"
+    shutil.copytree(corpus_folder(), copy)
+    target = copy / HOSTILE_FILE
+    target.chmod(0o644)   # the corpus files are read-only; copytree keeps the mode
+    text = target.read_text("utf-8")
+    assert text.count(HOSTILE_BEFORE) == 1
+    target.write_text(text.replace(HOSTILE_BEFORE, "\n" + HOSTILE_LINES + HOSTILE_BEFORE), "utf-8")
+    return build_into(kb_of(copy), folder)
+
+
+@pytest.fixture(params=["mini", "hostile", "corpus", "hostile_corpus"])
 def site(request: pytest.FixtureRequest) -> Site:
     built: Site = request.getfixturevalue(request.param)
     return built
@@ -277,10 +147,21 @@ def test_full_build_is_fast(site: Site) -> None:
     assert site.seconds < 60
 
 
+def test_sphinx_reports_no_warnings(site: Site) -> None:
+    # build_site runs Sphinx with -W (a warning fails the build); this shows the file is
+    # really written and empty, so nothing is lost between the two
+    warnings = site.work / "warnings.txt"
+    assert warnings.is_file()
+    assert warnings.read_text("utf-8") == ""
+
+
 # -- what the mini KB must show ----------------------------------------------------------------
 @pytest.mark.parametrize("case", EXPECTED["links"], ids=lambda c: c["text"])
 def test_reference_in_text_links_to_its_target(mini: Site, case: dict[str, str]) -> None:
-    links = [(p, a) for p, a in mini.links_in(case["in"]) if a.content == case["text"]]
+    links = [
+        (p, a) for p, a in mini.links_in(case["in"])
+        if a.content == case["text"] and "rulekb-text" in a.within
+    ]
     assert len(links) == 1, [a.content for _, a in mini.links_in(case["in"])]
     page, link = links[0]
     target, fragment = mini.resolve(page.path, link.attrs["href"])
@@ -383,12 +264,13 @@ def test_repository_docs_stay_clean(mini: Site) -> None:
     assert not (docs / "_static" / "rulekb-search-index.js").exists()
 
 
-def test_search_ranking(mini: Site, tmp_path: Path) -> None:
+def _rank_with_node(site: Site, queries: list[str], folder: Path) -> list[str | None]:
+    """The id of the first hit of each query, ranked by rulekb-search.js under node."""
     node = shutil.which("node")
     if node is None:
-        pytest.skip("node is not installed; the browser test checks the ranking")
-    static = mini.root / "_static"
-    runner = tmp_path / "rank.js"
+        pytest.skip("node is not installed; the browser tests check the ranking")
+    static = site.root / "_static"
+    runner = folder / "rank.js"
     runner.write_text(
         "global.window = {}; global.document = {readyState: 'complete', documentElement: "
         "{dataset: {}}, getElementById: () => null, querySelectorAll: () => [], "
@@ -397,14 +279,72 @@ def test_search_ranking(mini: Site, tmp_path: Path) -> None:
         f"require({json.dumps(str(static / 'rulekb-search.js'))});\n"
         "const queries = JSON.parse(process.argv[2]);\n"
         "console.log(JSON.stringify(queries.map(q => (window.rulekbSearch(q)[0] || "
-        "{entry: {}}).entry.id)));\n",
+        "{entry: {id: null}}).entry.id)));\n",
         encoding="utf-8",
     )
-    queries = [c["query"] for c in EXPECTED["search"]]
     out = subprocess.run(
         [node, str(runner), json.dumps(queries)], capture_output=True, text=True, check=True
     )
-    assert json.loads(out.stdout) == [c["first"] for c in EXPECTED["search"]]
+    found: list[str | None] = json.loads(out.stdout)
+    return found
+
+
+def test_search_ranking(mini: Site, tmp_path: Path) -> None:
+    queries = [c["query"] for c in EXPECTED["search"]]
+    assert _rank_with_node(mini, queries, tmp_path) == [c["first"] for c in EXPECTED["search"]]
+
+
+@pytest.mark.parametrize("case", CORPUS_EXPECTED["search"], ids=lambda c: c["query"])
+def test_corpus_search_finds_the_right_rule_first(
+    corpus: Site, case: dict[str, str], tmp_path: Path
+) -> None:
+    [first] = _rank_with_node(corpus, [case["query"]], tmp_path)
+    assert right_first(corpus, case, first), first
+
+
+@pytest.mark.parametrize("system", sorted(CORPUS_EXPECTED["aliases"]))
+def test_corpus_english_names_are_aliases_and_in_the_glossary(corpus: Site, system: str) -> None:
+    glossary_path = corpus.root / "rules" / system / "glossary.html"
+    glossary = corpus.page(glossary_path)
+    terms = [e for e in glossary.tags if e.tag == "dt"]
+    for alias, node_id in CORPUS_EXPECTED["aliases"][system].items():
+        node = next(n for n in corpus.kb.nodes if n.id == node_id)
+        assert alias in node.aliases, (node_id, node.aliases)
+        assert alias in corpus.entries[node_id]["aliases"]
+        # its own glossary entry, whose definition links to the node
+        [term] = [t for t in terms if t.content == alias]
+        tags = glossary.tags
+        definition = next(e for e in tags[tags.index(term):] if e.tag == "dd")
+        links = [a for a in tags[tags.index(definition):] if a.tag == "a"][:1]
+        path, element = corpus.locate(node_id)
+        assert links and corpus.resolve(glossary_path, links[0].attrs["href"]) == (
+            path.resolve(), element.attrs["id"]
+        )
+        assert "другое название" in definition.content
+
+
+def test_hostile_corpus_lines_are_shown_as_text(hostile_corpus: Site) -> None:
+    site = hostile_corpus
+    [node] = [n for n in site.kb.nodes if n.title.startswith("Ловушка")]
+    assert node.title == HOSTILE_LINES.splitlines()[0]
+    path, section = site.locate(node.id)
+    heading = next(e for e in site.page(path).tags if e.tag == "h1")
+    assert heading.content.rstrip("¶").strip() == node.title
+    for line in HOSTILE_LINES.splitlines()[1:]:
+        assert " ".join(line.split()) in section.content, line
+    html = path.read_text("utf-8")
+    assert "&lt;script&gt;alert(&quot;rulekb-text&quot;)&lt;/script&gt;" in html
+    for page_path in site.html_files():
+        page = site.page(page_path)
+        assert all("alert" not in script.content for script in page.scripts), page_path.name
+        for element in page.tags:
+            assert element.tag not in ("b", "img", "i"), (page_path.name, element)
+            assert not any(a.startswith("on") for a in element.attrs), (page_path.name, element)
+            href = element.attrs.get("href", "") + element.attrs.get("xlink:href", "")
+            assert not href.lower().startswith("javascript:"), (page_path.name, href)
+    # the search index keeps the title as data; its script form has no "<" to close a tag
+    assert site.entries[node.id]["title"] == node.title
+    assert "<" not in (site.root / "_static" / "rulekb-search-index.js").read_text("utf-8")
 
 
 def test_textlinks_use_spans_of_exact_slices_and_raw_words_otherwise() -> None:
@@ -432,113 +372,3 @@ def test_a_sphinx_warning_fails_the_build(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr("rulekb.site.build.DOCS_DIR", docs)
     with pytest.raises(SiteBuildError, match="Sphinx не собрал сайт"):
         build_site(load(MINI_KB), tmp_path / "site")
-
-
-# -- in a browser --------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def served(mini: Site) -> Iterator[str]:
-    handler = partial(_QuietHandler, directory=str(mini.root))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
-        pass
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip("needs Debian's chromium and chromium-driver (/usr/bin/chromium, "
-                    "/usr/bin/chromedriver): apt-get install chromium chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(30)
-    driver.set_window_size(1280, 1000)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def _first_hit(driver: Any, served: str, query: str) -> tuple[str, str]:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support import expected_conditions as ready
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    driver.get(served + "index.html")
-    box = driver.find_element(By.CSS_SELECTOR, "form input[name='q']")
-    box.send_keys(query)
-    WebDriverWait(driver, 10).until(
-        ready.visibility_of_element_located((By.CSS_SELECTOR, "ul.rulekb-suggest li a"))
-    )
-    box.send_keys(Keys.ENTER)
-    first = WebDriverWait(driver, 10).until(
-        ready.presence_of_element_located((By.CSS_SELECTOR, "#rulekb-hits li a"))
-    )
-    # our hits stand above Sphinx's own results
-    order = driver.execute_script(
-        "const a = document.getElementById('rulekb-hits'), "
-        "b = document.getElementById('search-results');"
-        "return !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);"
-    )
-    assert order is True
-    return first.text, first.get_attribute("href") or ""
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("query,node_id", [("регенирация", "whfb8:regeneraciya"),
-                                           ("турбо ускорение", "wh40k6:turbo-uskorenie")])
-def test_browser_search_finds_the_rule_first(
-    browser: Any, served: str, mini: Site, query: str, node_id: str
-) -> None:
-    text, href = _first_hit(browser, served, query)
-    entry = mini.entries[node_id]
-    assert text == entry["title"]
-    assert href == served + entry["url"]
-
-
-@pytest.mark.browser
-def test_browser_follows_a_reference_to_its_target(browser: Any, served: str, mini: Site) -> None:
-    from selenium.webdriver.common.by import By
-
-    case = EXPECTED["links"][0]
-    source = mini.entries[case["in"]]["url"]
-    target = mini.entries[case["target"]]["url"]
-    browser.get(served + source)
-    section = browser.find_element(By.ID, source.partition("#")[2])
-    section.find_element(By.LINK_TEXT, case["text"]).click()
-    assert browser.current_url == served + target
-    landed = browser.find_element(By.ID, target.partition("#")[2])
-    assert landed.find_element(By.CSS_SELECTOR, "h1, h2, h3").text.startswith(
-        mini.entries[case["target"]]["title"]
-    )
-
-
-@pytest.mark.browser
-def test_browser_runs_no_script_from_the_data(browser: Any, served: str, mini: Site) -> None:
-    from selenium.common.exceptions import NoAlertPresentException
-
-    browser.get(served + mini.entries[EXPECTED["unsafe_node"]]["url"])
-    with pytest.raises(NoAlertPresentException):
-        browser.switch_to.alert.text  # noqa: B018 (reading it is the check)
-    assert "<script>alert(1)</script>" in browser.page_source.replace("&lt;", "<").replace(
-        "&gt;", ">"
-    )

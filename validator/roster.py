@@ -43,7 +43,7 @@ from validator.models import (
 Aliases = dict[str, dict[str, str]]
 """System id → English name → Russian KB name."""
 
-ALIASES_FILE = Path(__file__).parent / "data" / "aliases.toml"
+ALIASES_FILE = Path(__file__).resolve().parents[1] / "ingest" / "data" / "aliases.toml"
 
 _TYPE_CHARACTERISTICS = frozenset({"unit type", "type", "troop type"})
 _STAT_PROFILES = frozenset({"unit", "model", "unit type", "troop type", "vehicle", "walker"})

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from kb.graph import Graph
+from kb.lemmas import fold
 from kb.models import SYSTEM_TITLES, KnowledgeBase, Node
 
 # Node kinds that form the section tree shown as pages and subsections.
@@ -32,6 +33,10 @@ def slug(text: str) -> str:
     'whfb8-smertelnyi-udar'
     """
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _fold(text: str) -> str:
+    return " ".join(fold(text).split())
 
 
 def _digest(text: str) -> str:
@@ -113,6 +118,11 @@ class SiteLayout:
             parent: sorted(found, key=lambda n: (n.source or "", n.span or (0, 0), n.id))
             for parent, found in kids.items()
         }
+        self._title_count: dict[tuple[str, str], int] = {}
+        for n in kb.nodes:
+            if n.kind in LISTED_KINDS:
+                key = (n.system, _fold(n.title))
+                self._title_count[key] = self._title_count.get(key, 0) + 1
         titles = {s.id: s.title for s in kb.systems}
         system_ids = [s.id for s in kb.systems]
         system_ids += sorted({n.system for n in kb.nodes} - set(system_ids))
@@ -136,6 +146,21 @@ class SiteLayout:
             self._anchor_of[node_id] = found
             self._node_of_anchor[found] = node_id
         return found
+
+    def display_title(self, node_id: str) -> str:
+        """A node's title for lists and links, told apart from its namesakes by its section.
+
+        Many sections share a title ("Специальные правила" of every unit type); a list of them
+        names each one's parent too: «Специальные правила (Кавалерия)».
+        """
+        node = self.graph.nodes.get(node_id)
+        if node is None:
+            return node_id
+        title = node.title or node.id
+        parent = self.parent(node)
+        if self._title_count.get((node.system, _fold(node.title)), 0) > 1 and parent is not None:
+            return f"{title} ({parent.title})"
+        return title
 
     def url(self, from_doc: str, node_id: str) -> str | None:
         """The relative URL from page ``from_doc`` to a node, or None if it has no place."""

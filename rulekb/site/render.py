@@ -23,17 +23,54 @@ KIND_LABELS = {
     "source": "файл",
 }
 UNDEFINED = "не описано в корпусе"
+# What a fact's number is, for the reader (fact names are identifiers: ingest/facts.py).
+FACT_LABELS = {
+    "distance": "расстояние",
+    "within_distance": "в пределах",
+    "max_distance": "не дальше",
+    "min_distance": "не ближе",
+    "not_distance": "вместо расстояния",
+    "dice": "бросок кубиков",
+    "not_dice": "вместо броска",
+    "roll": "результат броска",
+    "roll_min": "бросок не меньше",
+    "roll_range": "результаты броска",
+    "natural_roll": "выпавшее на кубике",
+    "threshold": "порог",
+    "modifier": "модификатор",
+    "count": "количество",
+    "max_count": "не больше",
+    "max_angle": "наибольший угол",
+    "profile": "профиль",
+    "parameter_range": "значения параметра",
+}
+# the same by fact kind, for a name this table does not know yet
+FACT_KIND_LABELS = {
+    "distance": "расстояние",
+    "dice": "бросок кубиков",
+    "roll": "результат броска",
+    "threshold": "порог",
+    "range": "диапазон",
+    "count": "количество",
+    "profile": "профиль",
+    "modifier": "модификатор",
+    "angle": "угол",
+}
 _QUOTE_LIMIT = 200
 
 
 def link(layout: SiteLayout, docname: str, node_id: str, text: str | None = None) -> nodes.Node:
     """A link to a node's page or anchor; plain text when the node has no place."""
-    target = layout.node(node_id)
-    label = text if text is not None else (target.title if target else node_id)
+    label = text if text is not None else layout.display_title(node_id)
     url = layout.url(docname, node_id)
+    # a concept the corpus only names looks different wherever it is linked
+    classes = ["rulekb-undefined"] if _undefined(layout, node_id) else []
     if url is None:
-        return nodes.inline("", label)
-    return nodes.reference("", label, refuri=url, internal=True)
+        return nodes.inline("", label, classes=classes)
+    ref = nodes.reference("", label, refuri=url, internal=True, classes=classes)
+    if classes:
+        ref["reftitle"] = UNDEFINED  # Sphinx writes it as the link's title (a tooltip)
+    return ref
 
 
 def node_body(layout: SiteLayout, node: Node, docname: str) -> list[nodes.Node]:
@@ -44,10 +81,14 @@ def node_body(layout: SiteLayout, node: Node, docname: str) -> list[nodes.Node]:
     paras, unfit = paragraphs(node.text, own_ranges(node, children), links)
     for pieces in paras:
         out.append(_paragraph(layout, docname, pieces))
-    extra = _dedupe([e for e in unplaced if e.kind in ("references", "cites_page")])
-    extra += _dedupe([lk.edge for lk in unfit if lk.edge.kind in ("references", "cites_page")])
+    shown = [p.link.edge for pieces in paras for p in pieces if p.link is not None]
+    cited = ("references", "cites_page")
+    extra = _dedupe([e for e in [*unplaced, *(lk.edge for lk in unfit)] if e.kind in cited])
     if extra:
         out.append(_labelled_links(layout, docname, "Также ссылается на: ", extra))
+    undefined = _dedupe([e for e in [*shown, *extra] if _undefined(layout, e.target)])
+    if undefined:
+        out.append(_labelled_links(layout, docname, "Не описаны в корпусе: ", undefined))
     if node.kind == "unit_type":
         out.extend(effective_rules(layout, node, docname))
     for kind, label in (
@@ -97,45 +138,81 @@ def meta_line(layout: SiteLayout, node: Node, docname: str) -> nodes.paragraph:
 
 
 def effective_rules(layout: SiteLayout, node: Node, docname: str) -> list[nodes.Node]:
-    """The rules a unit type grants and inherits, each with the path that gives it."""
+    """The rules a unit type grants and inherits, grouped by the path of types that gives them.
+
+    «Даёт сам тип: …», then for each inherited type «Тип наследует по пути A → B → C: …»,
+    every type and rule a link.
+    """
     applied = layout.graph.effective_rules(node.id)
     title = nodes.paragraph(classes=["rulekb-label"])
     title += nodes.strong("", "Правила типа")
     if not applied:
         return [title, nodes.paragraph("", "Корпус не называет правил этого типа.")]
-    items = nodes.bullet_list(classes=["rulekb-effective"])
+    groups: dict[tuple[str, ...], list[Node]] = {}
     for rule in applied:
+        groups.setdefault(tuple(rule.path[:-1]), []).append(rule.rule)
+    items = nodes.bullet_list(classes=["rulekb-effective"])
+    for path, rules in groups.items():
         item = nodes.paragraph()
-        item += link(layout, docname, rule.rule.id)
-        if rule.rule.kind == "concept" and not rule.rule.defined:
-            item += nodes.Text(f" ({UNDEFINED})")
-        item += nodes.Text(" — " + rule.because + ". Путь: ")
-        for i, step in enumerate(rule.path):
+        if len(path) <= 1:
+            item += nodes.Text("Даёт сам тип: ")
+        else:
+            item += nodes.Text("Тип наследует по пути ")
+            for i, step in enumerate(path):
+                if i:
+                    item += nodes.Text(" → ")
+                item += link(layout, docname, step)
+            item += nodes.Text(": ")
+        for i, granted in enumerate(rules):
             if i:
-                item += nodes.Text(" → ")
-            item += link(layout, docname, step)
+                item += nodes.Text(", ")
+            item += link(layout, docname, granted.id)
+            if granted.kind == "concept" and not granted.defined:
+                item += nodes.Text(f" ({UNDEFINED})")
         items += nodes.list_item("", item)
     return [title, items]
 
 
+def fact_label(fact: Fact) -> str:
+    """What a fact's number is, in Russian, with its topic: «не дальше (турбо-ускорение)»."""
+    label = FACT_LABELS.get(fact.name) or FACT_KIND_LABELS.get(fact.kind, "величина")
+    return f"{label} ({fact.topic})" if fact.topic else label
+
+
 def facts_table(layout: SiteLayout, docname: str, facts: Sequence[Fact]) -> nodes.table:
-    """The numbers a rule states: name, text as written, what it applies to, the sentence."""
+    """The numbers a rule states: what, as written, what it applies to, the sentence.
+
+    Facts of one sentence in a row share one quote cell.
+    """
     table = nodes.table(classes=["rulekb-facts"])
     group = nodes.tgroup(cols=4)
     table += group
-    for width in (14, 12, 20, 54):
+    for width in (18, 10, 20, 52):
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
-    head += _row([nodes.Text(h) for h in ("Величина", "В тексте", "Относится к", "Цитата")])
+    head += _row([nodes.Text(h) for h in ("Что", "В тексте", "Относится к", "Цитата")])
     body = nodes.tbody()
     group += body
+    runs: list[list[Fact]] = []
     for fact in facts:
-        applies: nodes.Node = nodes.Text("—")
-        if fact.applies_to:
-            applies = link(layout, docname, fact.applies_to)
-        cells = [nodes.literal("", fact.name), nodes.Text(fact.text), applies]
-        body += _row([*cells, nodes.Text(fact.evidence)])
+        if runs and runs[-1][0].evidence == fact.evidence:
+            runs[-1].append(fact)
+        else:
+            runs.append([fact])
+    for run in runs:
+        for i, fact in enumerate(run):
+            applies: nodes.Node = nodes.Text("—")
+            if fact.applies_to:
+                applies = link(layout, docname, fact.applies_to)
+            cells = [nodes.Text(fact_label(fact)), nodes.Text(fact.text), applies]
+            row = _row(cells)
+            if i == 0:
+                quote = _entry(nodes.Text(fact.evidence))
+                if len(run) > 1:
+                    quote["morerows"] = len(run) - 1
+                row += quote
+            body += row
     return table
 
 
@@ -194,6 +271,11 @@ def _labelled_sources(
     return para
 
 
+def _undefined(layout: SiteLayout, node_id: str) -> bool:
+    target = layout.node(node_id)
+    return target is not None and not target.defined
+
+
 def _dedupe(edges: Iterable[Edge]) -> list[Edge]:
     seen: set[str] = set()
     out: list[Edge] = []
@@ -207,12 +289,16 @@ def _dedupe(edges: Iterable[Edge]) -> list[Edge]:
 def _row(cells: Sequence[nodes.Node]) -> nodes.row:
     row = nodes.row()
     for cell in cells:
-        entry = nodes.entry()
-        para = nodes.paragraph()
-        para += cell
-        entry += para
-        row += entry
+        row += _entry(cell)
     return row
+
+
+def _entry(cell: nodes.Node) -> nodes.entry:
+    entry = nodes.entry()
+    para = nodes.paragraph()
+    para += cell
+    entry += para
+    return entry
 
 
 def _shorten(text: str) -> str:

@@ -80,9 +80,11 @@ class SystemDirective(_KBDirective):
         doc = self.env.docname
         out: list[nodes.Node] = []
         rules = layout.graph.in_system(system.id, ["rule"])
+        undefined = sum(1 for c in system.concepts if not c.defined)
         intro = (
-            f"Разделов правил: {len(rules)}, типов подразделений: {len(system.unit_types)}, "
-            f"понятий: {len(system.concepts)}. Исходные файлы: {len(system.sources)}."
+            f"Правил (разделов и подразделов): {len(rules)}, типов подразделений: "
+            f"{len(system.unit_types)}, понятий, которые корпус только называет: {undefined}. "
+            f"Исходных файлов: {len(system.sources)}."
         )
         out.append(nodes.paragraph("", intro))
         out.append(nodes.rubric("", "Разделы"))
@@ -106,8 +108,12 @@ class SystemDirective(_KBDirective):
             out.append(nodes.paragraph("", "Правила этой системы не ссылаются друг на друга."))
         else:
             svg, shown, total = drawn
-            note = "Стрелка ведёт от правила к правилу или понятию, которое оно называет; "
-            note += "прямоугольники — ссылки на страницы."
+            note = (
+                "Стрелка ведёт от правила к правилу или понятию, которое оно называет. Каждый "
+                "прямоугольник — ссылка на своё правило: синие — правила, зелёные — типы "
+                "подразделений, серые с пунктиром — понятия, которые корпус только называет "
+                f"({render.UNDEFINED})."
+            )
             if shown < total:
                 note += f" Показаны {shown} самых связанных из {total}."
             out.append(nodes.paragraph("", note))
@@ -117,35 +123,59 @@ class SystemDirective(_KBDirective):
 
 
 class GlossaryDirective(_KBDirective):
-    """``.. rulekb-glossary:: SLUG``: every rule, unit type and concept, A to Я."""
+    """``.. rulekb-glossary:: SLUG``: every rule, unit type and concept, A to Я.
+
+    Each other name (an English one too) is also an entry of its own that points to the
+    node, so a reader who knows only «Regeneration» finds it under R.
+    """
 
     def run(self) -> list[nodes.Node]:
         layout, system = self.system()
         doc = self.env.docname
-        entries = layout.graph.in_system(system.id, ["rule", "unit_type", "concept"])
-        entries.sort(key=lambda n: (fold(n.title), n.id))
+        entries: list[tuple[str, str, Any, str | None]] = []
+        for node in layout.graph.in_system(system.id, ["rule", "unit_type", "concept"]):
+            entries.append((fold(node.title), node.id, node, None))
+            titles = {fold(node.title)}
+            for alias in node.aliases:
+                if fold(alias) not in titles:
+                    titles.add(fold(alias))
+                    entries.append((fold(alias), node.id, node, alias))
+        entries.sort(key=lambda e: (_letter_rank(glossary_letter(e[0])), e[0], e[1], e[3] or ""))
         out: list[nodes.Node] = [
             nodes.paragraph(
                 "",
                 f"{system.title}: все правила, типы подразделений и понятия с другими названиями "
-                "(в том числе английскими). Понятия, которые корпус только называет, "
-                f"отмечены «{render.UNDEFINED}».",
+                "(в том числе английскими); другое название стоит и отдельной статьёй со "
+                "ссылкой на основную. Понятия, которые корпус только называет, отмечены "
+                f"«{render.UNDEFINED}».",
             )
         ]
-        letter = None
-        items = nodes.definition_list()
-        for node in entries:
-            first = (fold(node.title)[:1] or "#").upper()
+        letter: str | None = None
+        items = nodes.definition_list(classes=["rulekb-glossary"])
+        for key, _, node, other_name in entries:
+            first = glossary_letter(key)
             if first != letter:
                 if len(items):
                     out.append(items)
                 out.append(nodes.rubric("", first))
-                items = nodes.definition_list()
+                items = nodes.definition_list(classes=["rulekb-glossary"])
                 letter = first
-            items += self._entry(layout, doc, node)
+            if other_name is None:
+                items += self._entry(layout, doc, node)
+            else:
+                items += self._alias(layout, doc, node, other_name)
         if len(items):
             out.append(items)
         return out
+
+    def _alias(
+        self, layout: SiteLayout, doc: str, node: Any, alias: str
+    ) -> nodes.definition_list_item:
+        term = nodes.term("", alias)
+        body = nodes.paragraph()
+        body += nodes.Text("другое название: ")
+        body += render.link(layout, doc, node.id)
+        return nodes.definition_list_item("", term, nodes.definition("", body))
 
     def _entry(self, layout: SiteLayout, doc: str, node: Any) -> nodes.definition_list_item:
         term = nodes.term()
@@ -155,7 +185,7 @@ class GlossaryDirective(_KBDirective):
                 term["ids"].append(place.anchor)
             term += nodes.Text(node.title)
         else:
-            term += render.link(layout, doc, node.id)
+            term += render.link(layout, doc, node.id, node.title)
         body = nodes.paragraph()
         body += nodes.Text(render.KIND_LABELS.get(node.kind, node.kind))
         if node.kind == "concept" and not node.defined:
@@ -169,19 +199,42 @@ class GlossaryDirective(_KBDirective):
         citing = list(dict.fromkeys(e.source for e in layout.graph.cited_by(node.id)))
         if node.kind == "concept" and citing:
             body += nodes.Text(". Упоминается в: ")
-            for i, source in enumerate(citing):
-                if i:
-                    body += nodes.Text(", ")
-                body += render.link(layout, doc, source)
+            _links(body, layout, doc, citing)
         granting = list(dict.fromkeys(e.source for e in layout.graph.in_edges(node.id, "grants")))
         if granting:
             body += nodes.Text(". Дают типы: ")
-            for i, source in enumerate(granting):
-                if i:
-                    body += nodes.Text(", ")
-                body += render.link(layout, doc, source)
+            _links(body, layout, doc, granting)
+        body += nodes.Text(".")
         definition = nodes.definition("", body)
         return nodes.definition_list_item("", term, definition)
+
+
+def glossary_letter(key: str) -> str:
+    """The glossary group of a folded title: its first letter, or «0–9» for a number.
+
+    >>> glossary_letter("+1 при стрельбе"), glossary_letter("регенерация")
+    ('0–9', 'Р')
+    """
+    for ch in key:
+        if ch.isdigit():
+            return "0–9"
+        if ch.isalpha():
+            return ch.upper()
+    return "…"
+
+
+def _letter_rank(letter: str) -> int:
+    # numbers first, then Russian А–Я, then the Latin letters of English names
+    if letter == "0–9":
+        return 0
+    return 1 if "а" <= letter.lower() <= "я" or letter == "Ё" else 2
+
+
+def _links(para: nodes.paragraph, layout: SiteLayout, doc: str, node_ids: list[str]) -> None:
+    for i, node_id in enumerate(node_ids):
+        if i:
+            para += nodes.Text(", ")
+        para += render.link(layout, doc, node_id)
 
 
 class PagesDirective(_KBDirective):

@@ -20,6 +20,8 @@ INLINE_KINDS = frozenset(
     {"references", "cites_page", "overrides", "grants", "inherits", "applies_to", "excludes"}
 )
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+# two letters in a row: a name, not a number or a dice expression ("3D6")
+_WORD = re.compile(r"[^\W\d_]{2}")
 
 
 @dataclass(frozen=True)
@@ -108,11 +110,11 @@ def place_links(node: Node, edges: Iterable[Edge]) -> tuple[list[Link], list[Edg
     placed: list[Link] = []
     unplaced: list[Edge] = []
     # a number is the words of a page citation, but not a name of a rule (an override's
-    # raw may be the changed value, '36"')
+    # raw may be the changed value, '36"' or '2D6"')
     candidates = [
         e for e in edges
         if e.kind in INLINE_KINDS
-        and (e.kind == "cites_page" or e.raw is None or any(c.isalpha() for c in e.raw))
+        and (e.kind == "cites_page" or e.raw is None or _WORD.search(e.raw) is not None)
     ]
     # edges with a trusted span first, so a raw search never steals their words
     candidates.sort(key=lambda e: (_mapped(node, e) is None, e.span or (0, 0), e.target))
