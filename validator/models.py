@@ -377,21 +377,23 @@ class ArmyList(_Frozen):
             filled.append(unit)
         return {**data, "units": filled}
 
-    @model_validator(mode="after")
-    def _unique_ids(self) -> ArmyList:
+    def duplicate_ids(self) -> list[tuple[int, int]]:
+        """Units whose id an earlier unit already has: ``(index, index of the first)``.
+
+        A repeated id is not an input error: the list is still checked and the check
+        ``unique_ids`` reports it; lookups by id (:meth:`unit`) find the first unit.
+        """
         first: dict[str, int] = {}
+        repeats: list[tuple[int, int]] = []
         for index, unit in enumerate(self.units):
             if unit.id in first:
-                raise PydanticCustomError(
-                    "duplicate_id",
-                    "id «{id}» уже есть у units[{first}]",
-                    {"id": unit.id, "first": first[unit.id], "index": index},
-                )
-            first[unit.id] = index
-        return self
+                repeats.append((index, first[unit.id]))
+            else:
+                first[unit.id] = index
+        return repeats
 
     def unit(self, unit_id: str) -> Unit | None:
-        """The unit with this id, or None."""
+        """The (first) unit with this id, or None."""
         return next((u for u in self.units if u.id == unit_id), None)
 
     def __repr__(self) -> str:

@@ -92,6 +92,11 @@ class Rulebook:
             value = self._cache[key] = compute()
             return value
 
+    def remember(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """``compute()``, once per ``key`` for the life of this book (a check's own derived
+        data, e.g. a rule's parameter spec); keys should start with the caller's name."""
+        return self._cached(("remember", *key), compute)
+
     # -- nodes -----------------------------------------------------------------------
     def find(self, name: str, kinds: Sequence[str] | None = None) -> Node | None:
         """The node ``name`` certainly means in this system (any inflected form, typos)."""
@@ -151,6 +156,10 @@ class Rulebook:
         """
         if type_id is None or type_id not in self.graph.nodes:
             return None
+        return self._cached(("type_sentence", type_id, stems),
+                            lambda: self._type_sentence(type_id, stems))
+
+    def _type_sentence(self, type_id: str, stems: tuple[str, ...]) -> Sentence | None:
         for type_node, _path in self.graph.inherited_types(type_id):
             found = self.sentence(type_node, *stems)
             if found is not None:
@@ -165,8 +174,8 @@ class Rulebook:
         (compared by lemma: «независимые персонажи» names «Независимый персонаж»).
         """
         wanted = tuple(lemma_words(name))
-        if not wanted:
-            return None
+        if not any(len(word) >= 3 and word.isalpha() for word in wanted):
+            return None  # "Х 2" is no name: it would be found in any sentence that has it
         return self._cached(("mention", wanted), lambda: self._mention(wanted))
 
     def _mention(self, wanted: tuple[str, ...]) -> Sentence | None:
