@@ -324,13 +324,14 @@ class _System:
                 whole_node = self.b.nodes[self.type_ids[whole]]
                 self.b.nodes[nid] = Node(
                     id=nid, kind="unit_type", system=self.system, title=name,
+                    # no text of its own: the book describes it only in the whole section,
+                    # and a report must never quote words the book does not have
                     source=whole_node.source, span=whole_node.span, category="unit_type",
-                    text=f"{name}: тип боевых единиц раздела «{whole_node.title}».",
-                    chapter=whole_node.chapter,
+                    text="", chapter=whole_node.chapter,
                 )
                 self.type_ids[name] = nid
-                self.b.edge(nid, self.type_ids[whole], "inherits",
-                            evidence=f"Раздел «{whole_node.title}» описывает {name.lower()}.")
+                # the evidence is the book's own words: the title that names both types
+                self.b.edge(nid, self.type_ids[whole], "inherits", evidence=whole_node.title)
         for p in self.parts:
             self.type_of[p.id] = self._nearest_type(p)
 

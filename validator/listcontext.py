@@ -339,8 +339,17 @@ def _cite_type(book: Rulebook, node: Node) -> RuleCitation:
             holder = book.holder(edge.evidence, family)
             if holder is not None:
                 return book.cite(holder, " ".join(edge.evidence.split()))
-    first = next(iter(sentences(node.text)), "")
-    return book.cite(node, first)
+    first = next(iter(sentences(node.text)), None)
+    if first is not None:
+        return book.cite(node, first)
+    # a type the book describes only inside a wider section ("Гравициклы" in «Мотоциклы и
+    # гравициклы»): the first sentence of that section that names it
+    stem = fold(node.title)[: max(4, len(node.title) - 3)]
+    for wider in family[1:]:
+        found = book.sentence(wider, stem)
+        if found is not None:
+            return found.citation()
+    return book.cite(node)
 
 
 _SENTENCE_END = re.compile(r"[.!?…]")
