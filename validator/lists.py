@@ -374,9 +374,6 @@ def _leaf(
     if kind == "extra_forbidden":
         path = _data_path(data, loc)
         return unknown_field(str(path[-1]), path[:-1], _model_at(model, path[:-1])), path
-    if kind == "duplicate_id":
-        path = ("units", int(ctx["index"]), "id")
-        return InputError(message=err["msg"], kind="duplicate", path=path), path
     path = _data_path(data, loc)
     if kind in _EXPECTED:
         phrase, expected = _EXPECTED[kind]
