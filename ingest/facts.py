@@ -35,9 +35,14 @@ FACT_RE = re.compile(
             rf"(?P<distance>(?<![\w\-])\d+){_INCH}",
             r"(?P<roll_words>живую шест[её]рку|(?:выкидывает|кидает|выпало|выпадет)\s+6)",
             r"(?P<roll_min>(?<!\w)\d+\s+и\s+более)",
-            r"(?P<count_words>(?:до|не более|максимум)\s+(?:одного|двух|трех|трёх|одной|одну)"
-            r"(?:\s+раз[а]?)?(?:\s+\w+){0,2})",
+            r"(?P<count_words>(?:до|не более|максимум|только)\s+"
+            r"(?:одного|двух|трех|трёх|одной|одну)(?:\s+раз[а]?)?(?:\s+\w+){0,2}"
+            # "только из одного оружия" (at most one), "хотя бы один номер расчета" (at least)
+            r"|только из\s+одного(?:\s+\w+)?|хотя бы\s+(?:один|одного)(?:\s+\w+)?)",
             r"(?P<mult>(?<=\s)[XХ]\s?(?P<mult_n>\d+))",
+            # "начиная с 2-ого раунда": the first round (game turn) something may happen in
+            r"(?P<from_round>(?:начиная\s+)?(?<!\w)[сС]о?\s+(?P<round_n>\d+)\s?-?\s?(?:ого|го|й)\s+"
+            r"(?:раунда|хода))",
         ]
     )
 )
@@ -221,9 +226,12 @@ def _make(m: re.Match[str], before: str, sent: str) -> tuple[str, str, object, s
         n = next((_NUM_WORDS[w.lower()] for w in words if w.lower() in _NUM_WORDS), None)
         if n is None:
             return None
-        return "max_count", "count", n, shown
+        name = "min_count" if shown.lower().startswith("хотя бы") else "max_count"
+        return name, "count", n, shown
     if m.group("mult"):
         return "count", "count", int(m.group("mult_n")), shown
+    if m.group("from_round"):
+        return "from_round", "count", int(m.group("round_n")), shown
     del g
     return None
 

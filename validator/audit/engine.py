@@ -149,48 +149,64 @@ class Audit:
     # -- the walk --------------------------------------------------------------------
     def run(self) -> Iterator[Verdict | InputError]:
         """Every verdict and input error of the log, in the order they are known."""
+        out: list[Verdict | InputError] = []
+        event_line = self._event
+        tally = self.tally
         for line, item in self.log.events():
             if isinstance(item, InputError):
-                self.tally.errors += 1
+                tally.errors += 1
                 yield item
                 continue
-            self.tally.events += 1
-            yield from self._event(line, item)
+            tally.events += 1
+            event_line(line, item, out)
+            yield from out
+            out.clear()
         yield from self._end_phase()
 
-    def _event(self, line: int, event: BaseEvent) -> Iterator[Verdict | InputError]:
-        yield from self._advance(line, event)
+    def _event(self, line: int, event: BaseEvent, out: list[Verdict | InputError]) -> None:
+        """Audit one event, appending its verdicts and input errors to ``out``."""
+        game = self.game
+        if event.turn != game.turn or (event.phase is not None and event.phase != game.phase):
+            out.extend(self._advance(line, event))
+        elif event.player is not None:
+            game.player = event.player
         ctx = self.ctx
         ctx.event, ctx.line, ctx.targets = event, line, []
         ctx.unit = None
         errors: list[InputError] = []
         if event.unit is not None:
             ctx.unit = self._find_unit(event.unit, event.player, line, "unit", errors)
-        for index, ref in enumerate(_targets(event)):
+        refs = _targets(event)
+        for index, ref in enumerate(refs):
             where = "target" if index == 0 and ref == _field(event, "target") else \
                 f"targets[{index}]"
             found = self._find_unit(ref, None, line, where, errors)
             if found is not None:
                 ctx.targets.append(found)
-        for error in errors:
-            self.tally.errors += 1
-            yield error
-        key = ctx.unit.key if ctx.unit else _written_unit(event)
-        findings: list[tuple[str, Finding]] = []
+        if errors:
+            self.tally.errors += len(errors)
+            out.extend(errors)
+        unit = ctx.unit
+        key = unit.key if unit is not None else _written_unit(event)
+        action = event.action
+        add = self.tally.add
+        covered = False
         if not isinstance(event, UnknownEvent):
-            for check in self.checks_for(event.action):
-                findings.extend((check.name, f) for f in check(event, ctx))
-        if not findings:
-            why_key = (event.action, event.phase, isinstance(event, UnknownEvent),
-                       ctx.unit.type_title if ctx.unit else None)
+            for check in self._checks.get(action) or self.checks_for(action):
+                for finding in check.func(event, ctx):
+                    verdict = finding.place(check.name, line=line, unit=key, action=action)
+                    add(verdict)
+                    out.append(verdict)
+                    covered = True
+        if not covered:
+            why_key = (action, event.phase, isinstance(event, UnknownEvent),
+                       unit.type_title if unit is not None else None)
             finding = self._uncovered.get(why_key)
             if finding is None:
                 finding = self._uncovered[why_key] = self._not_covered(event)
-            findings.append((NOT_COVERED_CHECK, finding))
-        for name, finding in findings:
-            verdict = finding.place(name, line=line, unit=key, action=event.action)
-            self.tally.add(verdict)
-            yield verdict
+            verdict = finding.place(NOT_COVERED_CHECK, line=line, unit=key, action=action)
+            add(verdict)
+            out.append(verdict)
         self._record(line, event)
 
     def _not_covered(self, event: BaseEvent) -> Finding:

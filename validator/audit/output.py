@@ -44,6 +44,8 @@ class LogReportWriter:
         self._errors = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+",
                                                      encoding="utf-8")
         self._error_count = 0
+        self._rules_json: dict[tuple[int, ...], tuple[object, str]] = {}
+        self._where: dict[tuple[str | None, str | None], str] = {}
 
     # -- stream ----------------------------------------------------------------------
     def start(self, general_errors: Iterable[InputError] = ()) -> None:
@@ -68,9 +70,7 @@ class LogReportWriter:
     def verdict(self, verdict: Verdict) -> None:
         """Write one verdict."""
         if self.fmt == "json":
-            data = verdict_json(verdict, "log")
-            self.out.write(("\n" if self._verdicts == 0 else ",\n")
-                           + json.dumps(data, ensure_ascii=False))
+            self.out.write(("\n" if self._verdicts == 0 else ",\n") + self._json(verdict))
         else:
             head = (verdict.line, verdict.unit, verdict.action)
             if head != self._last_head:
@@ -120,9 +120,41 @@ class LogReportWriter:
             self.out.write("\n" + "\n".join(lines) + "\n")
         self._errors.close()
 
+    def _json(self, verdict: Verdict) -> str:
+        """``json.dumps(verdict_json(verdict, "log"), ensure_ascii=False)``, made faster.
+
+        A log has a verdict per event and its few rules are the same objects again and
+        again (the rulebook caches citations), so their JSON is made once per combination.
+        """
+        rules = verdict.rules
+        key = tuple(map(id, rules))
+        cached = self._rules_json.get(key)
+        if cached is None:
+            text = json.dumps(verdict_json(verdict, "log")["rules"], ensure_ascii=False)
+            self._rules_json[key] = cached = (rules, text)  # keeps the ids alive
+        where = self._where.get((verdict.unit, verdict.action))
+        if where is None:
+            where = self._where[(verdict.unit, verdict.action)] = (
+                f'"unit": {_value(verdict.unit)}, "action": {_value(verdict.action)}, "verdict": ')
+        line = "null" if verdict.line is None else str(verdict.line)
+        suggestions = (json.dumps(list(verdict.suggestions), ensure_ascii=False)
+                       if verdict.suggestions else "[]")
+        return (f'{{"line": {line}, {where}"{verdict.verdict}", "rules": {cached[1]}, '
+                f'"why": {_string(verdict.why)}, "check": {_string(verdict.check)}, '
+                f'"suggestions": {suggestions}}}')
+
     def _spool(self, error: InputError) -> None:
         self._errors.write(json.dumps(error_json(error), ensure_ascii=False) + "\n")
         self._error_count += 1
+
+
+_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C, as json.dumps
+
+
+def _value(value: int | str | None) -> str:
+    if value is None:
+        return "null"
+    return str(value) if isinstance(value, int) else _string(value)  # type: ignore[no-any-return]
 
 
 def _short(counter: Counter[str]) -> str:

@@ -1,0 +1,273 @@
+"""Kill Team (2018) movement phase: moving once, normal moves, advancing, falling back, readying.
+
+The rules are those of «Фаза движения» and its sections («Нормальное движение», «Вражеские
+модели», «Продвижение», «Отступление», «Подготовка»). A model's Move is the ``M`` of its
+profile in the army list. An event may give ``end_distance_to_enemy`` (for an advance too: an
+extra field), the distance to the nearest enemy model where the move ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from validator.audit.engine import EventContext
+from validator.audit.killteam2018_common import (
+    MOVEMENT,
+    SYSTEM,
+    actor,
+    charged_into_contact,
+    cite,
+    dice_range,
+    done_name,
+    inches,
+    missing_move,
+    missing_rule,
+    move_characteristic,
+    moves,
+    number,
+    rule_fact,
+    rule_sentence,
+)
+from validator.models import AdvanceEvent, BaseEvent, ChargeEvent, FallBackEvent, MoveEvent
+from validator.registry import Finding, event_check
+
+
+@event_check("move_once_per_phase", systems=SYSTEM,
+             actions={"move", "advance", "fall_back", "charge"})
+def move_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A model is moved at most once in each movement phase.
+
+    A normal move, an advance, a fall back, a charge and a Retreat reaction each move it;
+    readying does not.
+    """
+    unit = ctx.unit
+    if unit is None or ctx.game.phase != MOVEMENT:
+        return
+    limit = rule_fact(ctx.book, "Фаза движения", "max_count", "перемещать")
+    if limit is None:
+        yield missing_rule("предела перемещений за фазу движения в правиле «Фаза движения»")
+        return
+    earlier = moves(unit, MOVEMENT)
+    if len(earlier) >= limit.number:
+        yield Finding("violation", cite(limit),
+                      f"Модель уже перемещалась в этой фазе движения ({done_name(earlier[-1])}),"
+                      f" а предел перемещений за фазу — {limit.number:g}.")
+    else:
+        yield Finding("ok", cite(limit),
+                      f"Перемещение модели в этой фазе движения — {len(earlier) + 1}-е, предел"
+                      f" — {limit.number:g}.")
+
+
+@event_check("normal_move_distance", systems=SYSTEM, actions={"move"})
+def normal_move_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A normal move goes at most the model's Move characteristic."""
+    unit = ctx.unit
+    if unit is None or ctx.game.phase != MOVEMENT or not isinstance(event, MoveEvent) or (
+            event.mode != "normal"):
+        return
+    rule = rule_sentence(ctx.book, "Нормальное движение", "равное или меньшее")
+    if rule is None:
+        yield missing_rule("предела нормального хода в правиле «Нормальное движение»")
+        return
+    move = move_characteristic(unit)
+    if move is None:
+        yield missing_move(unit, rule)
+    elif event.distance > move:
+        yield Finding("violation", cite(rule),
+                      f"Нормальный ход — не дальше характеристики Move модели ({inches(move)}),"
+                      f" а заявлено {inches(event.distance)}.")
+    else:
+        yield Finding("ok", cite(rule),
+                      f"Нормальный ход на {inches(event.distance)} не дальше характеристики Move"
+                      f" модели ({inches(move)}).")
+
+
+@event_check("enemy_distance", systems=SYSTEM, actions={"move", "advance"})
+def enemy_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A normal move or an advance never ends closer than 1" to an enemy model."""
+    end = number(getattr(event, "end_distance_to_enemy", None))
+    if ctx.unit is None or ctx.game.phase != MOVEMENT or end is None:
+        return
+    if isinstance(event, MoveEvent) and event.mode != "normal":
+        return
+    limit = rule_fact(ctx.book, "Вражеские модели", "distance", "ближе")
+    if limit is None:
+        yield missing_rule("расстояния до врага в правиле «Вражеские модели»")
+        return
+    what = "Нормальный ход закончен" if event.action == "move" else "Продвижение закончено"
+    if end < limit.number:
+        yield Finding("violation", cite(limit),
+                      f"{what} в {inches(end)} от вражеской модели, а ближе {limit.text} к ней"
+                      " модель перемещать нельзя.")
+    else:
+        yield Finding("ok", cite(limit),
+                      f"{what} в {inches(end)} от вражеской модели, не ближе {limit.text}.")
+
+
+@event_check("advance_distance", systems=SYSTEM, actions={"advance"})
+def advance_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """An advance rolls the dice the rule names and goes at most Move plus the roll."""
+    unit = ctx.unit
+    if unit is None or not isinstance(event, AdvanceEvent) or event.roll is None:
+        return
+    dice = rule_fact(ctx.book, "Продвижение", "dice")
+    total = rule_sentence(ctx.book, "Продвижение", "равное или меньшее")
+    span = dice_range(dice) if dice is not None else None
+    if dice is None or span is None or total is None:
+        yield missing_rule("броска продвижения в правиле «Продвижение»")
+        return
+    low, high = span
+    roll = event.roll
+    if not low <= roll <= high:
+        yield Finding("violation", cite(dice),
+                      f"На {dice.text} выпадает от {low} до {high}, а записан бросок {roll}.")
+        return
+    if event.distance is None:
+        yield Finding("ok", cite(dice), f"Бросок продвижения {roll} в пределах {dice.text}.")
+        return
+    move = move_characteristic(unit)
+    if move is None:
+        yield missing_move(unit, total)
+    elif event.distance > move + roll:
+        yield Finding("violation", cite(total, dice),
+                      f"Продвижение — не дальше Move + {dice.text} = {inches(move)} + {roll} ="
+                      f" {inches(move + roll)}, а заявлено {inches(event.distance)}.")
+    else:
+        yield Finding("ok", cite(total, dice),
+                      f"Продвижение на {inches(event.distance)} не дальше Move + {dice.text} ="
+                      f" {inches(move)} + {roll} = {inches(move + roll)}.")
+
+
+@event_check("advance_restrictions", systems=SYSTEM, actions={"charge", "react"})
+def advance_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A model that advanced cannot charge or react for the rest of the battle round."""
+    unit = ctx.unit
+    advanced = unit.did("advance") if unit is not None else None
+    if advanced is None:
+        return
+    rule = rule_sentence(ctx.book, "Продвижение", "не может чарджить")
+    if rule is None:
+        yield missing_rule("запрета после продвижения в правиле «Продвижение»")
+        return
+    doing = "чарджить" if event.action == "charge" else "реагировать"
+    yield Finding("violation", cite(rule),
+                  f"Модель продвигалась в этом раунде битвы (строка {advanced.line}) и до его"
+                  f" конца не может {doing}.")
+
+
+@event_check("fall_back_distance", systems=SYSTEM, actions={"fall_back"})
+def fall_back_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A fall back goes at most the model's Move characteristic."""
+    unit = ctx.unit
+    if unit is None or ctx.game.phase != MOVEMENT or not isinstance(event, FallBackEvent) or (
+            event.distance is None):
+        return
+    rule = rule_sentence(ctx.book, "Отступление", "равное или меньшее")
+    if rule is None:
+        yield missing_rule("предела отступления в правиле «Отступление»")
+        return
+    move = move_characteristic(unit)
+    if move is None:
+        yield missing_move(unit, rule)
+    elif event.distance > move:
+        yield Finding("violation", cite(rule),
+                      f"Отступление — не дальше характеристики Move модели ({inches(move)}),"
+                      f" а заявлено {inches(event.distance)}.")
+    else:
+        yield Finding("ok", cite(rule),
+                      f"Отступление на {inches(event.distance)} не дальше характеристики Move"
+                      f" модели ({inches(move)}).")
+
+
+@event_check("fall_back_end_distance", systems=SYSTEM, actions={"fall_back"})
+def fall_back_end_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A fall back ends more than 1" from every enemy model."""
+    if ctx.unit is None or ctx.game.phase != MOVEMENT or not isinstance(event, FallBackEvent):
+        return
+    end = event.end_distance_to_enemy
+    if end is None:
+        return
+    limit = rule_fact(ctx.book, "Отступление", "within_distance", "должна")
+    if limit is None:
+        yield missing_rule("расстояния, на котором кончается отступление, в правиле «Отступление»")
+        return
+    if end <= limit.number:
+        yield Finding("violation", cite(limit),
+                      f"Отступление закончено в {inches(end)} от вражеской модели, а кончиться"
+                      f" оно должно дальше {limit.text} от всех вражеских моделей.")
+    else:
+        yield Finding("ok", cite(limit),
+                      f"Отступление закончено в {inches(end)} от вражеских моделей, дальше"
+                      f" {limit.text}.")
+
+
+@event_check("fall_back_restrictions", systems=SYSTEM, actions={"advance", "charge", "react"})
+def fall_back_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A model that fell back cannot advance, charge or react in that phase."""
+    unit = ctx.unit
+    fell_back = unit.did("fall_back", phase=ctx.game.phase) if unit is not None else None
+    if fell_back is None:
+        return
+    rule = rule_sentence(ctx.book, "Отступление", "отступает", "advance", "react")
+    if rule is None:
+        yield missing_rule("запрета после отступления в правиле «Отступление»")
+        return
+    doing = {"advance": "продвигаться", "charge": "чарджить"}.get(event.action, "реагировать")
+    yield Finding("violation", cite(rule),
+                  f"Модель отступала в этой фазе (строка {fell_back.line}) и до её конца не может"
+                  f" {doing}.")
+
+
+@event_check("ready_allowed", systems=SYSTEM, actions={"ready"})
+def ready_allowed(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """Readying is declared for a model chosen to move that does not move."""
+    unit = ctx.unit
+    if unit is None or ctx.game.phase != MOVEMENT:
+        return
+    rule = rule_sentence(ctx.book, "Подготовка", "не делаете нормальный ход")
+    if rule is None:
+        yield missing_rule("условия подготовки в правиле «Подготовка»")
+        return
+    earlier = moves(unit, MOVEMENT)
+    if earlier:
+        yield Finding("violation", cite(rule),
+                      f"Модель уже перемещалась в этой фазе движения ({done_name(earlier[-1])}),"
+                      " а подготовку объявляют модели, которая не делает хода.")
+    else:
+        yield Finding("ok", cite(rule),
+                      "Модель не перемещалась в этой фазе движения и может объявить подготовку.")
+
+
+_IN_CONTACT = {
+    "move": ("Вражеские модели", ("в пределах", "не может нормально"), "делать нормальный ход"),
+    "advance": ("Вражеские модели", ("в пределах", "не может нормально"), "продвигаться"),
+    "fall_back": ("Отступление", ("не может отступить", "чардж"), "отступать"),
+    "charge": ("Charging", ("не в пределах",), "объявлять чардж"),
+    "ready": ("Подготовка", ("не в пределах",), "объявлять подготовку"),
+}
+
+
+@event_check("charged_model_stays", systems=SYSTEM, actions=set(_IN_CONTACT))
+def charged_model_stays(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A model an enemy charged into contact this phase stays where it is.
+
+    The charger ended within 1" of it, so it is a model within 1" of an enemy: it cannot
+    make a normal move, advance, fall back, charge or ready.
+    """
+    contact = charged_into_contact(ctx)
+    if contact is None or ctx.game.phase != MOVEMENT:
+        return
+    done, success = contact
+    title, stems, doing = _IN_CONTACT[event.action]
+    rule = rule_sentence(ctx.book, title, *stems)
+    if rule is None:
+        yield missing_rule(f"запрета для модели в пределах {success.text} от врага в правиле"
+                           f" «{title}»")
+        return
+    charger = done.event
+    assert isinstance(charger, ChargeEvent) and charger.end_distance is not None
+    yield Finding("violation", cite(rule),
+                  f"Вражеская модель {actor(done)} закончила чардж в"
+                  f" {inches(charger.end_distance)} от этой модели (строка {done.line}), а"
+                  f" в пределах {success.text} от врага модель не может {doing}.")
+
