@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
@@ -690,6 +691,36 @@ class Verdict(_Frozen):
 
     def __repr__(self) -> str:
         return f"Verdict({self.verdict}, {self.check}, line={self.line}, unit={self.unit})"
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictRecord:
+    """A :class:`Verdict` as the audit streams it: the same fields, without validation.
+
+    An audit places a verdict for every event of a log of millions; checks build findings
+    from the KB and parsed input, so there is nothing left to validate, and a plain record
+    costs a fraction of a model. :meth:`model` gives the :class:`Verdict`.
+    """
+
+    verdict: VerdictKind
+    rules: tuple[RuleCitation, ...]
+    why: str
+    check: str
+    suggestions: tuple[str, ...] = ()
+    line: int | None = None
+    unit: str | None = None
+    action: str | None = None
+    field: str | None = None
+
+    def model(self) -> Verdict:
+        """The verdict as the public model."""
+        return Verdict(verdict=self.verdict, rules=self.rules, why=self.why, check=self.check,
+                       suggestions=self.suggestions, line=self.line, unit=self.unit,
+                       action=self.action, field=self.field)
+
+
+AnyVerdict = Verdict | VerdictRecord
+"""What report writers accept: the model or the audit's plain record."""
 
 
 class TypeRef(_Frozen):

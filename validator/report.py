@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from kb.models import SYSTEM_TITLES
 from validator.models import (
+    AnyVerdict,
     InputError,
     InputFailure,
     Report,
@@ -45,7 +46,7 @@ def _cited(rule: RuleCitation) -> str:
     return f"{rule.title} ({rule.source or 'источник неизвестен'}, стр. {page})"
 
 
-def verdict_lines(verdict: Verdict) -> list[str]:
+def verdict_lines(verdict: AnyVerdict) -> list[str]:
     label = LABELS[verdict.verdict] + (f" (поле {verdict.field})" if verdict.field else "")
     lines: list[str] = []
     if not verdict.rules:
@@ -173,7 +174,7 @@ def _rule_json(rule: RuleCitation) -> dict[str, Any]:
             "page": rule.page, "quote": rule.quote}
 
 
-def verdict_json(verdict: Verdict, kind: str) -> dict[str, Any]:
+def verdict_json(verdict: AnyVerdict, kind: str) -> dict[str, Any]:
     where: dict[str, Any] = (
         {"line": verdict.line, "unit": verdict.unit, "action": verdict.action} if kind == "log"
         else {"unit": verdict.unit, "field": verdict.field}

@@ -43,7 +43,7 @@ def audit_log(path: str | os.PathLike[str], graph: Graph) -> Report:
         if isinstance(item, InputError):
             errors.append(item)
         else:
-            verdicts.append(item)
+            verdicts.append(item.model())
     return Report(kind="log", input=str(path), system=log.system, verdicts=tuple(verdicts),
                   errors=tuple(errors))
 
@@ -81,8 +81,9 @@ def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: Tex
             else:
                 writer.verdict(item)
         tally = audit.tally
-        writer.finish(tally.total, tally.by_player, tally.by_unit)
-        if code != EXIT_UNUSABLE and (tally.total["violation"] or tally.errors):
+        total = tally.total
+        writer.finish(total, tally.by_player, tally.by_unit)
+        if code != EXIT_UNUSABLE and (total["violation"] or tally.errors):
             code = EXIT_VIOLATIONS
     if fmt == "json" and len(paths) != 1:
         out.write("]\n")

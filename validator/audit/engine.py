@@ -33,7 +33,7 @@ from validator.models import (
     CasualtiesEvent,
     InputError,
     UnknownEvent,
-    Verdict,
+    VerdictRecord,
     nearest,
 )
 from validator.registry import Check, Finding, checks
@@ -86,24 +86,44 @@ class EventContext:
 
 @dataclass
 class Tally:
-    """Counts of verdicts: the whole log, per player and per unit."""
+    """Counts of verdicts: the whole log, per player and per unit.
 
-    total: Counter[str] = field(default_factory=Counter)
-    by_player: dict[str, Counter[str]] = field(default_factory=dict)
-    by_unit: dict[str, Counter[str]] = field(default_factory=dict)
+    One counter keyed by ``(unit, verdict)`` is all the walk updates (once per verdict);
+    the views are derived from it when asked.
+    """
+
+    counts: Counter[tuple[str | None, str]] = field(default_factory=Counter)
     errors: int = 0
     events: int = 0
 
-    def add(self, verdict: Verdict) -> None:
-        kind, unit = verdict.verdict, verdict.unit
-        self.total[kind] += 1
-        if unit:
-            counts = self.by_unit.get(unit)
-            if counts is None:
-                counts = self.by_unit[unit] = Counter()
-                self.by_player.setdefault(unit.split(":", 1)[0], Counter())
-            counts[kind] += 1
-            self.by_player[unit.split(":", 1)[0]][kind] += 1
+    def add(self, verdict: VerdictRecord) -> None:
+        self.counts[(verdict.unit, verdict.verdict)] += 1
+
+    @property
+    def total(self) -> Counter[str]:
+        """Verdicts by kind."""
+        out: Counter[str] = Counter()
+        for (_unit, kind), n in self.counts.items():
+            out[kind] += n
+        return out
+
+    @property
+    def by_unit(self) -> dict[str, Counter[str]]:
+        """Verdicts by kind for each unit (``PLAYER:id``)."""
+        out: dict[str, Counter[str]] = {}
+        for (unit, kind), n in self.counts.items():
+            if unit:
+                out.setdefault(unit, Counter())[kind] += n
+        return out
+
+    @property
+    def by_player(self) -> dict[str, Counter[str]]:
+        """Verdicts by kind for each player."""
+        out: dict[str, Counter[str]] = {}
+        for (unit, kind), n in self.counts.items():
+            if unit:
+                out.setdefault(unit.split(":", 1)[0], Counter())[kind] += n
+        return out
 
 
 class Audit:
@@ -147,9 +167,9 @@ class Audit:
         return self._checks[action]
 
     # -- the walk --------------------------------------------------------------------
-    def run(self) -> Iterator[Verdict | InputError]:
+    def run(self) -> Iterator[VerdictRecord | InputError]:
         """Every verdict and input error of the log, in the order they are known."""
-        out: list[Verdict | InputError] = []
+        out: list[VerdictRecord | InputError] = []
         event_line = self._event
         tally = self.tally
         for line, item in self.log.events():
@@ -163,7 +183,7 @@ class Audit:
             out.clear()
         yield from self._end_phase()
 
-    def _event(self, line: int, event: BaseEvent, out: list[Verdict | InputError]) -> None:
+    def _event(self, line: int, event: BaseEvent, out: list[VerdictRecord | InputError]) -> None:
         """Audit one event, appending its verdicts and input errors to ``out``."""
         game = self.game
         if event.turn != game.turn or (event.phase is not None and event.phase != game.phase):
@@ -172,41 +192,43 @@ class Audit:
             game.player = event.player
         ctx = self.ctx
         ctx.event, ctx.line, ctx.targets = event, line, []
-        ctx.unit = None
         errors: list[InputError] = []
+        unit = None
         if event.unit is not None:
-            ctx.unit = self._find_unit(event.unit, event.player, line, "unit", errors)
-        refs = _targets(event)
-        for index, ref in enumerate(refs):
-            where = "target" if index == 0 and ref == _field(event, "target") else \
-                f"targets[{index}]"
-            found = self._find_unit(ref, None, line, where, errors)
-            if found is not None:
-                ctx.targets.append(found)
+            unit = self.game.units.get(f"{event.player}:{event.unit}") or self._find_unit(
+                event.unit, event.player, line, "unit", errors)
+        ctx.unit = unit
+        if type(event) in _TARGETED or event.__pydantic_extra__:
+            for index, ref in enumerate(_targets(event)):
+                where = "target" if index == 0 and ref == _field(event, "target") else \
+                    f"targets[{index}]"
+                found = self._find_unit(ref, None, line, where, errors)
+                if found is not None:
+                    ctx.targets.append(found)
         if errors:
             self.tally.errors += len(errors)
             out.extend(errors)
-        unit = ctx.unit
         key = unit.key if unit is not None else _written_unit(event)
         action = event.action
-        add = self.tally.add
+        counts = self.tally.counts
         covered = False
         if not isinstance(event, UnknownEvent):
             for check in self._checks.get(action) or self.checks_for(action):
                 for finding in check.func(event, ctx):
-                    verdict = finding.place(check.name, line=line, unit=key, action=action)
-                    add(verdict)
-                    out.append(verdict)
+                    out.append(VerdictRecord(finding.verdict, finding.rules, finding.why,
+                                             check.name, finding.suggestions, line, key,
+                                             action))
+                    counts[(key, finding.verdict)] += 1
                     covered = True
         if not covered:
             why_key = (action, event.phase, isinstance(event, UnknownEvent),
                        unit.type_title if unit is not None else None)
-            finding = self._uncovered.get(why_key)
-            if finding is None:
-                finding = self._uncovered[why_key] = self._not_covered(event)
-            verdict = finding.place(NOT_COVERED_CHECK, line=line, unit=key, action=action)
-            add(verdict)
-            out.append(verdict)
+            uncovered = self._uncovered.get(why_key)
+            if uncovered is None:
+                uncovered = self._uncovered[why_key] = self._not_covered(event)
+            out.append(VerdictRecord(uncovered.verdict, uncovered.rules, uncovered.why,
+                                     NOT_COVERED_CHECK, (), line, key, action))
+            counts[(key, uncovered.verdict)] += 1
         self._record(line, event)
 
     def _not_covered(self, event: BaseEvent) -> Finding:
@@ -248,7 +270,7 @@ class Audit:
         return None
 
     # -- turns and phases -------------------------------------------------------------
-    def _advance(self, line: int, event: BaseEvent) -> Iterator[Verdict | InputError]:
+    def _advance(self, line: int, event: BaseEvent) -> Iterator[VerdictRecord | InputError]:
         game = self.game
         turn, phase = event.turn, event.phase
         if turn is not None and game.turn is not None and turn < game.turn:
@@ -303,14 +325,15 @@ class Audit:
                     f"фазы «{PHASE_TITLES[order[last]]}» в том же ходе",
             kind="order", path=("phase",), file=str(self.log.path), line=line)
 
-    def _end_phase(self) -> Iterator[Verdict]:
+    def _end_phase(self) -> Iterator[VerdictRecord]:
         """What the ended phase required and the log does not show, at the lines requiring it."""
         pending, self.game.obligations = self.game.obligations, []
         for obligation in pending:
             finding = obligation.finding
             assert isinstance(finding, Finding)
-            verdict = finding.place(MISSING_CHECK + ":" + obligation.kind, line=obligation.line,
-                                    unit=obligation.unit, action=obligation.action)
+            verdict = VerdictRecord(finding.verdict, finding.rules, finding.why,
+                                    MISSING_CHECK + ":" + obligation.kind, finding.suggestions,
+                                    obligation.line, obligation.unit, obligation.action)
             self.tally.add(verdict)
             yield verdict
 
@@ -330,6 +353,11 @@ class Audit:
                                        event))
         for update in self._updates.get(event.action, ()):
             update.func(event, ctx)
+
+
+_TARGETED = frozenset(cls for cls in EVENT_TYPES.values()
+                      if "target" in cls.model_fields or "targets" in cls.model_fields)
+"""Event classes that may name targets (others skip the target lookup)."""
 
 
 def _targets(event: BaseEvent) -> list[str]:

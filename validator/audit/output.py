@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Literal, TextIO
 
 from kb.models import SYSTEM_TITLES
-from validator.models import InputError, Verdict
+from validator.models import AnyVerdict, InputError
 from validator.report import error_json, summary_text, verdict_json, verdict_lines
 
 KINDS = ("ok", "violation", "warning", "not_covered")
@@ -46,6 +46,13 @@ class LogReportWriter:
         self._error_count = 0
         self._rules_json: dict[tuple[int, ...], tuple[object, str]] = {}
         self._where: dict[tuple[str | None, str | None], str] = {}
+        self._buffer: list[str] = []
+
+    def flush(self) -> None:
+        """Write the verdicts held back (JSON verdicts are written in batches)."""
+        if self._buffer:
+            self.out.write("".join(self._buffer))
+            self._buffer.clear()
 
     # -- stream ----------------------------------------------------------------------
     def start(self, general_errors: Iterable[InputError] = ()) -> None:
@@ -67,10 +74,12 @@ class LogReportWriter:
             self.out.write("\nОшибки во входных данных:\n")
             self.out.write("".join(f"  {e}\n" for e in general))
 
-    def verdict(self, verdict: Verdict) -> None:
+    def verdict(self, verdict: AnyVerdict) -> None:
         """Write one verdict."""
         if self.fmt == "json":
-            self.out.write(("\n" if self._verdicts == 0 else ",\n") + self._json(verdict))
+            self._buffer.append(("\n" if self._verdicts == 0 else ",\n") + self._json(verdict))
+            if len(self._buffer) >= 256:
+                self.flush()
         else:
             head = (verdict.line, verdict.unit, verdict.action)
             if head != self._last_head:
@@ -97,6 +106,7 @@ class LogReportWriter:
     def finish(self, total: Counter[str], by_player: dict[str, Counter[str]],
                by_unit: dict[str, Counter[str]]) -> None:
         """Write the summary (whole log, per player, per unit) and close the report."""
+        self.flush()
         if self.fmt == "json":
             self.out.write(("\n" if self._verdicts else "") + "], ")
             tail = {
@@ -120,7 +130,7 @@ class LogReportWriter:
             self.out.write("\n" + "\n".join(lines) + "\n")
         self._errors.close()
 
-    def _json(self, verdict: Verdict) -> str:
+    def _json(self, verdict: AnyVerdict) -> str:
         """``json.dumps(verdict_json(verdict, "log"), ensure_ascii=False)``, made faster.
 
         A log has a verdict per event and its few rules are the same objects again and
@@ -148,13 +158,13 @@ class LogReportWriter:
         self._error_count += 1
 
 
-_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C, as json.dumps
+_string = json.encoder.encode_basestring  # the C encoder json.dumps uses for strings
 
 
 def _value(value: int | str | None) -> str:
     if value is None:
         return "null"
-    return str(value) if isinstance(value, int) else _string(value)  # type: ignore[no-any-return]
+    return str(value) if isinstance(value, int) else _string(value)
 
 
 def _short(counter: Counter[str]) -> str:
