@@ -25,7 +25,9 @@ from kb.models import (
     Fact,
     KnowledgeBase,
     Node,
+    NodeKind,
     Removal,
+    RuleCategory,
     System,
 )
 
@@ -261,7 +263,7 @@ class _System:
             sec = p.section
             pages = sec.pages
             span = p.cleaned.to_source_span(*sec.span) if sec.span[1] > sec.span[0] else None
-            kind = "unit_type" if sec.is_unit_type else "rule"
+            kind: NodeKind = "unit_type" if sec.is_unit_type else "rule"
             self.b.nodes[p.id] = Node(
                 id=p.id, kind=kind, system=self.system, title=sec.title,
                 aliases=tuple(sec.aliases), parent=p.parent_id,
@@ -285,7 +287,7 @@ class _System:
                 self.used_ids.add(sid)
             src_id = sid
 
-    def _category(self, p: Part) -> str:
+    def _category(self, p: Part) -> RuleCategory:
         title_key = lemma_key(p.section.title)
         if re.search(r"\bфаза\b|\bэтап\b", title_key) and p.parent_id is None:
             return "phase"

@@ -79,8 +79,8 @@ def special_rules_list(body: str, offset: int = 0) -> list[Mention]:
         name = part.strip()
         if name:
             s = body.find(name, pos)
-            out.append(Mention("grant", name, capitalize(name), (offset + s, offset + s + len(name)),
-                               first))
+            span = (offset + s, offset + s + len(name))
+            out.append(Mention("grant", name, capitalize(name), span, first))
             pos = s + len(name)
     return out
 
@@ -88,7 +88,8 @@ def special_rules_list(body: str, offset: int = 0) -> list[Mention]:
 def grant_cues(text: str) -> list[Mention]:
     """Rules a text grants in so many words: "может использовать специальное правило «Дави!»"."""
     return [
-        Mention("grant", m.group(1), capitalize(m.group(1)), m.span(1), sentence_of(text, m.start()))
+        Mention("grant", m.group(1), capitalize(m.group(1)), m.span(1),
+                sentence_of(text, m.start()))
         for m in _GRANT_CUE.finditer(text)
     ]
 
@@ -128,7 +129,8 @@ def cue_names(text: str) -> list[Mention]:
         before = text[max(0, m.start() - 30): m.start()]
         if _RULE_WORD.search(before):
             raw = m.group(1)
-            out.append(Mention("cue", raw, capitalize(raw), m.span(1), sentence_of(text, m.start())))
+            out.append(Mention("cue", raw, capitalize(raw), m.span(1),
+                               sentence_of(text, m.start())))
     for m in _CAP_PHRASE.finditer(text):
         phrase = m.group(1)
         for part in re.split(r"\s+и\s+(?=[А-ЯЁ])", phrase):
@@ -142,7 +144,8 @@ def cue_names(text: str) -> list[Mention]:
     return out
 
 
-_PRED_ADJ = re.compile(r"(\w+),?\s+котор\w+\s+(?:является|являются)\s+([А-ЯЁ][а-яё]+)(?=[.,;]|\s*$)")
+_PRED_ADJ = re.compile(
+    r"(\w+),?\s+котор\w+\s+(?:является|являются)\s+([А-ЯЁ][а-яё]+)(?=[.,;]|\s*$)")
 
 
 def _predicate_adjectives(text: str) -> list[Mention]:

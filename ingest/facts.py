@@ -138,7 +138,7 @@ def _topics(lemmas: list[str], topics: list[tuple[str, str]]) -> list[str | None
 
 def _best_topic(found: list[str | None], topics: list[tuple[str, str]]) -> str | None:
     """The most specific of the topics found (the vocabulary lists them most specific first)."""
-    order = {}
+    order: dict[str, int] = {}
     for i, (_, topic) in enumerate(topics):
         order.setdefault(topic, i)
     present = [t for t in found if t is not None]

@@ -16,8 +16,10 @@ footers put them on. Captions and quotes become :class:`Flavour` items, never se
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 from ingest.vocabulary import GROUP_HEADS, Vocabulary, vocabulary
 from kb.lemmas import lemma, lemma_key, lemma_words, morph, pos, words
@@ -68,19 +70,23 @@ class Segmentation:
     layout: str  # "lines" | "flat"
 
 
-@dataclass(frozen=True)
-class PageMarkLike:
+class PageMarkLike(Protocol):
     """The parts of a page footer the segmenter reads (``ingest.models.PageMark``)."""
 
-    first: int
-    last: int
-    at: int
+    @property
+    def first(self) -> int: ...
+
+    @property
+    def last(self) -> int: ...
+
+    @property
+    def at(self) -> int: ...
 
 
 def segment(
     text: str,
     system: str | None,
-    pages: list[PageMarkLike] | None = None,
+    pages: Sequence[PageMarkLike] | None = None,
     gaps: dict[int, int] | None = None,
 ) -> Segmentation:
     """Split ``text`` (cleaned) into sections.
@@ -241,10 +247,11 @@ def _segment_lines(
     nxt: dict[int, int | None] = {}
     for k, i in enumerate(nonblank):
         nxt[i] = nonblank[k + 1] if k + 1 < len(nonblank) else None
-    cand = [
-        i for i in nonblank
-        if is_heading_line(lines[i], lines[nxt[i]] if nxt[i] is not None else None)
-    ]
+    def following(i: int) -> str | None:
+        j = nxt[i]
+        return lines[j] if j is not None else None
+
+    cand = [i for i in nonblank if is_heading_line(lines[i], following(i))]
     # a run of three or more heading-like lines with no text between is a list, not headings:
     # the first is its heading, the last a heading if text follows it, the rest list items
     cset = set(cand)
@@ -491,10 +498,10 @@ def _segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
         flavour.extend(flv)
         intros = _split_intros(text, intro, [items[g][3] for g in group])
         type_idx = []
-        for g, part in zip(group, intros, strict=True):
+        for g, intro_part in zip(group, intros, strict=True):
             _, ts, te, tt = items[g]
             title, aliases = title_and_aliases(tt)
-            sec = Section(title, tt, (ts, te), part, is_unit_type=True, aliases=aliases)
+            sec = Section(title, tt, (ts, te), intro_part, is_unit_type=True, aliases=aliases)
             sections.append(sec)
             type_idx.append(len(sections) - 1)
         if pending:
@@ -721,7 +728,7 @@ def _tail_flavour(text: str, span: Span) -> tuple[Span, list[Flavour]]:
 # pages
 
 
-def _assign_pages(sections: list[Section], pages: list[PageMarkLike]) -> None:
+def _assign_pages(sections: list[Section], pages: Sequence[PageMarkLike]) -> None:
     """A footer closes a page: a section lies on the page of the first footer after its start."""
     marks = sorted(pages, key=lambda p: p.at)
     for sec in sections:

@@ -100,7 +100,7 @@ def _any_system(graph: Graph, name: str) -> Node:
     """Resolve a name in every system; it must mean one node in exactly one of them."""
     found = []
     for system in sorted({n.system for n in graph.nodes.values()}):
-        node = graph.names.resolve(name, system)
+        node: Node | None = graph.names.resolve(name, system)
         if node is not None:
             found.append(node)
     if len(found) == 1:

@@ -8,7 +8,7 @@ from kb.models import KnowledgeBase
 def summary_rows(kb: KnowledgeBase) -> list[dict[str, int | str]]:
     """One row per system: sections, unit types, facts, references, removed text."""
     nodes = {n.id: n for n in kb.nodes}
-    rows = []
+    rows: list[dict[str, int | str]] = []
     for system in kb.systems:
         mine = [n for n in kb.nodes if n.system == system.id]
         refs = [e for e in kb.edges if e.kind == "references" and nodes[e.source].system

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.segment import PageMarkLike, is_heading_line, segment, title_and_aliases
+from ingest.models import PageMark
+from ingest.segment import is_heading_line, segment, title_and_aliases
 
 DATA = Path(__file__).parent / "data" / "segment"
 SYSTEMS = {"whfb_page": "whfb8", "killteam_lines": "killteam2018", "flat_40k": "wh40k6"}
@@ -40,7 +41,7 @@ def test_flat_layout_marks_caption_and_quote() -> None:
 def test_page_footer_puts_sections_on_its_page() -> None:
     text = (DATA / "whfb_page.txt").read_text(encoding="utf-8")
     at = len(text)  # cleaning leaves the footer's place at the end of the page
-    result = segment(text, "whfb8", [PageMarkLike(75, 75, at)])
+    result = segment(text, "whfb8", [PageMark(first=75, last=75, at=at, source_span=(0, 0))])
     assert {s.title: s.pages for s in result.sections}["Регенерация"] == (75,)
 
 
