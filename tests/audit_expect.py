@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from validator.models import Report
+from validator.verdicts import Report
 
 
 def expectations(log: Path) -> dict[int, list[dict[str, str]]]:

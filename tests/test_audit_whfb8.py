@@ -18,8 +18,8 @@ from conftest import graph_of_corpus_copy
 
 from kb.graph import Graph
 from validator.audit import audit_log, write_audits
-from validator.models import Report, Verdict
 from validator.registry import CHECKS
+from validator.verdicts import Report, Verdict
 
 GAMES = Path(__file__).parent / "data" / "games" / "whfb8"
 CHANGED = GAMES / "changed"

@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from validator.gamelog import parse_event, read_log
-from validator.models import (
+from validator.events import (
     EVENT_TYPES,
     ChargeEvent,
-    GameLogError,
-    InputError,
     MoveEvent,
     RunEvent,
     SaveEvent,
@@ -21,6 +18,8 @@ from validator.models import (
     TurboBoostEvent,
     UnknownEvent,
 )
+from validator.gamelog import parse_event, read_log
+from validator.models import GameLogError, InputError
 
 GAMES = Path(__file__).parent / "data" / "games"
 LOGS = sorted(p.name for p in GAMES.glob("*.jsonl"))

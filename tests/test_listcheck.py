@@ -20,10 +20,10 @@ from validator.checks_profiles import role_of
 from validator.listcheck import check_list, check_lists
 from validator.listcontext import split_rule_parameter
 from validator.lists import parse_list, read_list
-from validator.models import Report, Verdict
 from validator.parameters import Parameter, parse_parameter
 from validator.registry import CHECKS
 from validator.report import exit_code, render_json, render_text
+from validator.verdicts import Report, Verdict
 
 DATA = Path(__file__).parent / "data"
 CHECKS_DIR = DATA / "lists" / "checks"

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from validator.models import (
+from validator.models import InputError, ListInputError
+from validator.report import exit_code, failure_report, render_json, render_text
+from validator.verdicts import (
     Application,
-    InputError,
-    ListInputError,
     Report,
     RuleCitation,
     RuleRef,
@@ -17,7 +17,6 @@ from validator.models import (
     UnitReport,
     Verdict,
 )
-from validator.report import exit_code, failure_report, render_json, render_text
 
 TURBO = RuleCitation(
     id="wh40k6:turbo-uskorenie", title="Турбо-ускорение", system="wh40k6",

@@ -20,7 +20,6 @@ from kb.names import split_parameter
 from kb.text import sentences
 from validator.checks_units import as_written, quoted
 from validator.listcontext import DeclaredRule, ListContext, ListedUnit, cite_mention
-from validator.models import RuleCitation
 from validator.parameters import (
     FREE_TEXT_MARK,
     Parameter,
@@ -31,6 +30,7 @@ from validator.parameters import (
 )
 from validator.registry import Finding, unit_check
 from validator.rulebook import Rulebook
+from validator.verdicts import RuleCitation
 
 NOT_STACKING_STEMS = ("не складыва",)
 """Words of the sentence that says several of a rule do not add up."""

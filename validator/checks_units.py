@@ -19,8 +19,8 @@ from validator.listcontext import (
     cite_mention,
     cite_type,
 )
-from validator.models import RuleCitation
 from validator.registry import Finding, unit_check
+from validator.verdicts import RuleCitation
 
 TYPE_OPTIONAL_SYSTEMS = frozenset({"killteam2018"})
 """Systems whose units may leave the type out (FORMATS §2)."""

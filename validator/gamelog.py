@@ -4,7 +4,7 @@
 cannot be used raises :class:`~validator.models.GameLogError`, since nothing in it can be
 audited. :meth:`GameLog.events` then reads the rest line by line, in constant memory, and
 never stops: a malformed line yields an :class:`~validator.models.InputError` in its place,
-an action no check knows yields an :class:`~validator.models.UnknownEvent`.
+an action no check knows yields an :class:`~validator.events.UnknownEvent`.
 
 Example::
 
@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from validator.events import EVENT_TYPES, BaseEvent, GameHeader, KnownEvent, UnknownEvent
 from validator.lists import (
     Positions,
     build_list,
@@ -35,18 +36,7 @@ from validator.lists import (
     parse_json,
     read_list,
 )
-from validator.models import (
-    DEFAULT_MAX_BYTES,
-    EVENT_TYPES,
-    ArmyList,
-    BaseEvent,
-    GameHeader,
-    GameLogError,
-    InputError,
-    KnownEvent,
-    ListInputError,
-    UnknownEvent,
-)
+from validator.models import DEFAULT_MAX_BYTES, ArmyList, GameLogError, InputError, ListInputError
 
 DEFAULT_MAX_LINE_BYTES = 1024 * 1024
 """Longest event line read (bytes); a longer one is skipped and reported."""

@@ -27,20 +27,11 @@ from kb.models import Node
 from validator import checks_list, checks_profiles, checks_rules, checks_units  # noqa: F401
 from validator.listcontext import RULE_KINDS, ListContext, ListedUnit, Resolver
 from validator.lists import read_lists
-from validator.models import (
-    DEFAULT_MAX_BYTES,
-    Application,
-    ArmyList,
-    ListInputError,
-    Report,
-    RuleRef,
-    TypeRef,
-    UnitReport,
-    Verdict,
-)
+from validator.models import DEFAULT_MAX_BYTES, ArmyList, ListInputError
 from validator.registry import Check, Finding, checks
 from validator.report import failure_report
 from validator.roster import Aliases
+from validator.verdicts import Application, Report, RuleRef, TypeRef, UnitReport, Verdict
 
 _UNIT_FIELD = re.compile(r"^units\[(\d+)\](?:\.(.*))?$")
 UNNAMED_INPUT = "<список>"

@@ -25,9 +25,10 @@ from kb.lemmas import fold
 from kb.models import Node
 from kb.names import FUZZY_CUTOFF, split_parameter
 from kb.text import sentences
-from validator.models import ArmyList, Part, RuleCitation, Unit
+from validator.models import ArmyList, Part, Unit
 from validator.roster import Aliases, kb_name, load_aliases
 from validator.rulebook import Rulebook
+from validator.verdicts import RuleCitation
 
 TYPE_KINDS = ("unit_type", "concept")
 RULE_KINDS = ("rule", "concept")

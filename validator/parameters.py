@@ -25,8 +25,8 @@ from kb.lemmas import fold
 from kb.models import Node
 from kb.names import split_parameter, strip_parenthesised
 from kb.text import sentences, stem_match
-from validator.models import RuleCitation
 from validator.rulebook import FoundFact, Rulebook
+from validator.verdicts import RuleCitation
 
 Shape = Literal["number", "roll", "dice", "text"]
 

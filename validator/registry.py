@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from validator.models import RuleCitation, Verdict, VerdictKind
+from validator.verdicts import RuleCitation, Verdict, VerdictKind
 
 Scope = Literal["list", "unit", "event", "track"]
 

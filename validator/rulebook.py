@@ -24,7 +24,7 @@ from kb.graph import Graph
 from kb.lemmas import fold, lemma_key, lemma_words
 from kb.models import Fact, Node
 from kb.text import sentences, stem_match
-from validator.models import RuleCitation
+from validator.verdicts import RuleCitation
 
 T = TypeVar("T")
 

@@ -22,8 +22,9 @@ from validator.audit import common, killteam2018, wh40k6, whfb8  # noqa: F401  (
 from validator.audit.engine import Audit
 from validator.audit.output import Format, LogReportWriter
 from validator.gamelog import read_log
-from validator.models import GameLogError, InputError, Report, Verdict
+from validator.models import GameLogError, InputError
 from validator.report import EXIT_CLEAN, EXIT_UNUSABLE, EXIT_VIOLATIONS
+from validator.verdicts import Report, Verdict
 
 __all__ = ["Audit", "audit_log", "write_audits"]
 

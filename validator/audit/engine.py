@@ -25,19 +25,12 @@ from kb.graph import Graph
 from kb.lemmas import fold
 from kb.names import split_parameter
 from validator.audit.state import Done, GameState, UnitState
+from validator.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, UnknownEvent
 from validator.gamelog import GameLog
-from validator.models import (
-    EVENT_TYPES,
-    ArmyList,
-    BaseEvent,
-    CasualtiesEvent,
-    InputError,
-    UnknownEvent,
-    VerdictRecord,
-    nearest,
-)
+from validator.models import ArmyList, InputError, nearest
 from validator.registry import Check, Finding, checks
 from validator.rulebook import Rulebook
+from validator.verdicts import VerdictRecord
 
 NOT_COVERED_CHECK = "not_covered"
 MISSING_CHECK = "required_not_done"

@@ -32,9 +32,10 @@ from validator.audit.killteam2018_common import (
     rule_fact,
     rule_sentence,
 )
-from validator.models import BaseEvent, InitiativeEvent, ReactEvent, RuleCitation
+from validator.events import BaseEvent, InitiativeEvent, ReactEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import Rulebook
+from validator.verdicts import RuleCitation
 
 __all__ = ["initiative_roll", "one_psyker_per_round", "psyker_only",
            "reinforcements_restrictions", "shooting_restrictions"]

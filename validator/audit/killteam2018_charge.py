@@ -26,7 +26,7 @@ from validator.audit.killteam2018_common import (
     rule_fact,
     rule_sentence,
 )
-from validator.models import BaseEvent, ChargeEvent, ReactEvent
+from validator.events import BaseEvent, ChargeEvent, ReactEvent
 from validator.registry import Finding, event_check
 
 

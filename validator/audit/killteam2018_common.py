@@ -17,9 +17,10 @@ from typing import Any
 from kb.text import stem_match
 from validator.audit.engine import EventContext
 from validator.audit.state import Done, UnitState
-from validator.models import ChargeEvent, ReactEvent, RuleCitation
+from validator.events import ChargeEvent, ReactEvent
 from validator.registry import Finding
 from validator.rulebook import FoundFact, Rulebook, Sentence
+from validator.verdicts import RuleCitation
 
 SYSTEM = frozenset({"killteam2018"})
 MOVEMENT = "movement"

@@ -28,7 +28,7 @@ from validator.audit.killteam2018_common import (
     rule_fact,
     rule_sentence,
 )
-from validator.models import AdvanceEvent, BaseEvent, ChargeEvent, FallBackEvent, MoveEvent
+from validator.events import AdvanceEvent, BaseEvent, ChargeEvent, FallBackEvent, MoveEvent
 from validator.registry import Finding, event_check
 
 

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from typing import Literal, TextIO
 
 from kb.models import SYSTEM_TITLES
-from validator.models import AnyVerdict, InputError
+from validator.models import InputError
 from validator.report import error_json, summary_text, verdict_json, verdict_lines
+from validator.verdicts import AnyVerdict
 
 KINDS = ("ok", "violation", "warning", "not_covered")
 Format = Literal["text", "json"]

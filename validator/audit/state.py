@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from validator.models import BaseEvent, Unit
+from validator.events import BaseEvent
+from validator.models import Unit
 
 
 @dataclass(slots=True)

@@ -29,7 +29,7 @@ from validator.audit.wh40k6_common import (
     track,
     unit_label,
 )
-from validator.models import BaseEvent, CasualtiesEvent, ChargeEvent, ShootEvent
+from validator.events import BaseEvent, CasualtiesEvent, ChargeEvent, ShootEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import FoundFact, Rulebook, Sentence
 

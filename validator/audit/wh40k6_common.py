@@ -23,9 +23,9 @@ from typing import Any, TypeVar
 from kb.lemmas import fold
 from kb.models import Node
 from validator.audit.state import UnitState
-from validator.models import RuleCitation, VerdictKind
 from validator.registry import Finding, state_update
 from validator.rulebook import FoundFact, Rulebook, Sentence
+from validator.verdicts import RuleCitation, VerdictKind
 
 SYSTEM = "wh40k6"
 SYSTEMS = frozenset({SYSTEM})

@@ -33,7 +33,7 @@ from validator.audit.wh40k6_common import (
     track,
     unit_label,
 )
-from validator.models import ChargeEvent, FlightModeEvent, MoveEvent, RunEvent, ShootEvent
+from validator.events import ChargeEvent, FlightModeEvent, MoveEvent, RunEvent, ShootEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import FoundFact, Rulebook, Sentence
 

@@ -25,7 +25,7 @@ from validator.audit.whfb8_common import (
     tracker,
 )
 from validator.audit.whfb8_deploy import start_of_play
-from validator.models import EVENT_TYPES, BaseEvent, CasualtiesEvent, HitEvent, WoundEvent
+from validator.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, HitEvent, WoundEvent
 
 __all__ = ["track"]
 

@@ -37,16 +37,10 @@ from validator.audit.whfb8_common import (
     tracker,
     uses_rule,
 )
-from validator.models import (
-    BaseEvent,
-    HitEvent,
-    ImpactHitsEvent,
-    RuleCitation,
-    SaveEvent,
-    WoundEvent,
-)
+from validator.events import BaseEvent, HitEvent, ImpactHitsEvent, SaveEvent, WoundEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import FoundFact, Sentence
+from validator.verdicts import RuleCitation
 
 SAVE_NAMES = {"armour": "за доспехи", "ward": "магический", "regeneration": "за Регенерацию"}
 

@@ -24,8 +24,9 @@ from kb.models import Node
 from kb.names import split_parameter
 from validator.audit.engine import PHASE_TITLES, EventContext
 from validator.audit.state import UnitState
-from validator.models import BaseEvent, RuleCitation
+from validator.events import BaseEvent
 from validator.registry import CheckFunction, Finding, state_update
+from validator.verdicts import RuleCitation
 
 T = TypeVar("T")
 

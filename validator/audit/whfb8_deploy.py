@@ -19,7 +19,7 @@ from validator.audit.whfb8_common import (
     tracker,
     uses_rule,
 )
-from validator.models import BaseEvent, ChargeEvent, DeployEvent, ReserveRollEvent
+from validator.events import BaseEvent, ChargeEvent, DeployEvent, ReserveRollEvent
 from validator.registry import Finding, event_check
 
 DEPLOYMENT_ACTIONS = frozenset({"deploy", "reserve_roll"})

@@ -30,15 +30,15 @@ from validator.audit.whfb8_common import (
     state,
     tracker,
 )
-from validator.models import (
+from validator.events import (
     BaseEvent,
     BreakTestFailedEvent,
     CasualtiesEvent,
     PanicTestEvent,
-    RuleCitation,
     UnitDestroyedEvent,
 )
 from validator.registry import Finding, event_check
+from validator.verdicts import RuleCitation
 
 PANIC = "panic_test"
 FRIEND_SECTIONS = {"unit_destroyed": "Полностью уничтожено дружественное подразделение",

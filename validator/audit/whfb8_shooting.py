@@ -23,7 +23,7 @@ from validator.audit.whfb8_common import (
     tracker,
     uses_rule,
 )
-from validator.models import BaseEvent, HitEvent, MoveEvent, ShootEvent
+from validator.events import BaseEvent, HitEvent, MoveEvent, ShootEvent
 from validator.registry import Finding, event_check
 
 MOVED_KEYS = ("moved", "move", "movement", "движение")

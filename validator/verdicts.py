@@ -1,0 +1,154 @@
+"""Reports (FORMATS §4): verdicts with the rules that decide them, unit reports, summaries.
+
+A verdict is data (STYLE §8): what a check concluded, the rules it rests on, each with the
+sentence that decides it, and why; the walker that ran the check adds where.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from validator.models import InputError
+
+REPORT_SCHEMA = "rulekb.report/1"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+VerdictKind = Literal["ok", "violation", "warning", "not_covered"]
+
+
+class RuleCitation(_Frozen):
+    """A rule that decided a verdict, with the sentence of its text that decides it."""
+
+    id: str
+    title: str
+    system: str
+    source: str | None = None
+    page: int | None = None
+    quote: str = ""
+
+
+class Verdict(_Frozen):
+    """One finding: what a check concluded, the rules it rests on and why, and where.
+
+    The check fills ``verdict``, ``rules``, ``why``, ``suggestions``; the walker that runs it
+    adds the location (``line`` for a log, ``unit`` and ``field`` for a list, ``action``).
+    """
+
+    verdict: VerdictKind
+    rules: tuple[RuleCitation, ...] = ()
+    why: str
+    check: str
+    suggestions: tuple[str, ...] = ()
+    line: int | None = None
+    unit: str | None = None
+    action: str | None = None
+    field: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.verdict}, {self.check}, line={self.line}, unit={self.unit})"
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictRecord:
+    """A :class:`Verdict` as the audit streams it: the same fields, without validation.
+
+    An audit places a verdict for every event of a log of millions; checks build findings
+    from the KB and parsed input, so there is nothing left to validate, and a plain record
+    costs a fraction of a model. :meth:`model` gives the :class:`Verdict`.
+    """
+
+    verdict: VerdictKind
+    rules: tuple[RuleCitation, ...]
+    why: str
+    check: str
+    suggestions: tuple[str, ...] = ()
+    line: int | None = None
+    unit: str | None = None
+    action: str | None = None
+    field: str | None = None
+
+    def model(self) -> Verdict:
+        """The verdict as the public model."""
+        return Verdict(verdict=self.verdict, rules=self.rules, why=self.why, check=self.check,
+                       suggestions=self.suggestions, line=self.line, unit=self.unit,
+                       action=self.action, field=self.field)
+
+
+AnyVerdict = Verdict | VerdictRecord
+"""What report writers accept: the model or the audit's plain record."""
+
+
+class TypeRef(_Frozen):
+    """A unit type node of the KB, as a report names it."""
+
+    id: str
+    title: str
+
+
+class RuleRef(_Frozen):
+    """A rule node of the KB; ``defined`` is false for a concept the corpus only names."""
+
+    id: str
+    title: str
+    defined: bool = True
+
+
+class Application(_Frozen):
+    """A rule that applies to a unit, and the reason it does."""
+
+    rule: RuleRef
+    because: str
+
+
+class UnitReport(_Frozen):
+    """A unit of a list: its resolved type and every rule that applies to it."""
+
+    id: str
+    name: str | None = None
+    type: TypeRef | None = None
+    applies: tuple[Application, ...] = ()
+
+
+class Summary(_Frozen):
+    """How many verdicts of each kind a report holds."""
+
+    ok: int = 0
+    violation: int = 0
+    warning: int = 0
+    not_covered: int = 0
+
+
+class Report(_Frozen):
+    """The result of checking one input: a list (``kind="list"``) or a game log (``"log"``).
+
+    ``errors`` holds every input problem: for an unusable input it is all the report says;
+    for a log it also holds the malformed lines that were skipped.
+    """
+
+    report_schema: str = Field(default=REPORT_SCHEMA, alias="schema")
+    kind: Literal["list", "log"]
+    input: str
+    system: str | None = None
+    verdicts: tuple[Verdict, ...] = ()
+    units: tuple[UnitReport, ...] | None = None
+    errors: tuple[InputError, ...] = ()
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    @property
+    def summary(self) -> Summary:
+        """Counts of the verdicts by kind."""
+        counts = {"ok": 0, "violation": 0, "warning": 0, "not_covered": 0}
+        for verdict in self.verdicts:
+            counts[verdict.verdict] += 1
+        return Summary(**counts)
+
+    def __repr__(self) -> str:
+        return f"Report({self.kind}, {self.input!r}, {len(self.verdicts)} verdicts)"
