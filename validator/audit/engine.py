@@ -1,10 +1,12 @@
 """Replay a game log event by event: place each event in the game, run its checks, track it.
 
-:class:`Audit` streams: it yields each verdict and each input error as soon as it is known
-and keeps only the current turn's history, so a log of any length is audited in bounded
-memory. For every event line the walker:
+:class:`Audit` streams: it yields each verdict (a :class:`~validator.verdicts.VerdictRecord`,
+the :class:`~validator.verdicts.Verdict` without its validation cost) and each input error as
+soon as it is known, and keeps only the current turn's history, so a log of any length is
+audited in bounded memory. For every event line the walker:
 
-1. notes a turn that goes back (an input error; the event is still audited);
+1. notes a turn, or a phase within a player's turn, that goes back (an input error; the
+   event is still audited);
 2. at a change of turn or phase, reports what the ended phase required and the log lacks
    (a panic test), against the event that required it, and resets the phase's counters;
 3. finds the acting unit and the targets in the armies (unknown ids are input errors with
