@@ -1,0 +1,60 @@
+"""Cleaning steps that only touch whitespace: the first step and the last.
+
+:func:`line_endings` runs first so every other step sees ``\\n`` line ends only;
+:func:`whitespace` runs last, after the other steps have removed what they remove.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingest.clean_edits import HSPACE
+from ingest.models import Edit
+
+_CR_RE = re.compile(r"\r\n?")
+
+
+def line_endings(text: str) -> list[Edit]:
+    """Windows and old Mac line ends become ``\\n``, so the other steps see one kind."""
+    return [
+        Edit(m.start(), m.end(), "\n", "line_endings", "перевод строки приведён к \\n")
+        for m in _CR_RE.finditer(text)
+    ]
+
+
+_WHITESPACE_RE = re.compile(
+    rf"(?P<lines>{HSPACE}*\n\s*)"
+    rf"|(?P<open>(?<=[(\[«]){HSPACE}+)"
+    rf"|(?P<close>{HSPACE}+(?=[)\]»]))"
+    rf"|(?P<spaces>{HSPACE}{{2,}}|[^\S\n ]|\A{HSPACE}+|{HSPACE}+\Z)"
+)
+
+
+def whitespace(text: str) -> list[Edit]:
+    """Normalise whitespace: one space between words, no spaces at line ends or starts,
+    no spaces inside brackets, at most one blank line, nothing at the text's ends.
+
+    Non-breaking spaces count as spaces, so a line holding only one is blank.
+    """
+    edits: list[Edit] = []
+    size = len(text)
+    for m in _WHITESPACE_RE.finditer(text):
+        run = m.group()
+        at_edge = m.start() == 0 or m.end() == size
+        if m.group("lines") is not None:
+            newlines = run.count("\n")
+            replacement = "" if at_edge else "\n\n" if newlines >= 2 else "\n"
+            if newlines > 2:
+                reason = "несколько пустых строк сведены к одной"
+            elif at_edge:
+                reason = "пустые строки в начале или конце текста"
+            else:
+                reason = "пробелы в конце или начале строки"
+        elif m.group("open") is not None or m.group("close") is not None:
+            replacement, reason = "", "пробел внутри скобок или кавычек"
+        else:
+            replacement = "" if at_edge else " "
+            reason = "пробелы в начале или конце текста" if at_edge else "лишние пробелы"
+        if replacement != run:
+            edits.append(Edit(m.start(), m.end(), replacement, "whitespace", reason))
+    return edits

@@ -1,0 +1,153 @@
+"""Cleaning steps that repair words a PDF or a website broke: hyphenation, small caps, drop
+capitals.
+
+Each is a step of :data:`ingest.clean.STEPS` (``text -> list[Edit]``). Hyphenation and drop
+capitals are decided by word evidence: the Russian dictionary and the words of the text itself
+(and of the rest of the corpus, ``vocabulary``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from functools import lru_cache
+
+from ingest.clean_edits import HSPACE, LETTERS, first_fit
+from ingest.models import Edit
+from kb.lemmas import WORD_RE, fold, is_known
+
+
+@lru_cache(maxsize=200_000)
+def _known(word: str) -> bool:
+    return is_known(word)
+
+
+def text_vocabulary(text: str) -> set[str]:
+    """The folded words of ``text`` (hyphenated words whole): evidence for word decisions."""
+    return set(WORD_RE.findall(fold(text)))
+
+
+# The second part is a lookahead so that it can be the first part of the next break.
+_HYPHEN_RE = re.compile(rf"(?<!\w)({LETTERS}+)-( |\n{HSPACE}*)(?=({LETTERS}+))")
+_SOFT_HYPHEN_RE = re.compile(rf"\u00ad(?:{HSPACE}*\n{HSPACE}*)?")
+
+
+def hyphenation(text: str, vocabulary: Collection[str] | None = None) -> list[Edit]:
+    """Join words broken by hyphenation: "передвигают- ся" → "передвигаются".
+
+    A break is letters, a hyphen, one space or newline, and letters in lower case (or in
+    upper case after an upper-case first part). The hyphen stays ("по- настоящему" →
+    "по-настоящему") when the hyphenated form has more evidence than the joined one; a form
+    found among the text's words (or ``vocabulary``) counts twice, a dictionary word once.
+    Hyphenated words without a space ("турбо-ускорение") and dashes with spaces on both sides
+    are never touched. Soft hyphens are removed.
+    """
+    words = text_vocabulary(text)
+    if vocabulary:
+        words |= {fold(w) for w in vocabulary}
+    edits: list[Edit] = []
+    decided: dict[tuple[str, str], bool] = {}
+    for m in _HYPHEN_RE.finditer(text):
+        head, tail = m.group(1), m.group(3)
+        if not (tail[0].islower() or (head[-1].isupper() and sum(map(str.isupper, head)) >= 2)):
+            continue
+        keep = decided.get((head, tail))
+        if keep is None:
+            hyphenated, joined = fold(f"{head}-{tail}"), fold(head + tail)
+            keep = decided[head, tail] = _evidence(hyphenated, words) > _evidence(joined, words)
+        broken = f"{head}-{' ' if m.group(2) == ' ' else '↵'}{tail}"
+        if keep:
+            edits.append(
+                Edit(m.start(2), m.end(2), "", "hyphenation",
+                     f"перенос в слове с дефисом: «{broken}» → «{head}-{tail}»")
+            )
+        else:
+            edits.append(
+                Edit(m.end(1), m.end(2), "", "hyphenation",
+                     f"перенос слова: «{broken}» → «{head}{tail}»")
+            )
+    for m in _SOFT_HYPHEN_RE.finditer(text):
+        edits.append(Edit(m.start(), m.end(), "", "hyphenation", "мягкий перенос"))
+    return first_fit(edits)
+
+
+def _evidence(word: str, vocabulary: Collection[str]) -> int:
+    return 2 * (word in vocabulary) + _known(word)
+
+
+# A Cyrillic word with a lower-case letter before an upper-case one, or two capitals before
+# a lower-case letter: the two shapes a small-caps word read in the wrong case takes.
+CASE_ARTIFACT_RE = re.compile(
+    "(?<![А-ЯЁа-яё])[А-ЯЁа-яё]*?(?:[а-яё][А-ЯЁ]|[А-ЯЁ]{2}[а-яё])[А-ЯЁа-яё]*"
+)
+_LONE_LETTER_RE = re.compile(
+    "(?<![А-ЯЁа-яё])([А-ЯЁа-яё]{2,}) ([си]) (?=([А-ЯЁа-яё]{2,})(?![А-ЯЁа-яё]))"
+)
+
+
+def _needs_case_repair(word: str) -> bool:
+    """A small-caps artifact: a lower-case letter before an upper-case one, or ≥2 capitals
+    mixed with lower-case letters ("сТРЕЛьБА", "БЕРЕГИТЕсь")."""
+    return CASE_ARTIFACT_RE.fullmatch(word) is not None
+
+
+def small_caps(text: str) -> list[Edit]:
+    """Upper-case words that a PDF's small caps left in mixed case.
+
+    "сТРЕЛьБА" → "СТРЕЛЬБА", "сэР" → "СЭР"; a lone "с" or "и" between two capitalised words
+    becomes upper case ("ЕДИНИцЫ с РЕАКТИВНЫМИ" → "ЕДИНИЦЫ С РЕАКТИВНЫМИ"). Only Cyrillic
+    words are touched, so "XV25", "Ld", "WS" stay; the length never changes.
+    """
+    edits = [
+        Edit(m.start(), m.end(), m.group().upper(), "small_caps",
+             f"капитель прочитана не в том регистре: «{m.group()}»")
+        for m in CASE_ARTIFACT_RE.finditer(text)
+    ]
+    for m in _LONE_LETTER_RE.finditer(text):
+        if in_capitals(m.group(1)) and in_capitals(m.group(3)):
+            edits.append(
+                Edit(m.start(2), m.end(2), m.group(2).upper(), "small_caps",
+                     f"союз или предлог «{m.group(2)}» в заголовке капителью")
+            )
+    return edits
+
+
+def in_capitals(word: str) -> bool:
+    return len(word) >= 2 and (word.isupper() or _needs_case_repair(word))
+
+
+_DROP_CAPITAL_RE = re.compile(r"(?<!\w)([А-ЯЁа-яё]) ([А-ЯЁ]{2,})(?![\w])")
+# One-letter Russian words: after one of these a capitalised word is usually a word of its own.
+_LETTER_WORDS = frozenset("авиксоуя")
+
+
+def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[Edit]:
+    """Join a drop capital cut off its word: "О ТСТУПЛЕНИЕ" → "ОТСТУПЛЕНИЕ".
+
+    A single letter, a space and a capitalised word. If the letter is a word itself (а в и к
+    о с у я), they join only when the rest is not a word and the joined form is ("В ЫБОР",
+    but not "В ФАЗЕ", "И ТЁМНОЭЛЬДАРСКИЕ"); otherwise they join when the joined form is a
+    word or the rest is not ("Т РУДНО", "Э ЛЬДАРСКИЕ"). A joined form found among the text's
+    words (or ``vocabulary``) counts as a word. A lower-case capital is upper-cased.
+    """
+    words: set[str] | None = None
+    edits: list[Edit] = []
+    for m in _DROP_CAPITAL_RE.finditer(text):
+        letter, rest = m.group(1), m.group(2)
+        if words is None:
+            words = text_vocabulary(text) | {fold(w) for w in vocabulary or ()}
+        joined_is_word = _known(letter + rest) or fold(letter + rest) in words
+        rest_is_word = _known(rest)
+        if fold(letter) in _LETTER_WORDS:
+            join = joined_is_word and not rest_is_word
+        else:
+            join = joined_is_word or not rest_is_word
+        if not join:
+            continue
+        joined = letter.upper() + rest
+        reason = f"буквица «{letter}» отделена от слова: «{letter} {rest}» → «{joined}»"
+        if letter.isupper():
+            edits.append(Edit(m.end(1), m.start(2), "", "drop_capital", reason))
+        else:
+            edits.append(Edit(m.start(1), m.start(2), letter.upper(), "drop_capital", reason))
+    return edits

@@ -1,0 +1,341 @@
+"""Resolve the parts of a corpus into nodes and edges, system by system.
+
+Systems never mix: every name is resolved within its own system only. :class:`SystemResolver`
+gives each part its id and node, finds the unit types and the names the system knows, then
+links what each part mentions (:mod:`ingest.resolve_mentions`), finds its facts and the rules
+they override (:mod:`ingest.resolve_facts`) and adds English names (``data/aliases.toml``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ingest.models import CleanedText, SourceText, Span
+from ingest.resolve_facts import add_facts, add_overrides
+from ingest.resolve_mentions import link_mentions
+from ingest.sections import Section, is_group_title, trim_span, unparen
+from ingest.vocabulary import Vocabulary, english_names, vocabulary
+from kb.ids import slug
+from kb.lemmas import lemma_key
+from kb.models import Edge, Fact, Node, NodeKind, RuleCategory
+
+
+@dataclass
+class Part:
+    """A section being built: where it lies and what was found in it."""
+
+    system: str
+    source: SourceText
+    cleaned: CleanedText
+    section: Section
+    index: int
+    id: str = ""
+    parent_id: str | None = None
+    text: str = ""
+    # (cleaned offset of text[i]) for the pieces the node text is made of
+    pieces: list[Span] = field(default_factory=list)
+    chapter: str | None = None
+
+    def to_source(self, local: Span) -> Span:
+        """A span in :attr:`text` → a span in the source file."""
+        s = self._cleaned_at(local[0])
+        e = self._cleaned_at(max(local[0], local[1] - 1)) + 1
+        return self.cleaned.to_source_span(s, e)
+
+    def _cleaned_at(self, i: int) -> int:
+        pos = 0
+        for a, b in self.pieces:
+            if i < pos + (b - a):
+                return a + (i - pos)
+            pos += (b - a) + 2  # pieces are joined by "\n\n"
+        return self.pieces[-1][1] if self.pieces else 0
+
+
+class Resolver:
+    """Resolves the parts of one corpus into nodes and edges, system by system."""
+
+    def __init__(self, parts: list[Part]) -> None:
+        self.parts = parts
+        self.nodes: dict[str, Node] = {}
+        self.edges: list[Edge] = []
+        self.edge_keys: set[tuple[str, str, str]] = set()
+        self.facts: dict[str, list[Fact]] = defaultdict(list)
+
+    # -- ids and texts ------------------------------------------------------------------
+    def run(self) -> tuple[dict[str, Node], list[Edge]]:
+        """Resolve every system in turn (by name); the nodes by id and the edges in order."""
+        by_system: dict[str, list[Part]] = defaultdict(list)
+        for p in self.parts:
+            by_system[p.system].append(p)
+        for system, parts in sorted(by_system.items()):
+            SystemResolver(self, system, parts).run()
+        return self.nodes, self.edges
+
+    def edge(self, source: str, target: str, kind: str, evidence: str | None = None,
+             span: Span | None = None, raw: str | None = None) -> None:
+        """Add an edge unless the same one (source, target, kind) exists or it is a loop."""
+        key = (source, target, kind)
+        if key in self.edge_keys or source == target:
+            return
+        self.edge_keys.add(key)
+        self.edges.append(Edge(source=source, target=target, kind=kind,  # type: ignore[arg-type]
+                               evidence=evidence, span=span, raw=raw))
+
+
+class SystemResolver:
+    """Resolves the parts of one system: ids, nodes, unit types, names, then references,
+    facts, overrides and English names (:meth:`run`)."""
+
+    def __init__(self, b: Resolver, system: str, parts: list[Part]) -> None:
+        self.b = b
+        self.system = system
+        self.parts = parts
+        self.vocab: Vocabulary = vocabulary(system)
+        self.type_of: dict[str, str] = {}  # part id → nearest unit type id (itself included)
+        self.keys: dict[tuple[str, ...], str] = {}  # lemma tuple → node id
+        self.used_ids: set[str] = set(b.nodes)
+        self.concepts: dict[str, str] = {}  # lemma key → concept id
+        self.children: dict[str, list[str]] = defaultdict(list)
+
+    def new_id(self, base: str) -> str:
+        """``base``, or ``base-2``, ``base-3`` … if it is taken."""
+        nid = base
+        n = 2
+        while nid in self.used_ids:
+            nid = f"{base}-{n}"
+            n += 1
+        self.used_ids.add(nid)
+        return nid
+
+    def run(self) -> None:
+        """Resolve the system's parts; the order matters, each pass reads the ones before."""
+        self._ids()
+        self._nodes()
+        self._unit_types()
+        self._name_keys()
+        for p in self.parts:
+            link_mentions(self, p)
+            add_facts(self, p)
+        add_overrides(self)
+        self._english_aliases()
+        self._finish_nodes()
+
+    def _ids(self) -> None:
+        by_file: dict[str, list[Part]] = defaultdict(list)
+        for p in self.parts:
+            by_file[p.source.name].append(p)
+        for file_parts in by_file.values():
+            # a 40k unit type's title may come after its rules: give parents their ids first
+            def depth(p: Part, fp: list[Part] = file_parts) -> int:
+                d, j = 0, p.section.parent
+                while j is not None:
+                    d, j = d + 1, fp[j].section.parent
+                return d
+
+            for p in sorted(file_parts, key=lambda q: (depth(q), q.index)):
+                parent = p.section.parent
+                p.parent_id = file_parts[parent].id if parent is not None else None
+                base = (f"{p.parent_id}/{slug(p.section.title)}" if p.parent_id
+                        else f"{self.system}:{slug(p.section.title)}")
+                p.id = self.new_id(base)
+                pieces = [p.section.body_span, *p.section.extra_spans]
+                texts = []
+                for a, b in pieces:
+                    chunk = p.cleaned.text[a:b]
+                    for fs, fe in sorted(p.section.flavour_spans, reverse=True):
+                        if a <= fs and fe <= b:
+                            chunk = chunk[: fs - a] + chunk[fe - a:]
+                    texts.append(chunk.strip())
+                p.pieces = [trim_span(p.cleaned.text, s) for s in pieces]
+                p.text = "\n\n".join(t for t in texts if t)
+
+    def _nodes(self) -> None:
+        for p in self.parts:
+            sec = p.section
+            pages = sec.pages
+            span = p.cleaned.to_source_span(*sec.span) if sec.span[1] > sec.span[0] else None
+            kind: NodeKind = "unit_type" if sec.is_unit_type else "rule"
+            self.b.nodes[p.id] = Node(
+                id=p.id, kind=kind, system=self.system, title=sec.title,
+                aliases=tuple(sec.aliases), parent=p.parent_id,
+                page=pages[0] if pages else None, pages=tuple(pages) if len(pages) > 1 else (),
+                source=p.source.name, span=span, text=p.text,
+                category="unit_type" if sec.is_unit_type else self._category(p),
+                chapter=p.chapter,
+            )
+            if p.parent_id:
+                self.b.edge(p.id, p.parent_id, "part_of")
+            for page in pages:
+                pid = self.page(page)
+                self.b.edge(pid, p.id, "on_page")
+        src_id = None
+        for p in self.parts:
+            sid = f"{self.system}:source:{p.source.name}"
+            if sid != src_id and sid not in self.b.nodes:
+                self.b.nodes[sid] = Node(id=sid, kind="source", system=self.system,
+                                         title=p.source.name, source=p.source.name,
+                                         span=(0, len(p.source.text)))
+                self.used_ids.add(sid)
+            src_id = sid
+
+    def _category(self, p: Part) -> RuleCategory:
+        title_key = lemma_key(p.section.title)
+        if re.search(r"\bфаза\b|\bэтап\b", title_key) and p.parent_id is None:
+            return "phase"
+        if "тест" in title_key.split():
+            return "test"
+        parent = self.b.nodes.get(p.parent_id or "")
+        if parent is not None and "расстановка" in lemma_key(parent.title).split():
+            return "deployment_rule"
+        if parent is not None and "специальный правило" in lemma_key(parent.title):
+            return "special_rule"
+        if p.parent_id is None and p.source.system == "whfb8" and p.section.pages and \
+                min(p.section.pages) >= 68:
+            return "special_rule"
+        return "section"
+
+    def page(self, n: int) -> str:
+        """The id of the node of page ``n``, made on first use."""
+        pid = f"{self.system}:page:{n}"
+        if pid not in self.b.nodes:
+            self.b.nodes[pid] = Node(id=pid, kind="page", system=self.system,
+                                     title=f"Страница {n}", page=n)
+            self.used_ids.add(pid)
+        return pid
+
+    # -- unit types ---------------------------------------------------------------------
+    def _unit_types(self) -> None:
+        self.type_ids: dict[str, str] = {}  # vocabulary name → node id
+        for p in self.parts:
+            if p.section.is_unit_type:
+                name = self.vocab.unit_type(p.section.title) or p.section.title
+                self.type_ids.setdefault(name, p.id)
+        for whole, names in self.vocab.split.items():
+            if whole not in self.type_ids:
+                continue
+            for name in names:
+                nid = self.new_id(f"{self.system}:{slug(name)}")
+                whole_node = self.b.nodes[self.type_ids[whole]]
+                self.b.nodes[nid] = Node(
+                    id=nid, kind="unit_type", system=self.system, title=name,
+                    # no text of its own: the book describes it only in the whole section,
+                    # and a report must never quote words the book does not have
+                    source=whole_node.source, span=whole_node.span, category="unit_type",
+                    text="", chapter=whole_node.chapter,
+                )
+                self.type_ids[name] = nid
+                # the evidence is the book's own words: the title that names both types
+                self.b.edge(nid, self.type_ids[whole], "inherits", evidence=whole_node.title)
+        for p in self.parts:
+            self.type_of[p.id] = self._nearest_type(p)
+
+    def _nearest_type(self, p: Part) -> str:
+        nid: str | None = p.id
+        while nid is not None:
+            node = self.b.nodes[nid]
+            if node.kind == "unit_type":
+                return nid
+            nid = node.parent
+        return ""
+
+    def type_node(self, name: str, evidence: str, span: Span | None) -> str | None:
+        """The node of a unit type named in any form; a named-only type becomes a concept."""
+        vname = self.vocab.unit_type(name)
+        if vname is None:
+            return None
+        if vname in self.type_ids:
+            return self.type_ids[vname]
+        if vname in self.vocab.combined:
+            nid = self.new_id(f"{self.system}:{slug(vname)}")
+            self.b.nodes[nid] = Node(id=nid, kind="unit_type", system=self.system, title=vname,
+                                     category="unit_type", text=evidence, span=span)
+            self.type_ids[vname] = nid
+            for part_name in self.vocab.combined[vname]:
+                target = self.type_node(part_name, evidence, None)
+                if target:
+                    self.b.edge(nid, target, "inherits", evidence=evidence)
+            return nid
+        return self.concept(vname, category="unit_type")
+
+    def concept(self, name: str, category: str | None = None) -> str:
+        """The ``concept`` node (``defined: false``) of a name the corpus does not define."""
+        key = lemma_key(name)
+        if key in self.concepts:
+            return self.concepts[key]
+        nid = self.new_id(f"{self.system}:{slug(name)}")
+        self.concepts[key] = nid
+        self.b.nodes[nid] = Node(id=nid, kind="concept", system=self.system, title=name,
+                                 defined=False, category=category)  # type: ignore[arg-type]
+        self._add_key(name, nid)
+        return nid
+
+    # -- names ----------------------------------------------------------------------------
+    def _name_keys(self) -> None:
+        counts: dict[str, int] = defaultdict(int)
+        for p in self.parts:
+            counts[lemma_key(p.section.title)] += 1
+        generic = {lemma_key(self.vocab.special_rules_heading)}
+        for p in self.parts:
+            sec = p.section
+            key = lemma_key(sec.title)
+            if counts[key] > 1 or key in generic:
+                continue  # "Стрельба" under five types is no name of one rule
+            if len(key.split()) <= 2 and is_group_title(sec.title):
+                continue  # "Типы подразделений" names a chapter, not a rule
+            if sec.parent is not None and self.b.nodes[p.parent_id or ""].kind == "unit_type" \
+                    and not sec.is_unit_type:
+                continue  # a type's own subsections are not referred to by name
+            for name in (sec.title, *sec.aliases, unparen(sec.title)):
+                self._add_key(name, p.id)
+        for name, nid in self.type_ids.items():
+            self._add_key(name, nid)
+        for vname in self.vocab.unit_types:
+            if vname not in self.type_ids:
+                self._add_key(vname, f"@type:{vname}")
+
+    def _add_key(self, name: str, nid: str) -> None:
+        key = tuple(lemma_key(name).split())
+        if key and key not in self.keys:
+            self.keys[key] = nid
+
+    def resolve_name(self, name: str) -> str | None:
+        """The node ``name`` resolves to in any inflected form (``@type:…`` for a type the
+        text only names), or None."""
+        key = tuple(lemma_key(name).split())
+        nid = self.keys.get(key) or self.keys.get(tuple(lemma_key(unparen(name)).split()))
+        return nid
+
+    # -- English names -------------------------------------------------------------------
+    def _english_aliases(self) -> None:
+        """Give the node a Russian name resolves to its English names (data/aliases.toml).
+
+        A name that resolves to no node of the corpus adds nothing: no node is made for it.
+        """
+        for english, russian in sorted(english_names(self.system).items()):
+            nid = self.resolve_name(russian)
+            if nid is not None and nid.startswith("@type:"):
+                # a type the text only names: its node, or the concept made for it, if any
+                vname = nid.removeprefix("@type:")
+                nid = self.type_ids.get(vname) or self.concepts.get(lemma_key(vname))
+            node = self.b.nodes.get(nid or self._only_title(russian) or "")
+            if node is None or node.system != self.system:
+                continue
+            known = {lemma_key(n) for n in (node.title, *node.aliases)}
+            if lemma_key(english) not in known:
+                aliases = (*node.aliases, english)
+                self.b.nodes[node.id] = node.model_copy(update={"aliases": aliases})
+
+    def _only_title(self, name: str) -> str | None:
+        """The one rule, unit type or concept of the system titled ``name``, if just one."""
+        key = lemma_key(unparen(name))
+        found = [n.id for n in self.b.nodes.values()
+                 if n.system == self.system and n.kind in ("rule", "unit_type", "concept")
+                 and lemma_key(unparen(n.title)) == key]
+        return found[0] if len(found) == 1 else None
+
+    def _finish_nodes(self) -> None:
+        for nid, facts in self.b.facts.items():
+            node = self.b.nodes[nid]
+            self.b.nodes[nid] = node.model_copy(update={"facts": tuple(facts)})

@@ -1,0 +1,175 @@
+"""What segmenting gives, and the title helpers both layouts share.
+
+:class:`Section`, :class:`Flavour` and :class:`Segmentation` are what
+:func:`ingest.segment.segment` returns for either layout (:mod:`ingest.segment_lines`,
+:mod:`ingest.segment_flat`); a heading becomes a title and aliases the same way in both
+(:func:`title_and_aliases`), and the build stage reads titles with the same helpers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ingest.vocabulary import GROUP_HEADS
+from kb.lemmas import morph, words
+
+Span = tuple[int, int]
+
+
+@dataclass
+class Section:
+    """One section of a text: its heading, its own body and where it hangs."""
+
+    title: str
+    heading: str
+    heading_span: Span
+    body_span: Span
+    parent: int | None = None
+    is_unit_type: bool = False
+    aliases: list[str] = field(default_factory=list)
+    pages: tuple[int, ...] = ()
+    # spans (cleaned text) of extra body text that belongs to this section elsewhere
+    extra_spans: list[Span] = field(default_factory=list)
+    # spans (cleaned text) inside the body that are flavour, not rules
+    flavour_spans: list[Span] = field(default_factory=list)
+
+    @property
+    def span(self) -> Span:
+        return (self.heading_span[0], self.body_span[1])
+
+    def __repr__(self) -> str:
+        return f"Section({self.title!r}, parent={self.parent})"
+
+
+@dataclass(frozen=True)
+class Flavour:
+    """A picture caption or a flavour quote: neither a heading nor a rule."""
+
+    kind: str  # "caption" | "quote"
+    span: Span
+    text: str
+
+
+@dataclass
+class Segmentation:
+    """What :func:`ingest.segment.segment` finds in one text."""
+
+    sections: list[Section]
+    flavour: list[Flavour]
+    layout: str  # "lines" | "flat"
+
+
+# ---------------------------------------------------------------------------------------
+# titles
+
+
+_LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z])\s*\(([^A-Za-z]+)\)\s*$")
+
+
+def normal_case(heading: str) -> str:
+    """A heading in normal case: "СТРЕЛЬБА ПО АРТИЛЛЕРИИ" → "Стрельба по артиллерии".
+
+    Headings already in mixed case keep their capitals; a trailing period goes.
+    """
+    title = " ".join(heading.split()).rstrip(".").strip()
+    title = title.replace("( ", "(").replace(" )", ")")
+    letters = [c for c in title if c.isalpha() and is_cyrillic(c)]
+    if letters and all(c.isupper() for c in letters):
+        low = title.lower()
+        title = low[:1].upper() + low[1:]
+    return title
+
+
+def is_cyrillic(ch: str) -> bool:
+    """Whether ``ch`` lies in the Cyrillic block (U+0400–U+04FF)."""
+    return "\u0400" <= ch <= "\u04ff"
+
+
+def english_lemma(word: str) -> str:
+    """A rough dictionary form of an English heading word ("ADVANCING" → "Advance")."""
+    w = word.lower()
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+        if w.endswith("y"):
+            pass
+        elif re.search(r"[^aeiou][cgvzs]$|[aeiou]c$|nc$", w) or w.endswith("at"):
+            w += "e"
+        elif re.search(r"([^aeiou])\1$", w):
+            w = w[:-1]
+    return w.capitalize()
+
+
+def title_and_aliases(heading: str) -> tuple[str, list[str]]:
+    """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
+    h = " ".join(heading.split()).rstrip(".").strip()
+    m = _LATIN_PAREN.match(h)
+    if m:
+        english, russian = m.group(1), m.group(2)
+        names = [n.strip() for n in russian.split(",") if n.strip()]
+        title = names[0][:1].upper() + names[0][1:].lower() if names else english.title()
+        aliases = [n[:1].upper() + n[1:].lower() for n in names[1:]]
+        aliases.append(english.title())
+        lem = " ".join(english_lemma(w) for w in english.split())
+        if lem != english.title():
+            aliases.append(lem)
+        return title, _dedupe(aliases, title)
+    m2 = re.match(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]+)\)\s*$", h)
+    if m2 and not _is_latin(m2.group(1)):
+        return normal_case(m2.group(1)), [m2.group(2).title()]
+    if _is_latin(h) and not h.isupper():
+        m3 = re.match(r"^([A-Za-z ]+?)\s*\((.+)\)$", h)
+        if m3:
+            ru = m3.group(2).strip()
+            return ru[:1].upper() + ru[1:], [m3.group(1).strip()]
+    if _is_latin(h) and h.isupper() and len(h) > 3:
+        lem = " ".join(english_lemma(w) for w in h.split())
+        return h.title() if " " in h or h.endswith("ING") else h, _dedupe([lem], h.title())
+    return normal_case(h), []
+
+
+def _is_latin(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and all(c.isascii() for c in letters)
+
+
+def _dedupe(items: list[str], title: str) -> list[str]:
+    seen = {title.lower()}
+    out = []
+    for item in items:
+        if item.lower() not in seen:
+            seen.add(item.lower())
+            out.append(item)
+    return out
+
+
+@lru_cache(maxsize=10_000)
+def is_group_title(title: str) -> bool:
+    """Whether a title names a group of sections: a plural noun of
+    :data:`~ingest.vocabulary.GROUP_HEADS` ("Типы подразделений", "Тесты на панику")."""
+    for w in words(title):
+        p = morph().parse(w.lower())[0]
+        if p.normal_form in GROUP_HEADS and p.tag.number == "plur" and p.tag.POS == "NOUN":
+            return True
+    return False
+
+
+def unparen(title: str) -> str:
+    """``title`` without its parenthesised parts ("Сопротивление магии (1-3)" →
+    "Сопротивление магии")."""
+    return " ".join(re.sub(r"\([^)]*\)", " ", title).split())
+
+
+# ---------------------------------------------------------------------------------------
+# spans
+
+
+def trim_span(text: str, span: Span) -> Span:
+    """``span`` without the white space at its ends."""
+    s, e = span
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    return (s, e)

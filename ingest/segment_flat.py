@@ -1,0 +1,329 @@
+"""The flattened two-column PDF layout (the 40k rulebook): headings inside long lines.
+
+The whole chapter is one long line, headings are inline runs of capitals (:func:`caps_runs`),
+a unit type's title may come *after* its rules, several titles may stand together, and
+picture captions and flavour quotes are mixed in (they become :class:`Flavour` items).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingest.sections import Flavour, Section, Segmentation, Span, title_and_aliases, trim_span
+from ingest.vocabulary import Vocabulary
+from kb.lemmas import lemma_key, lemma_words
+
+_CAPS_WORD = r"[А-ЯЁ][А-ЯЁ\-]*[А-ЯЁ](?![А-Яа-яЁё\w])"
+_CAPS_ONE = r"[ИСВОАКУ](?=\s+[А-ЯЁ(][А-ЯЁ\s])"
+_CAPS_RUN = re.compile(
+    rf"(?<![А-Яа-яЁё\w])(?:{_CAPS_WORD}|{_CAPS_ONE})"
+    rf"(?:[ ,]+(?:\(\s*)?(?:{_CAPS_WORD}|{_CAPS_ONE})(?:\s*\))?)*"
+)
+
+
+def caps_runs(text: str) -> list[tuple[int, int]]:
+    """The runs of capitals in ``text`` that can be headings: four characters or more,
+    with a word of three capitals."""
+    runs = []
+    for m in _CAPS_RUN.finditer(text):
+        s, e = m.start(), m.end()
+        chunk = text[s:e].rstrip(" ,")
+        e = s + len(chunk)
+        letters = re.findall(r"[А-ЯЁ]{3,}", chunk)
+        if not letters:
+            continue
+        # a lone capitalised word opening a sentence ("В", "И") is not a heading
+        if len(chunk) < 4:
+            continue
+        runs.append((s, e))
+    return runs
+
+
+def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
+    """Split a flattened PDF text into sections, captions and quotes.
+
+    Every run of capitals is a heading; the runs ``vocab`` splits into unit type titles
+    become unit type sections. The headings before a group of type titles are the rules of
+    those types (the PDF puts a type's title after its rules); headings after the last group
+    belong to the type before them.
+    """
+    runs = caps_runs(text)
+    # items: (kind, start, end, title) where kind in {"type", "head"}
+    items: list[tuple[str, int, int, str]] = []
+    for s, e in runs:
+        chunk = text[s:e]
+        parts = vocab.split_titles(chunk)
+        if parts:
+            pos = s
+            for part in parts:
+                ps = text.index(part.split()[0], pos)
+                pe = ps + len(part)
+                while text[ps:pe] != part:  # whitespace may differ
+                    pe = text.index(part.split()[-1], ps) + len(part.split()[-1])
+                    break
+                items.append(("type", ps, pe, part))
+                pos = pe
+        else:
+            items.append(("head", s, e, chunk))
+
+    flavour: list[Flavour] = []
+    # bodies: from an item's end to the next item's start
+    bodies: list[Span] = []
+    for n, (_, _, e, _) in enumerate(items):
+        nxt = items[n + 1][1] if n + 1 < len(items) else len(text)
+        bodies.append((e, nxt))
+
+    sections: list[Section] = []
+    pending: list[int] = []  # indices into sections of headings waiting for their type
+    last_types: list[int] = []
+    lead: Span | None = None  # untitled rules before the first heading of a page
+    first_start = items[0][1] if items else len(text)
+    if text[:first_start].strip():
+        lead = (0, first_start)
+    n = 0
+    untitled: list[Span] = []
+    if lead:
+        untitled.append(lead)
+    while n < len(items):
+        kind, s, e, chunk = items[n]
+        if kind == "head":
+            body = bodies[n]
+            rules, extra_untitled, flv = _split_tail(text, body)
+            flavour.extend(flv)
+            title, aliases = title_and_aliases(chunk)
+            sec = Section(title, chunk, (s, e), rules, aliases=aliases)
+            sec.flavour_spans = [f.span for f in flv]
+            sections.append(sec)
+            pending.append(len(sections) - 1)
+            if extra_untitled:
+                untitled.append(extra_untitled)
+            n += 1
+            continue
+        # a group of type titles standing together, then their intros
+        group = [n]
+        while n + 1 < len(items) and items[n + 1][0] == "type" and _only_space(
+            text, items[n][2], items[n + 1][1]
+        ):
+            n += 1
+            group.append(n)
+        intro_span = bodies[n]
+        intro, extra_untitled, flv = _split_tail(text, intro_span)
+        flavour.extend(flv)
+        intros = _split_intros(text, intro, [items[g][3] for g in group])
+        type_idx = []
+        for g, intro_part in zip(group, intros, strict=True):
+            _, ts, te, tt = items[g]
+            title, aliases = title_and_aliases(tt)
+            sec = Section(title, tt, (ts, te), intro_part, is_unit_type=True, aliases=aliases)
+            sections.append(sec)
+            type_idx.append(len(sections) - 1)
+        if pending:
+            groups = _split_pending(sections, pending, len(type_idx), vocab)
+            for t, members in zip(type_idx, groups, strict=True):
+                for m in members:
+                    sections[m].parent = t
+            if untitled:
+                sections[type_idx[0]].extra_spans.extend(untitled)
+            pending, untitled = [], []
+            last_types = []
+        else:
+            last_types = type_idx
+        if extra_untitled:
+            untitled.append(extra_untitled)
+        n += 1
+    # headings after the last title group belong to a type that came before its rules
+    if pending and sections:
+        owner = last_types[-1] if last_types else max(
+            (i for i, s in enumerate(sections) if s.is_unit_type), default=None
+        )
+        for m in pending:
+            sections[m].parent = owner
+        if owner is not None and untitled:
+            sections[owner].extra_spans.extend(untitled)
+    return Segmentation(sections, sorted(flavour, key=lambda f: f.span), "flat")
+
+
+def _only_space(text: str, a: int, b: int) -> bool:
+    return not text[a:b].strip()
+
+
+def _split_pending(
+    sections: list[Section], pending: list[int], k: int, vocab: Vocabulary
+) -> list[list[int]]:
+    """Split the headings waiting for k titles into k runs, each closed by a special-rules box."""
+    if k == 1:
+        return [pending]
+    sr_key = lemma_key(vocab.special_rules_heading)
+    groups: list[list[int]] = [[]]
+    for idx in pending:
+        groups[-1].append(idx)
+        if lemma_key(sections[idx].title) == sr_key and len(groups) < k:
+            groups.append([])
+    while len(groups) < k:
+        groups.append([])
+    if not groups[-1] and len(groups) > 1 and groups[-2]:
+        pass
+    return groups
+
+
+_SENT_SPLIT = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][»\"]))\s+(?=\S)")
+
+
+def _sentences(text: str, span: Span) -> list[Span]:
+    out = []
+    start = span[0]
+    seg = text[span[0]:span[1]]
+    for m in _SENT_SPLIT.finditer(seg):
+        end = span[0] + m.start()
+        if text[start:end].strip():
+            out.append((start, end))
+        start = span[0] + m.end()
+    if text[start:span[1]].strip():
+        out.append((start, span[1]))
+    return out
+
+
+def _split_intros(text: str, span: Span, titles: list[str]) -> list[Span]:
+    """Share the intro text after k titles among them, at sentences that start in lower case.
+
+    A type's intro runs until the first lower-case sentence that follows the last sentence
+    naming that type (the PDF lost the drop capitals of the paragraph starts); a sentence
+    that names the next type starts its intro at once.
+    """
+    if len(titles) == 1:
+        return [span]
+    sents = _sentences(text, span)
+    bounds: list[int] = []
+    pos = 0
+    for t in range(1, len(titles)):
+        prev_key = set(lemma_words(titles[t - 1])) - {"и", "с", "боевой", "единица"}
+        next_key = set(lemma_words(titles[t])) - {"и", "с", "боевой", "единица"}
+        chosen = None
+        last_prev = pos
+        for j in range(pos + 1, len(sents)):
+            lem = set(lemma_words(text[sents[j][0]:sents[j][1]]))
+            starts_low = text[sents[j][0]].islower()
+            if starts_low and next_key and next_key <= lem:
+                chosen = j
+                break
+            if prev_key and prev_key <= lem:
+                last_prev = j
+        if chosen is None:
+            for j in range(last_prev + 1, len(sents)):
+                if text[sents[j][0]].islower():
+                    chosen = j
+                    break
+        if chosen is None:
+            chosen = min(len(sents) - 1, pos + 1)
+        bounds.append(chosen)
+        pos = chosen
+    spans = []
+    starts = [0] + bounds
+    for i, b in enumerate(starts):
+        end_sent = starts[i + 1] - 1 if i + 1 < len(starts) else len(sents) - 1
+        if not sents or b > end_sent:
+            spans.append((span[1], span[1]))
+        else:
+            spans.append((sents[b][0], sents[end_sent][1]))
+    return spans
+
+
+_CAPTION_BREAK = re.compile(r"(?<=[а-яё»0-9])\s+(?=[А-ЯЁ][а-яё])")
+
+
+def _split_tail(text: str, span: Span) -> tuple[Span, Span | None, list[Flavour]]:
+    """Split a block into its rules text, untitled text after a page break, and flavour.
+
+    A running header removed by cleaning leaves a line break: what follows it belongs to a
+    new column or page. At the end of a block, words with no sentence punctuation are a
+    picture caption, and a short sentence glued to a caption is a flavour quote.
+    """
+    s, e = span
+    while s < e and text[s].isspace() and text[s] != "\n":
+        s += 1
+    flv: list[Flavour] = []
+    untitled: Span | None = None
+    nl = text.find("\n", s, e)
+    if nl != -1:
+        rules_end = nl
+        after = (nl + 1, e)
+        after_text = text[after[0]:after[1]].strip()
+        if after_text:
+            sents = _sentences(text, after)
+            if _is_flavour_block(text, after):
+                flv.extend(_flavour_items(text, after))
+            else:
+                untitled = trim_span(text, after)
+                # captions + quote at its end
+                untitled, more = _tail_flavour(text, untitled)
+                flv.extend(more)
+                del sents
+        s_e = (s, rules_end)
+    else:
+        s_e = (s, e)
+    s_e = trim_span(text, s_e)
+    s_e, more = _tail_flavour(text, s_e)
+    flv.extend(more)
+    return s_e, untitled, flv
+
+
+
+
+def _is_flavour_block(text: str, span: Span) -> bool:
+    chunk = text[span[0]:span[1]].strip()
+    sents = _sentences(text, span)
+    return len(sents) <= 2 and len(chunk.split()) <= 20 and not re.search(r"\d", chunk)
+
+
+def _flavour_items(text: str, span: Span) -> list[Flavour]:
+    s, e = trim_span(text, span)
+    chunk = text[s:e]
+    out: list[Flavour] = []
+    # captions are the capitalised word groups before the final sentence
+    breaks = [s + m.end() for m in _CAPTION_BREAK.finditer(chunk)]
+    sent_start = s
+    m = re.search(r"[.!?]\s*$", chunk)
+    if m and breaks:
+        sent_start = breaks[-1]
+        cap_start = s
+        for b in breaks[:-1] + [sent_start]:
+            cap = trim_span(text, (cap_start, b))
+            if cap[1] > cap[0]:
+                out.append(Flavour("caption", cap, text[cap[0]:cap[1]]))
+            cap_start = b
+        out.append(Flavour("quote", (sent_start, e), text[sent_start:e]))
+    elif m:
+        out.append(Flavour("quote", (s, e), chunk))
+    else:
+        out.append(Flavour("caption", (s, e), chunk))
+    return out
+
+
+def _tail_flavour(text: str, span: Span) -> tuple[Span, list[Flavour]]:
+    s, e = span
+    chunk = text[s:e]
+    # 1. trailing words with no sentence end: captions
+    m = re.search(r"[.!?:»\"]\s*(?=[^.!?:»\"]*$)", chunk)
+    if m is None:
+        return span, []
+    tail_start = s + m.end()
+    flv: list[Flavour] = []
+    if text[tail_start:e].strip():
+        cap = trim_span(text, (tail_start, e))
+        flv.append(Flavour("caption", cap, text[cap[0]:cap[1]]))
+        e = tail_start
+    # 2. the last sentence holding a caption glued to a short quote
+    sents = _sentences(text, (s, e))
+    if sents:
+        ls, le = sents[-1]
+        sent = text[ls:le]
+        for br in _CAPTION_BREAK.finditer(sent):
+            b = ls + br.end()
+            quote_words = len(text[b:le].split())
+            cap_words = len(text[ls:b].split())
+            if quote_words <= 14 and cap_words <= 8:
+                flv.insert(0, Flavour("quote", (b, le), text[b:le]))
+                flv.insert(0, Flavour("caption", trim_span(text, (ls, b)), text[ls:b].strip()))
+                e = ls
+                break
+    return trim_span(text, (s, e)), sorted(flv, key=lambda f: f.span)
