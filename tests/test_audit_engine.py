@@ -155,3 +155,22 @@ def test_json_batch_is_an_array(kb_file: Path) -> None:
     data = json.loads(result.output)
     assert [d["system"] for d in data] == [None, "killteam2018"]
     assert data[0]["errors"][0]["kind"] == "missing"
+
+
+def test_a_folder_stands_for_its_logs(tmp_path: Path, kb_file: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "tournament"
+    (folder / "round2").mkdir(parents=True)
+    shutil.copy(GAMES / "clean.jsonl", folder / "a.jsonl")
+    shutil.copy(GAMES / "clean.jsonl", folder / "round2" / "b.jsonl")
+    (folder / "notes.txt").write_text("не журнал", encoding="utf-8")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(cli, ["audit", "--kb", str(kb_file), str(folder), str(empty)])
+    heads = [line for line in result.output.splitlines() if line.startswith("Журнал партии:")]
+    assert heads == [f"Журнал партии: {folder / 'a.jsonl'}",
+                     f"Журнал партии: {folder / 'round2' / 'b.jsonl'}",
+                     f"Журнал партии: {empty}"]
+    assert f"{empty}: это папка, а в ней нет журналов партий (.jsonl)" in result.output
+    assert result.exit_code == 2

@@ -262,7 +262,8 @@ def read_log(
     log = Path(path)
     file = str(log)
     if log.is_dir():
-        raise GameLogError([InputError(message="это папка, а не файл", kind="io", file=file)])
+        raise GameLogError([InputError(message="это папка, а в ней нет журналов партий (.jsonl)",
+                                       kind="io", file=file)])
     try:
         stream = log.open("rb")
     except FileNotFoundError:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from kb.graph import Graph
@@ -49,14 +50,28 @@ def audit_log(path: str | os.PathLike[str], graph: Graph) -> Report:
                   errors=tuple(errors))
 
 
+def log_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """The logs to audit: each file as given, each folder's ``.jsonl`` files (sorted).
+
+    An empty folder stays in the list, so that reading it reports that it holds no log.
+    """
+    out: list[Path] = []
+    for given in map(Path, paths):
+        found = sorted(p for p in given.rglob("*.jsonl")
+                       if p.is_file() and not p.name.startswith(".")) if given.is_dir() else []
+        out.extend(found or [given])
+    return out
+
+
 def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: TextIO,
                  fmt: Format) -> int:
     """Audit logs one after another, streaming each report to ``out``; the exit code.
 
-    2 when a log could not be audited at all (its header or an army is unusable; the other
-    logs are still audited), else 1 when a violation was found or a line could not be read,
-    else 0.
+    A folder stands for every ``.jsonl`` log inside it (every level, sorted). 2 when a log
+    could not be audited at all (its header or an army is unusable; the other logs are still
+    audited), else 1 when a violation was found or a line could not be read, else 0.
     """
+    paths = log_files(paths)
     code = EXIT_CLEAN
     if fmt == "json" and len(paths) != 1:
         out.write("[\n")
