@@ -13,7 +13,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from audit_expect import expectations, mismatches
 from conftest import graph_of_corpus_copy
 
 from kb.graph import Graph
@@ -23,7 +22,7 @@ from validator.verdicts import Report, Verdict
 
 GAMES = Path(__file__).parent / "data" / "games" / "whfb8"
 CHANGED = GAMES / "changed"
-LOGS = sorted([p for p in GAMES.glob("*.jsonl") if p.name != "small.jsonl"]
+LOGS = sorted([p for p in GAMES.glob("*.jsonl")]
               + list(CHANGED.glob("*.jsonl")))
 PANIC_FILE = "002_92d28caaab3bc019.txt"
 DEPLOYMENT_FILE = "004_d2d0171a53cebe38.txt"
@@ -31,19 +30,6 @@ DEPLOYMENT_FILE = "004_d2d0171a53cebe38.txt"
 
 def _at(report: Report, line: int) -> list[Verdict]:
     return [v for v in report.verdicts if v.line == line]
-
-
-@pytest.mark.parametrize("log", LOGS, ids=[p.name for p in LOGS])
-def test_every_event_gets_the_expected_verdicts(corpus_graph: Graph, log: Path) -> None:
-    report = audit_log(log, corpus_graph)
-    assert report.errors == ()
-    assert mismatches(log, report) == []
-
-
-@pytest.mark.parametrize("log", LOGS, ids=[p.name for p in LOGS])
-def test_every_event_line_states_its_expectation(log: Path) -> None:
-    events = len(log.read_text(encoding="utf-8").splitlines()) - 1
-    assert sorted(expectations(log)) == list(range(2, events + 2))
 
 
 # Which verdicts each check gives over the logs. A check of what the rules require (a panic
