@@ -4,7 +4,8 @@ The site is built once per module from ``tests/data/site/mini_kb.json`` (expecte
 ``mini_kb.expected.json`` beside it), from the project's corpus (``corpus.expected.json``),
 from a hostile KB and from a copy of the corpus with hostile lines written into a rule text
 (``hostile_corpus.txt``); the checks that hold for any KB run on all of them. The browser
-tests are in ``test_site_browser.py``; reading the HTML is in ``site_html.py``.
+tests are in ``test_site_browser.py``; reading the HTML is in ``site_html.py``. The output
+that ``docs/quickstart.rst`` quotes is checked against the commands it shows.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from site_html import (
     right_first,
 )
 
+from kb.graph import Graph
 from kb.store import load
 from rulekb.site import SiteBuildError, build_site
 from rulekb.site.textlinks import place_links
@@ -372,3 +374,89 @@ def test_a_sphinx_warning_fails_the_build(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr("rulekb.site.build.DOCS_DIR", docs)
     with pytest.raises(SiteBuildError, match="Sphinx не собрал сайт"):
         build_site(load(MINI_KB), tmp_path / "site")
+
+
+# -- the project docs show real output ---------------------------------------------------------
+QUICKSTART = REPO / "docs" / "quickstart.rst"
+OUTPUT_MARKERS = ("Почему:", "Возможно:", "ОШИБКА ВО ВХОДНЫХ ДАННЫХ", "Итого:", '"why":',
+                  '"quote":', '"because":', '"by_player":', "tests/data/lists/bad/",
+                  "tests/data/games/")
+"""What marks a line of a text block as rulekb's output (command lines are left out)."""
+
+
+def _code_blocks(rst: str) -> list[tuple[str, list[str]]]:
+    """The ``code-block`` directives of an rst text: (language, lines without the indent)."""
+    blocks: list[tuple[str, list[str]]] = []
+    lines = rst.splitlines()
+    for index, line in enumerate(lines):
+        if not line.startswith(".. code-block::"):
+            continue
+        body: list[str] = []
+        for following in lines[index + 1:]:
+            if following.strip() and not following.startswith("   "):
+                break
+            body.append(following[3:])
+        blocks.append((line.split("::", 1)[1].strip(), body))
+    return blocks
+
+
+def _example_files(blocks: list[tuple[str, list[str]]], folder: Path) -> dict[str, Path]:
+    """The files the page shows in full (a yaml or toml block whose first line names it)."""
+    files = {}
+    for language, body in blocks:
+        text = "\n".join(body).strip("\n")
+        if language in ("yaml", "toml") and text.startswith("# "):
+            name = text.splitlines()[0][2:].strip()
+            files[name] = folder / name
+            files[name].write_text(text + "\n", encoding="utf-8")
+    return files
+
+
+def test_quickstart_examples_are_real_output(corpus_graph: Graph, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every line of rulekb's output that docs/quickstart.rst quotes (verdicts, quotes, why,
+    input errors, summaries) is in the output of the commands it shows, and the exit codes
+    it states are those the commands give; a "…" marks a cut."""
+    import io
+
+    from validator.audit import write_audits
+    from validator.listcheck import check_lists
+    from validator.report import exit_code, render_json, render_text
+    from validator.roster import load_aliases
+
+    monkeypatch.chdir(REPO)  # the page runs its commands from the repository's root
+    blocks = _code_blocks(QUICKSTART.read_text("utf-8"))
+    files = _example_files(blocks, tmp_path)
+    outputs: list[str] = []
+    codes: dict[str, int] = {}
+
+    def check_list(name: str, paths: list[str | Path], aliases: Path | None = None) -> None:
+        reports = check_lists(paths, corpus_graph, aliases=load_aliases(aliases))
+        outputs.extend([render_text(reports), render_json(reports)])
+        codes[name] = exit_code(reports)
+
+    def audit(name: str, path: str) -> None:
+        for fmt in ("text", "json"):
+            out = io.StringIO()
+            codes[name] = write_audits([path], corpus_graph, out, fmt)
+            outputs.append(out.getvalue())
+
+    check_list("rule_parameters", ["tests/data/lists/checks/rule_parameters.yaml"])
+    check_list("points+broken", ["tests/data/lists/checks/points.yaml",
+                                 "tests/data/lists/bad/broken.json"])
+    check_list("trolls", [files["trolls.yaml"]])
+    check_list("trolls+aliases", [files["trolls.yaml"]], files["my.toml"])
+    for name in ("wh40k6/small", "whfb8/small", "engine/order_and_units", "missing_army"):
+        audit(name, f"tests/data/games/{name}.jsonl")
+    assert codes == {"rule_parameters": 1, "points+broken": 2, "trolls": 1, "trolls+aliases": 0,
+                     "wh40k6/small": 1, "whfb8/small": 1, "engine/order_and_units": 1,
+                     "missing_army": 2}
+    everything = "\n".join(outputs)
+    quoted = [line for language, body in blocks if language == "text" for line in body
+              if not line.strip().startswith("rulekb ")
+              and (any(marker in line for marker in OUTPUT_MARKERS)
+                   or line.strip().startswith("«"))]
+    assert len(quoted) > 40
+    missing = [piece.strip() for line in quoted for piece in line.split("…")
+               if len(piece.strip()) >= 8 and piece.strip() not in everything]
+    assert missing == []
