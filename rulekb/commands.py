@@ -39,9 +39,13 @@ def site(output: Path, kb_path: Path | None) -> None:
               help="Файл базы знаний (по умолчанию — собранная из корпуса по умолчанию).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Отчёт для людей (text) или для программ (json).")
+@click.option("--aliases", "aliases_path", type=click.Path(path_type=Path),
+              help="Своя таблица английских названий (TOML, как встроенная таблица псевдонимов), "
+                   "дополняющая встроенную.")
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="Записать отчёт в файл, а не на стандартный вывод.")
-def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: str, output: Path | None) -> None:
+def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: str, aliases_path: Path | None,
+          output: Path | None) -> None:
     """Проверить записанные партии (журналы JSON Lines): каждое событие — по правилам из базы
     знаний, с цитатой решающего предложения.
 
@@ -50,15 +54,26 @@ def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: str, output: Path |
     """
     import sys
 
+    from kb.store import KBFileError
     from rulekb import defaults
+    from rulekb.cli import UserError
     from validator.audit import write_audits
+    from validator.roster import AliasFileError, load_aliases
 
-    graph = defaults.graph(kb_path)
+    try:
+        aliases = load_aliases(aliases_path)
+        graph = defaults.graph(kb_path)
+    except (AliasFileError, KBFileError) as exc:
+        raise UserError(str(exc)) from None
     if output is None:
-        code = write_audits(logs, graph, sys.stdout, fmt)  # type: ignore[arg-type]
+        code = write_audits(logs, graph, sys.stdout, fmt, aliases)  # type: ignore[arg-type]
     else:
-        with output.open("w", encoding="utf-8", newline="\n") as out:
-            code = write_audits(logs, graph, out, fmt)  # type: ignore[arg-type]
+        try:
+            out = output.open("w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise UserError(f"{output}: {exc.strerror}") from None
+        with out:
+            code = write_audits(logs, graph, out, fmt, aliases)  # type: ignore[arg-type]
     sys.exit(code)
 
 

@@ -174,3 +174,59 @@ def test_a_folder_stands_for_its_logs(tmp_path: Path, kb_file: Path) -> None:
                      f"Журнал партии: {empty}"]
     assert f"{empty}: это папка, а в ней нет журналов партий (.jsonl)" in result.output
     assert result.exit_code == 2
+
+
+def test_bad_kb_and_unwritable_output_are_clean_errors(tmp_path: Path, kb_file: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{не json", encoding="utf-8")
+    log = str(GAMES / "clean.jsonl")
+    result = CliRunner().invoke(cli, ["audit", "--kb", str(broken), log])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.startswith(f"Ошибка: {broken}")
+    result = CliRunner().invoke(cli, ["audit", "--kb", str(kb_file), "-o",
+                                      str(tmp_path / "no" / "such" / "dir.txt"), log])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "No such file or directory" in result.output
+
+
+def test_a_faulty_check_is_reported_and_the_audit_goes_on(
+        tmp_path: Path, corpus_graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator import registry
+
+    def broken(event: object, ctx: object) -> list[registry.Finding]:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setitem(registry.CHECKS, "broken", registry.Check(
+        "broken", "event", broken, frozenset({"killteam2018"}), frozenset({"ready"})))
+    head = (GAMES / "clean.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    log = tmp_path / "g.jsonl"
+    log.write_text(head + '\n{"turn": 1, "phase": "movement", "player": "A", "unit": "sarge", '
+                   '"action": "ready"}\n', encoding="utf-8")
+    report = audit_log(log, corpus_graph)
+    assert ("not_covered", "Проверка «broken» не смогла оценить событие из-за внутренней "
+            "ошибки (ZeroDivisionError: division by zero); это ошибка rulekb, а не журнала."
+            ) in [(v.verdict, v.why) for v in report.verdicts if v.check == "broken"]
+    assert "ready_allowed" in {v.check for v in report.verdicts}  # the other checks still ran
+
+
+def test_rules_declared_in_english_count_as_their_kb_rules(tmp_path: Path,
+                                                           corpus_graph: Graph) -> None:
+    """«Skyfire» in an army list is the KB's «Противовоздушное» for the checks that ask."""
+    header = {"type": "game", "system": "wh40k6", "armies": {
+        "A": {"units": [{"id": "tyrant", "name": "Тиран", "type": "Flying Monstrous Creature",
+                         "models": 1}]},
+        "B": {"units": [{"id": "hydra", "name": "Гидра", "type": "Пехота", "models": 3,
+                         "rules": ["Skyfire"]}]}}}
+    events = [
+        {"turn": 1, "phase": "movement", "player": "A", "unit": "tyrant",
+         "action": "flight_mode", "mode": "swoop"},
+        {"turn": 1, "phase": "shooting", "player": "B", "unit": "hydra", "action": "shoot",
+         "target": "A:tyrant", "weapons": [{"name": "Автопушка"}]},
+    ]
+    log = tmp_path / "g.jsonl"
+    log.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in [header, *events]),
+                   encoding="utf-8")
+    report = audit_log(log, corpus_graph)
+    shot = [v for v in report.verdicts if v.line == 3 and v.check == "hard_to_hit"]
+    assert [v.verdict for v in shot] == ["ok"]
+    assert "противовоздушное" in shot[0].why

@@ -198,9 +198,10 @@ def test_batch_json_is_an_array() -> None:
     assert [d["input"] for d in data] == ["ultwe.yaml", "game.jsonl"]
 
 
-def _with(*verdicts: str, errors: int = 0) -> Report:
+def _with(*verdicts: str, errors: int = 0, kind: str = "log",
+          system: str | None = None) -> Report:
     return Report(
-        kind="log", input="g.jsonl",
+        kind=kind, input="g.jsonl", system=system,  # type: ignore[arg-type]
         verdicts=tuple(Verdict(verdict=v, check="c", why="…") for v in verdicts),  # type: ignore[arg-type]
         errors=tuple(InputError(message="x") for _ in range(errors)))
 
@@ -213,6 +214,8 @@ def _with(*verdicts: str, errors: int = 0) -> Report:
     ([_with("ok"), _with("violation")], 1),
     ([_with("ok", errors=1)], 2),
     ([_with("violation"), _with(errors=1)], 2),  # one unusable input in a batch: still 2
+    ([_with("ok", errors=1, system="wh40k6")], 1),  # an audited log with an unreadable line
+    ([_with(errors=1, kind="list", system="wh40k6")], 2),  # a list that did not read
 ])
 def test_exit_code(reports: list[Report], code: int) -> None:
     assert exit_code(reports) == code

@@ -93,6 +93,9 @@ CHECKS: dict[str, Check] = {}
 
 def _register(name: str, scope: Scope, systems: Collection[str] | None,
               actions: Collection[str] | None) -> Callable[[CheckFunction], CheckFunction]:
+    if isinstance(systems, str) or isinstance(actions, str):
+        raise TypeError(f"check {name!r}: systems and actions are collections, not strings")
+
     def decorate(func: CheckFunction) -> CheckFunction:
         if name in CHECKS and CHECKS[name].func is not func:
             raise ValueError(f"check {name!r} is registered twice")

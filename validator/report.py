@@ -230,15 +230,18 @@ def _one_json(report: Report) -> str:
 def exit_code(reports: Report | Iterable[Report]) -> int:
     """The process exit code for a run (FORMATS §4): 0 clean, 1 violations, 2 unusable input.
 
-    2 wins over 1, 1 over 0. Any input error in any report gives 2: a list or log that could
-    not be read, or a log line that had to be skipped, means part of the input went
-    unchecked, so the run cannot call itself clean. The other reports of a batch are still
-    checked and reported in full; only the exit code says that something was left out.
-    Warnings and ``not_covered`` verdicts do not change the code.
+    2 wins over 1, 1 over 0. 2 when an input could not be used at all: a list with input
+    errors (a list is checked only once it reads), a log whose header or armies could not be
+    read (its report has no system). A log that was audited but had lines that could not be
+    read gives 1, like a violation: the rest of it was audited and is reported, what was
+    skipped is listed with its line. The other reports of a batch are always checked and
+    reported in full. Warnings and ``not_covered`` verdicts do not change the code.
     """
     items = [reports] if isinstance(reports, Report) else list(reports)
-    if any(r.errors for r in items):
+    if any(r.errors and (r.kind == "list" or r.system is None) for r in items):
         return EXIT_UNUSABLE
+    if any(r.errors for r in items):
+        return EXIT_VIOLATIONS
     if any(v.verdict == "violation" for r in items for v in r.verdicts):
         return EXIT_VIOLATIONS
     return EXIT_CLEAN

@@ -25,12 +25,14 @@ from validator.audit.output import Format, LogReportWriter
 from validator.gamelog import read_log
 from validator.models import GameLogError, InputError
 from validator.report import EXIT_CLEAN, EXIT_UNUSABLE, EXIT_VIOLATIONS
+from validator.roster import Aliases
 from validator.verdicts import Report, Verdict
 
 __all__ = ["Audit", "audit_log", "write_audits"]
 
 
-def audit_log(path: str | os.PathLike[str], graph: Graph) -> Report:
+def audit_log(path: str | os.PathLike[str], graph: Graph,
+              aliases: Aliases | None = None) -> Report:
     """Audit one log and hold the whole report (use :func:`write_audits` for big logs).
 
     A log whose header cannot be used gives a report holding only its errors.
@@ -41,7 +43,7 @@ def audit_log(path: str | os.PathLike[str], graph: Graph) -> Report:
         return Report(kind="log", input=str(path), errors=exc.errors)
     verdicts: list[Verdict] = []
     errors: list[InputError] = []
-    for item in Audit(log, graph).run():
+    for item in Audit(log, graph, aliases).run():
         if isinstance(item, InputError):
             errors.append(item)
         else:
@@ -64,7 +66,7 @@ def log_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
 
 
 def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: TextIO,
-                 fmt: Format) -> int:
+                 fmt: Format, aliases: Aliases | None = None) -> int:
     """Audit logs one after another, streaming each report to ``out``; the exit code.
 
     A folder stands for every ``.jsonl`` log inside it (every level, sorted). 2 when a log
@@ -88,7 +90,7 @@ def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: Tex
             writer.finish(Counter(), {}, {})
             code = EXIT_UNUSABLE
             continue
-        audit = Audit(log, graph)
+        audit = Audit(log, graph, aliases)
         writer = LogReportWriter(out, fmt, str(path), log.system)
         writer.start()
         for item in audit.run():

@@ -20,17 +20,19 @@ audited in bounded memory. For every event line the walker:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kb.graph import Graph
 from kb.lemmas import fold
-from kb.names import split_parameter
+from kb.models import Node
+from kb.names import split_parameter, strip_parenthesised
 from validator.audit.state import Done, GameState, UnitState
 from validator.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, UnknownEvent
 from validator.gamelog import GameLog
 from validator.models import ArmyList, InputError, nearest
 from validator.registry import Check, Finding, checks
+from validator.roster import Aliases, kb_name, load_aliases
 from validator.rulebook import Rulebook
 from validator.verdicts import VerdictRecord
 
@@ -124,10 +126,11 @@ class Tally:
 class Audit:
     """The audit of one game log against one KB; iterate :meth:`run` once."""
 
-    def __init__(self, log: GameLog, graph: Graph) -> None:
+    def __init__(self, log: GameLog, graph: Graph, aliases: Aliases | None = None) -> None:
         self.log = log
         self.system = log.system
         self.book = Rulebook(graph, self.system)
+        self.aliases = aliases if aliases is not None else load_aliases()
         self.game = GameState(units=self._units(log.armies))
         self.ctx = EventContext(self.book, self.game)
         self.tally = Tally()
@@ -143,16 +146,39 @@ class Audit:
         for player, army in armies.items():
             for unit in army.units:
                 key = f"{player}:{unit.id}"
-                type_node = self.book.unit_type(unit.type) if unit.type else None
+                type_node = self._unit_type(unit.type) if unit.type else None
                 units[key] = UnitState(
                     key=key, player=player, unit=unit,
                     types=frozenset(self.book.type_ids(type_node.id if type_node else None)),
                     type_title=type_node.title if type_node else unit.type,
-                    rules=frozenset(fold(split_parameter(r)[0]) for r in unit.rules),
+                    rules=self._rule_names([*unit.rules,
+                                            *(r for part in unit.parts for r in part.rules)]),
                     keywords=frozenset(k.upper() for k in unit.keywords),
                     size=unit.models, size_at_phase_start=unit.models,
                 )
         return units
+
+    def _unit_type(self, written: str) -> Node | None:
+        found: Node | None = self.book.unit_type(written)
+        alias = kb_name(written, self.system, self.aliases)
+        if found is None and alias is not None:
+            found = self.book.unit_type(alias)
+        return found
+
+    def _rule_names(self, written: Iterable[str]) -> frozenset[str]:
+        """Folded names of a unit's declared rules: as written, as the alias table gives them
+        in Russian, and as the KB titles them («Skyfire» → «противовоздушное»)."""
+        names: set[str] = set()
+        for text in written:
+            alias = kb_name(text, self.system, self.aliases)
+            for name in (text, alias):
+                if name is None:
+                    continue
+                names.add(fold(split_parameter(name)[0]))
+                node = self.book.find(name, ("rule", "concept"))
+                if node is not None:
+                    names.update((fold(node.title), fold(strip_parenthesised(node.title))))
+        return frozenset(names)
 
     def checks_for(self, action: str) -> list[Check]:
         """The event checks of this log's system for an action (looked up once)."""
@@ -209,11 +235,19 @@ class Audit:
         covered = False
         if not isinstance(event, UnknownEvent):
             for check in self._checks.get(action) or self.checks_for(action):
-                for finding in check.func(event, ctx):
-                    out.append(VerdictRecord(finding.verdict, finding.rules, finding.why,
-                                             check.name, finding.suggestions, line, key,
-                                             action))
-                    counts[(key, finding.verdict)] += 1
+                try:
+                    for finding in check.func(event, ctx):
+                        out.append(VerdictRecord(finding.verdict, finding.rules, finding.why,
+                                                 check.name, finding.suggestions, line, key,
+                                                 action))
+                        counts[(key, finding.verdict)] += 1
+                        covered = True
+                except Exception as exc:  # noqa: BLE001 — a faulty check must not end the audit
+                    out.append(VerdictRecord(
+                        "not_covered", (), f"Проверка «{check.name}» не смогла оценить событие "
+                        f"из-за внутренней ошибки ({type(exc).__name__}: {exc}); это ошибка "
+                        f"rulekb, а не журнала.", check.name, (), line, key, action))
+                    counts[(key, "not_covered")] += 1
                     covered = True
         if not covered:
             why_key = (action, event.phase, isinstance(event, UnknownEvent),

@@ -31,8 +31,8 @@ class LogReportWriter:
     """Writes one log's report to ``out`` in ``fmt`` as verdicts and errors arrive.
 
     Call :meth:`start`, then :meth:`verdict` / :meth:`error` in log order, then
-    :meth:`finish` with the counts. ``first`` is False for the second and later report of a
-    batch (JSON reports of a batch form an array).
+    :meth:`finish` with the counts. The caller writes what joins the reports of a batch
+    (JSON reports of a batch form an array).
     """
 
     def __init__(self, out: TextIO, fmt: Format, input: str, system: str | None) -> None:
