@@ -172,8 +172,8 @@ def test_log_json_follows_formats() -> None:
 def test_list_json_has_units() -> None:
     data = json.loads(render_json(list_report()))
     assert list(data) == ["schema", "input", "system", "verdicts", "summary", "units", "errors"]
-    assert list(data["verdicts"][0]) == ["unit", "field", "verdict", "rules", "why", "check",
-                                         "suggestions"]
+    assert list(data["verdicts"][0]) == ["unit", "field", "line", "verdict", "rules", "why",
+                                         "check", "suggestions"]
     assert data["verdicts"][0]["unit"] is None  # the list as a whole
     assert data["units"][0] == {
         "id": "jetbikes", "name": "Гвардейцы на гравициклах",

@@ -65,11 +65,31 @@ def check_list(army: ArmyList, graph: Graph, *, aliases: Aliases | None = None,
             per_unit[listed.index].extend(
                 finding.place(check.name, unit=listed.report_id)
                 for finding in _run(check, listed, ctx))
-    verdicts = whole + [v for listed in ctx.units
-                        for v in sorted(per_unit[listed.index], key=_field_order)]
+    verdicts = [_located(v, army, None) for v in whole] + [
+        _located(v, army, listed.index) for listed in ctx.units
+        for v in sorted(per_unit[listed.index], key=_field_order)]
     return Report(kind="list", input=army.source or army.name or UNNAMED_INPUT,
                   system=army.system, verdicts=tuple(verdicts),
                   units=tuple(unit_report(listed, ctx) for listed in ctx.units))
+
+
+def _located(verdict: Verdict, army: ArmyList, index: int | None) -> Verdict:
+    """The verdict with the line of the list file its field is written on (when known).
+
+    The field's own line if the reader recorded it, else its nearest recorded parent's
+    (a rule's parameter is on the rule's line, a missing field on its unit's).
+    """
+    if not army.positions:
+        return verdict
+    path = verdict.field or ""
+    if index is not None:
+        path = f"units[{index}]" + (f".{path}" if path and not path.startswith("[") else path)
+    while path:
+        found = army.positions.get(path)
+        if found is not None:
+            return verdict.model_copy(update={"line": found.line})
+        path = path[:max(path.rfind("."), path.rfind("["), 0)]
+    return verdict
 
 
 def check_lists(paths: Iterable[str | os.PathLike[str]], graph: Graph, *,

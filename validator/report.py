@@ -40,7 +40,10 @@ def _cited(rule: RuleCitation) -> str:
 
 
 def verdict_lines(verdict: AnyVerdict) -> list[str]:
-    label = LABELS[verdict.verdict] + (f" (поле {verdict.field})" if verdict.field else "")
+    label = LABELS[verdict.verdict]
+    if verdict.field:  # a list's verdict: where in the file (a log's line heads its block)
+        line = f", строка {verdict.line}" if verdict.line is not None else ""
+        label += f" (поле {verdict.field}{line})"
     lines: list[str] = []
     if not verdict.rules:
         lines.append(f"  {label} · правило не указано")
@@ -170,7 +173,7 @@ def _rule_json(rule: RuleCitation) -> dict[str, Any]:
 def verdict_json(verdict: AnyVerdict, kind: str) -> dict[str, Any]:
     where: dict[str, Any] = (
         {"line": verdict.line, "unit": verdict.unit, "action": verdict.action} if kind == "log"
-        else {"unit": verdict.unit, "field": verdict.field}
+        else {"unit": verdict.unit, "field": verdict.field, "line": verdict.line}
     )
     return {**where, "verdict": verdict.verdict,
             "rules": [_rule_json(r) for r in verdict.rules], "why": verdict.why,
