@@ -104,7 +104,8 @@ def check_lists(paths: Iterable[str | os.PathLike[str]], graph: Graph, *,
     reports: list[Report] = []
     for item in read_lists(paths, max_bytes=max_bytes):
         if isinstance(item, ListInputError):
-            reports.append(failure_report("list", item.file or UNNAMED_INPUT, item))
+            reports.append(failure_report("list", item.file or UNNAMED_INPUT, item,
+                                          system=item.system))
         else:
             reports.append(check_list(item, graph, resolver=resolver))
     return reports

@@ -35,6 +35,7 @@ from validator.models import (
     SourcePos,
     format_path,
     nearest,
+    normalize_system,
 )
 
 LIST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -473,7 +474,9 @@ def build_list(
     except ValidationError as exc:
         problems.extend(input_errors(exc, data, ArmyList, positions, file))
     if problems or army is None:
-        raise ListInputError(sorted((e.at(file) for e in problems), key=_by_position))
+        named = data.get("system")
+        raise ListInputError(sorted((e.at(file) for e in problems), key=_by_position),
+                             system=normalize_system(named) if isinstance(named, str) else None)
     return army.model_copy(update={
         "source": file, "positions": {format_path(k): v for k, v in positions.items()},
     })

@@ -259,13 +259,15 @@ class InputError(_Frozen):
 class InputFailure(Exception):
     """An input that cannot be used; ``errors`` says every reason found, in file order."""
 
-    def __init__(self, errors: Sequence[InputError]) -> None:
+    def __init__(self, errors: Sequence[InputError], system: str | None = None) -> None:
         self.errors: tuple[InputError, ...] = tuple(errors)
         self.file = self.errors[0].file if self.errors else None
+        # the game system the input names, when that much could be read: a report says it
+        self.system = system
         super().__init__("\n".join(str(e) for e in self.errors))
 
-    def __reduce__(self) -> tuple[type[InputFailure], tuple[tuple[InputError, ...]]]:
-        return type(self), (self.errors,)  # so a batch can run in worker processes
+    def __reduce__(self) -> tuple[type[InputFailure], tuple[tuple[InputError, ...], str | None]]:
+        return type(self), (self.errors, self.system)  # so a batch can run in worker processes
 
 
 class ListInputError(InputFailure):
