@@ -3,9 +3,19 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from kb.graph import Graph
+    from validator.audit.output import Format
+    from validator.roster import Aliases
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def register(cli: click.Group) -> None:
@@ -33,18 +43,51 @@ def site(output: Path, kb_path: Path | None) -> None:
     click.echo(f"Сайт собран: {index}")
 
 
+def _report_options(func: F) -> F:
+    """The options ``check-list`` and ``audit`` share: ``--kb``, ``--format``, ``--aliases``,
+    ``-o``."""
+    for option in reversed((
+        click.option("--kb", "kb_path", type=click.Path(path_type=Path),
+                     help="Файл базы знаний (по умолчанию — собранная из корпуса по "
+                          "умолчанию)."),
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                     show_default=True, help="Отчёт для людей (text) или для программ (json)."),
+        click.option("--aliases", "aliases_path", type=click.Path(path_type=Path),
+                     help="Своя таблица английских названий (TOML, как встроенная таблица "
+                          "псевдонимов), дополняющая встроенную."),
+        click.option("-o", "--output", type=click.Path(path_type=Path),
+                     help="Записать отчёт в файл, а не на стандартный вывод."),
+    )):
+        func = option(func)
+    return func
+
+
+def _graph_and_aliases(kb_path: Path | None, aliases_path: Path | None) -> tuple[Graph, Aliases]:
+    """The KB to check against and the alias table; a bad file of either is a clean error."""
+    from kb.store import KBFileError
+    from rulekb import defaults
+    from rulekb.cli import UserError
+    from validator.roster import AliasFileError, load_aliases
+
+    try:
+        return defaults.graph(kb_path), load_aliases(aliases_path)
+    except (AliasFileError, KBFileError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def _open_output(output: Path) -> TextIO:
+    from rulekb.cli import UserError
+
+    try:
+        return output.open("w", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise UserError(f"{output}: {exc.strerror}") from None
+
+
 @click.command()
 @click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--kb", "kb_path", type=click.Path(path_type=Path),
-              help="Файл базы знаний (по умолчанию — собранная из корпуса по умолчанию).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Отчёт для людей (text) или для программ (json).")
-@click.option("--aliases", "aliases_path", type=click.Path(path_type=Path),
-              help="Своя таблица английских названий (TOML, как встроенная таблица псевдонимов), "
-                   "дополняющая встроенную.")
-@click.option("-o", "--output", type=click.Path(path_type=Path),
-              help="Записать отчёт в файл, а не на стандартный вывод.")
-def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: str, aliases_path: Path | None,
+@_report_options
+def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: Format, aliases_path: Path | None,
           output: Path | None) -> None:
     """Проверить записанные партии (журналы JSON Lines): каждое событие — по правилам из базы
     знаний, с цитатой решающего предложения.
@@ -52,43 +95,21 @@ def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: str, aliases_path: 
     Код выхода: 0 — нарушений нет, 1 — есть нарушения или нечитаемые строки, 2 — журнал не
     удалось проверить совсем (остальные журналы всё равно проверяются).
     """
-    import sys
-
-    from kb.store import KBFileError
-    from rulekb import defaults
-    from rulekb.cli import UserError
     from validator.audit import write_audits
-    from validator.roster import AliasFileError, load_aliases
 
-    try:
-        aliases = load_aliases(aliases_path)
-        graph = defaults.graph(kb_path)
-    except (AliasFileError, KBFileError) as exc:
-        raise UserError(str(exc)) from None
+    graph, aliases = _graph_and_aliases(kb_path, aliases_path)
     if output is None:
-        code = write_audits(logs, graph, sys.stdout, fmt, aliases)  # type: ignore[arg-type]
+        code = write_audits(logs, graph, sys.stdout, fmt, aliases)
     else:
-        try:
-            out = output.open("w", encoding="utf-8", newline="\n")
-        except OSError as exc:
-            raise UserError(f"{output}: {exc.strerror}") from None
-        with out:
-            code = write_audits(logs, graph, out, fmt, aliases)  # type: ignore[arg-type]
+        with _open_output(output) as out:
+            code = write_audits(logs, graph, out, fmt, aliases)
     sys.exit(code)
 
 
 @click.command("check-list")
 @click.argument("lists", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--kb", "kb_path", type=click.Path(path_type=Path),
-              help="Файл базы знаний (по умолчанию — собранная из корпуса по умолчанию).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Отчёт для людей (text) или для программ (json).")
-@click.option("--aliases", "aliases_path", type=click.Path(path_type=Path),
-              help="Своя таблица английских названий (TOML, как встроенная таблица псевдонимов), "
-                   "дополняющая встроенную.")
-@click.option("-o", "--output", type=click.Path(path_type=Path),
-              help="Записать отчёт в файл, а не на стандартный вывод.")
-def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: str,
+@_report_options
+def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: Format,
                aliases_path: Path | None, output: Path | None) -> None:
     """Проверить списки армий LISTS (YAML, JSON, ростеры BattleScribe .ros/.rosz; папка —
     все списки в ней): тип каждого отряда, его специальные правила и их параметры, профили и
@@ -97,20 +118,10 @@ def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: str,
     Код выхода: 0 — нарушений нет, 1 — есть нарушения, 2 — какой-то список не удалось
     прочитать (остальные списки всё равно проверяются и выводятся).
     """
-    import sys
-
-    from kb.store import KBFileError
-    from rulekb import defaults
-    from rulekb.cli import UserError
     from validator.listcheck import check_lists
     from validator.report import exit_code, render_json, render_text
-    from validator.roster import AliasFileError, load_aliases
 
-    try:
-        aliases = load_aliases(aliases_path)
-        graph = defaults.graph(kb_path)
-    except (AliasFileError, KBFileError) as exc:
-        raise UserError(str(exc)) from None
+    graph, aliases = _graph_and_aliases(kb_path, aliases_path)
     reports = check_lists(lists, graph, aliases=aliases)
     if fmt == "json":
         text = render_json(reports[0] if len(reports) == 1 else reports)
@@ -119,8 +130,6 @@ def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: str,
     if output is None:
         click.echo(text, nl=False)
     else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise UserError(f"{output}: {exc.strerror}") from None
+        with _open_output(output) as out:
+            out.write(text)
     sys.exit(exit_code(reports))
