@@ -150,7 +150,8 @@ def test_a_rule_missing_from_the_text_is_not_covered(tmp_path: Path) -> None:
                                  "ее можно сдвинуть в любую сторону контролирующим")})
     (found,) = [v for v in audit_log(log, changed).verdicts if v.check == "retreat_distance"]
     assert (found.verdict, found.rules) == ("not_covered", ())
-    assert found.why == "В базе знаний нет предела отхода в правиле «Отход», и проверить это нечем."
+    assert found.why == ("В базе знаний нет предела отхода в правиле «Отход», поэтому "
+                         "проверить нельзя.")
 
 
 def test_a_reaction_is_overwatch_or_retreat(tmp_path: Path, corpus_graph: Graph) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from kb.graph import Graph
-from validator.audit import common, killteam2018, wh40k6, whfb8  # noqa: F401  (registration)
+from validator.audit import killteam2018, wh40k6, whfb8  # noqa: F401  (their checks register)
 from validator.audit.engine import Audit
 from validator.audit.output import Format, LogReportWriter
 from validator.gamelog import read_log

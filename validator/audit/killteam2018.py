@@ -19,16 +19,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from validator.audit import killteam2018_charge, killteam2018_movement  # noqa: F401  (registration)
+from validator.audit.common import cite, dice_range, missing
 from validator.audit.engine import EventContext
 from validator.audit.killteam2018_common import (
     FLY,
     PSYKER,
     SHOOTING,
-    SYSTEM,
-    cite,
-    dice_range,
+    SYSTEMS,
     is_retreat,
-    missing_rule,
     rule_fact,
     rule_sentence,
 )
@@ -41,7 +39,7 @@ __all__ = ["initiative_roll", "one_psyker_per_round", "psyker_only",
            "reinforcements_restrictions", "shooting_restrictions"]
 
 
-@event_check("initiative_roll", systems=SYSTEM, actions={"initiative"})
+@event_check("initiative_roll", systems=SYSTEMS, actions={"initiative"})
 def initiative_roll(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """Each player rolls the initiative dice (2D6); tied players roll again."""
     if not isinstance(event, InitiativeEvent):
@@ -49,7 +47,7 @@ def initiative_roll(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     dice = rule_fact(ctx.book, "Инициативная фаза", "dice")
     span = dice_range(dice) if dice is not None else None
     if dice is None or span is None:
-        yield missing_rule("броска инициативы в правиле «Инициативная фаза»")
+        yield missing("броска инициативы в правиле «Инициативная фаза»")
         return
     low, high = span
     rolls = sorted(event.rolls.items())
@@ -75,7 +73,7 @@ def initiative_roll(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     yield Finding("ok", cite(dice, reroll), why + ".")
 
 
-@event_check("shooting_restrictions", systems=SYSTEM, actions={"shoot"})
+@event_check("shooting_restrictions", systems=SYSTEMS, actions={"shoot"})
 def shooting_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """What a model did earlier in the battle round may forbid it to shoot.
 
@@ -100,7 +98,7 @@ def shooting_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Findi
         found.append(Finding("violation", cite(rule),
                              f"Модель продвигалась в этом раунде битвы (строка {advanced.line}) и"
                              " до его конца не может стрелять.") if rule else
-                     missing_rule("запрета после продвижения в правиле «Продвижение»"))
+                     missing("запрета после продвижения в правиле «Продвижение»"))
     for done, title, stems, what in (
             (unit.did("fall_back"), "Отступление", ("не может стрелять позже",), "отступала"),
             (next((d for d in reversed(unit.history) if is_retreat(d)), None), "Отход",
@@ -109,7 +107,7 @@ def shooting_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Findi
             continue
         rule = rule_sentence(book, title, *stems)
         if rule is None:
-            found.append(missing_rule(f"запрета стрельбы в правиле «{title}»"))
+            found.append(missing(f"запрета стрельбы в правиле «{title}»"))
         elif not flies:
             found.append(Finding("violation", cite(rule),
                                  f"Модель {what} в этом раунде (строка {done.line}), не может"
@@ -123,7 +121,7 @@ def shooting_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Findi
         found.append(Finding("violation", cite(rule),
                              f"Модель заявила чардж в этом раунде (строка {charged.line}) и в фазе"
                              " стрельбы не стреляет.") if rule else
-                     missing_rule("запрета стрельбы после чарджа в правиле «Make Charge Move»"))
+                     missing("запрета стрельбы после чарджа в правиле «Make Charge Move»"))
     if found:
         yield from found
     elif exempt:
@@ -151,7 +149,7 @@ _REINFORCED_MAY_NOT = {"move": "двигаться", "advance": "продвиг�
                        "fall_back": "двигаться", "react": "двигаться"}
 
 
-@event_check("reinforcements_restrictions", systems=SYSTEM,
+@event_check("reinforcements_restrictions", systems=SYSTEMS,
              actions={"move", "advance", "charge", "fall_back", "react", "shoot", "manifest"})
 def reinforcements_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A model set up as reinforcements cannot move, advance or charge that battle round.
@@ -164,7 +162,7 @@ def reinforcements_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator
         return
     rule = rule_sentence(ctx.book, "Пополнение", "не могут двигаться")
     if rule is None:
-        yield missing_rule("запрета для пополнения в правиле «Пополнение»")
+        yield missing("запрета для пополнения в правиле «Пополнение»")
         return
     overwatch = isinstance(event, ReactEvent) and event.kind == "overwatch"
     may = _REINFORCED_MAY.get("shoot" if overwatch else event.action)
@@ -178,7 +176,7 @@ def reinforcements_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator
                       f" его конца не может {_REINFORCED_MAY_NOT[event.action]}.")
 
 
-@event_check("psyker_only", systems=SYSTEM, actions={"manifest"})
+@event_check("psyker_only", systems=SYSTEMS, actions={"manifest"})
 def psyker_only(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """Only a model with the PSYKER keyword manifests psychic powers."""
     unit = ctx.unit
@@ -186,7 +184,7 @@ def psyker_only(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
         return
     marked = rule_sentence(ctx.book, "Психическая фаза", "отмечены как", PSYKER)
     if marked is None:
-        yield missing_rule(f"правила о моделях {PSYKER} в правиле «Психическая фаза»")
+        yield missing(f"правила о моделях {PSYKER} в правиле «Психическая фаза»")
         return
     powers = rule_sentence(ctx.book, "Психическая фаза", "могут проявлять")
     if unit.has_keyword(PSYKER):
@@ -199,7 +197,7 @@ def psyker_only(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
                       f" модели, отмеченные как {PSYKER}.")
 
 
-@event_check("one_psyker_per_round", systems=SYSTEM, actions={"manifest"})
+@event_check("one_psyker_per_round", systems=SYSTEMS, actions={"manifest"})
 def one_psyker_per_round(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """Each player chooses only one psyker in each battle round (it may try several powers)."""
     unit = ctx.unit
@@ -207,7 +205,7 @@ def one_psyker_per_round(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
         return
     limit = rule_fact(ctx.book, "Психическая фаза", "max_count")
     if limit is None:
-        yield missing_rule("предела псайкеров за раунд в правиле «Психическая фаза»")
+        yield missing("предела псайкеров за раунд в правиле «Психическая фаза»")
         return
     chosen = []
     for other in ctx.game.units_of(unit.player):

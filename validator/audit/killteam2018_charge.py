@@ -10,18 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from validator.audit.common import cite, dice_range, inches, missing
 from validator.audit.engine import EventContext
 from validator.audit.killteam2018_common import (
     MOVEMENT,
-    SYSTEM,
+    SYSTEMS,
     actor,
     charge_distances,
-    cite,
-    dice_range,
     done_name,
-    inches,
     is_retreat,
-    missing_rule,
     moves,
     rule_fact,
     rule_sentence,
@@ -30,14 +27,14 @@ from validator.events import BaseEvent, ChargeEvent, ReactEvent
 from validator.registry import Finding, event_check
 
 
-@event_check("charge_range", systems=SYSTEM, actions={"charge"})
+@event_check("charge_range", systems=SYSTEMS, actions={"charge"})
 def charge_range(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A charge is declared at enemies within 12", by a model not within 1" of an enemy."""
     if ctx.unit is None or not isinstance(event, ChargeEvent) or event.distance_to_target is None:
         return
     reach, engaged = charge_distances(ctx.book)
     if reach is None:
-        yield missing_rule("дальности чарджа в правиле «Charging»")
+        yield missing("дальности чарджа в правиле «Charging»")
         return
     distance = event.distance_to_target
     if engaged is not None and distance <= engaged.number:
@@ -54,7 +51,7 @@ def charge_range(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
                       " можно.")
 
 
-@event_check("charge_once_per_phase", systems=SYSTEM, actions={"charge"})
+@event_check("charge_once_per_phase", systems=SYSTEMS, actions={"charge"})
 def charge_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """Only one charge attempt per model in each movement phase."""
     unit = ctx.unit
@@ -62,7 +59,7 @@ def charge_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Findi
         return
     limit = rule_fact(ctx.book, "Make Charge Move", "max_count", "попытк")
     if limit is None:
-        yield missing_rule("предела попыток чарджа в правиле «Make Charge Move»")
+        yield missing("предела попыток чарджа в правиле «Make Charge Move»")
         return
     earlier = [d for d in unit.history if d.action == "charge" and d.phase == MOVEMENT]
     if len(earlier) >= limit.number:
@@ -76,7 +73,7 @@ def charge_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Findi
                       f" — {limit.number:g}.")
 
 
-@event_check("charge_move", systems=SYSTEM, actions={"charge"})
+@event_check("charge_move", systems=SYSTEMS, actions={"charge"})
 def charge_move(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """The charge roll is 2D6; the model moves at most the roll.
 
@@ -90,7 +87,7 @@ def charge_move(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     success = rule_fact(book, "Make Charge Move", "within_distance", "успешн")
     span = dice_range(dice) if dice is not None else None
     if dice is None or span is None or success is None:
-        yield missing_rule("броска и условия успеха чарджа в правиле «Make Charge Move»")
+        yield missing("броска и условия успеха чарджа в правиле «Make Charge Move»")
         return
     roll, low, high = event.roll, *span
     if not low <= roll <= high:
@@ -121,7 +118,7 @@ def charge_move(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
         yield Finding("ok", cite(dice), f"Бросок чарджа {roll} в пределах {dice.text}.")
 
 
-@event_check("reaction_target", systems=SYSTEM, actions={"react"})
+@event_check("reaction_target", systems=SYSTEMS, actions={"react"})
 def reaction_target(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """Only a model targeted by a charge this phase reacts, with Overwatch or Retreat."""
     unit = ctx.unit
@@ -129,7 +126,7 @@ def reaction_target(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
         return
     rule = rule_sentence(ctx.book, "Реагировать", "является целью чарджа")
     if rule is None:
-        yield missing_rule("условия реакции в правиле «Реагировать»")
+        yield missing("условия реакции в правиле «Реагировать»")
         return
     targeted = unit.did("targeted:charge", phase=ctx.game.phase)
     if targeted is None:
@@ -144,7 +141,7 @@ def reaction_target(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
                   f" {kind}.")
 
 
-@event_check("retreat_distance", systems=SYSTEM, actions={"react"})
+@event_check("retreat_distance", systems=SYSTEMS, actions={"react"})
 def retreat_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A Retreat moves the model at most 3"."""
     if (ctx.unit is None or not isinstance(event, ReactEvent) or event.kind != "retreat"
@@ -152,7 +149,7 @@ def retreat_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
         return
     limit = rule_fact(ctx.book, "Отход", "max_distance")
     if limit is None:
-        yield missing_rule("предела отхода в правиле «Отход»")
+        yield missing("предела отхода в правиле «Отход»")
         return
     if event.distance > limit.number:
         yield Finding("violation", cite(limit),
@@ -162,7 +159,7 @@ def retreat_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
                       f"Отход на {inches(event.distance)} не дальше {limit.text}.")
 
 
-@event_check("retreat_not_after_move", systems=SYSTEM, actions={"react"})
+@event_check("retreat_not_after_move", systems=SYSTEMS, actions={"react"})
 def retreat_not_after_move(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A model that has already moved in any way (or tried to charge) cannot Retreat."""
     unit = ctx.unit
@@ -170,7 +167,7 @@ def retreat_not_after_move(event: BaseEvent, ctx: EventContext) -> Iterator[Find
         return
     rule = rule_sentence(ctx.book, "Отход", "не может отступить", "уже сделала движение")
     if rule is None:
-        yield missing_rule("запрета отхода после движения в правиле «Отход»")
+        yield missing("запрета отхода после движения в правиле «Отход»")
         return
     earlier = moves(unit)
     if earlier:
@@ -183,7 +180,7 @@ def retreat_not_after_move(event: BaseEvent, ctx: EventContext) -> Iterator[Find
                       " разрешён.")
 
 
-@event_check("retreat_ends_reactions", systems=SYSTEM, actions={"react"})
+@event_check("retreat_ends_reactions", systems=SYSTEMS, actions={"react"})
 def retreat_ends_reactions(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A model that retreated reacts no more."""
     unit = ctx.unit
@@ -192,7 +189,7 @@ def retreat_ends_reactions(event: BaseEvent, ctx: EventContext) -> Iterator[Find
         return
     rule = rule_sentence(ctx.book, "Отход", "больше не может реагировать")
     if rule is None:
-        yield missing_rule("запрета реакций после отхода в правиле «Отход»")
+        yield missing("запрета реакций после отхода в правиле «Отход»")
         return
     yield Finding("violation", cite(rule),
                   f"Модель уже отошла в этом раунде (строка {retreated.line}) и больше не может"

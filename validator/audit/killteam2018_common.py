@@ -5,24 +5,25 @@ A Kill Team army list describes models, not unit types (FORMATS §2): a model's 
 checks of :mod:`~validator.audit.killteam2018_movement`, :mod:`~validator.audit.killteam2018_charge`
 and :mod:`~validator.audit.killteam2018` find every number and sentence they use in the KB
 through the log's :class:`~validator.rulebook.Rulebook`, by the titles of the rules that
-state them; when one is missing they report ``not_covered`` and say what is missing.
+state them; when one is missing they report ``not_covered`` and say what is missing. What
+every system shares (lookups once per book, citations, ``missing``) is in
+:mod:`validator.audit.common`.
 """
 
 from __future__ import annotations
 
 import re
-import weakref
-from typing import Any
 
 from kb.text import stem_match
+from validator.audit.common import remember
 from validator.audit.engine import EventContext
 from validator.audit.state import Done, UnitState
 from validator.events import ChargeEvent, ReactEvent
 from validator.registry import Finding
 from validator.rulebook import FoundFact, Rulebook, Sentence
-from validator.verdicts import RuleCitation
 
-SYSTEM = frozenset({"killteam2018"})
+SYSTEM = "killteam2018"
+SYSTEMS = frozenset({SYSTEM})
 MOVEMENT = "movement"
 SHOOTING = "shooting"
 MOVE_ACTIONS = ("move", "advance", "fall_back", "charge")
@@ -39,11 +40,6 @@ PSYKER = "PSYKER"
 """Keywords as the rule text writes them (stems that find their sentences, too)."""
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
-
-
-def inches(value: float) -> str:
-    """A distance as the reports write it: ``6"``, ``2.5"``."""
-    return f'{value:g}"'
 
 
 def number(value: object) -> float | None:
@@ -70,72 +66,19 @@ def missing_move(unit: UnitState, rule: Sentence | None) -> Finding:
                    "и расстояние не с чем сравнить.")
 
 
-def missing_rule(what: str) -> Finding:
-    """``not_covered``: the KB lacks what the check needs (the corpus changed)."""
-    return Finding("not_covered", (), f"В базе знаний нет {what}, и проверить это нечем.")
-
-
-# Every event asks the same few questions of the rulebook: each answer (and its citation) is
-# kept per rulebook, so a lookup costs one dict access (the audit must reach 50,000 events/s).
-_MEMO: weakref.WeakKeyDictionary[Rulebook, dict[tuple[object, ...], Any]] = (
-    weakref.WeakKeyDictionary())
-
-
-_last: tuple[weakref.ref[Rulebook], dict[tuple[object, ...], Any]] | None = None
-
-
-def _memo(book: Rulebook) -> dict[tuple[object, ...], Any]:
-    global _last
-    if _last is not None and _last[0]() is book:
-        return _last[1]
-    memo = _MEMO.get(book)
-    if memo is None:
-        memo = _MEMO[book] = {}
-    _last = (weakref.ref(book), memo)
-    return memo
-
-
 def rule_sentence(book: Rulebook, title: str, *stems: str) -> Sentence | None:
     """The first sentence of the rule titled ``title`` holding every stem."""
-    memo, key = _memo(book), ("sentence", title, stems)
-    if key not in memo:
-        memo[key] = book.sentence(book.section(title), *stems)
-    found: Sentence | None = memo[key]
-    return found
+    return remember(book, ("sentence", title, stems),
+                    lambda: book.sentence(book.section(title), *stems))
 
 
 def rule_fact(book: Rulebook, title: str, name: str, *stems: str) -> FoundFact | None:
     """The first fact called ``name`` of the rule titled ``title`` (and its subsections)."""
-    memo, key = _memo(book), ("fact", title, name, stems)
-    if key not in memo:
+    def compute() -> FoundFact | None:
         node = book.section(title)
-        memo[key] = book.fact(node, name=name, stems=stems) if node is not None else None
-    found: FoundFact | None = memo[key]
-    return found
+        return book.fact(node, name=name, stems=stems) if node is not None else None
 
-
-def dice_range(fact: FoundFact) -> tuple[int, int] | None:
-    """The lowest and highest total of a dice fact (``2D6`` → 2, 12), or None."""
-    value = fact.value
-    if not isinstance(value, dict):
-        return None
-    count, sides, modifier = value.get("count"), value.get("sides"), value.get("modifier", 0)
-    if not (isinstance(count, int) and isinstance(sides, int) and isinstance(modifier, int)):
-        return None
-    return count + modifier, count * sides + modifier
-
-
-def cite(*found: Sentence | FoundFact | None) -> tuple[RuleCitation, ...]:
-    """The citations of the sentences and facts found (those that were found)."""
-    present = [f for f in found if f is not None]
-    if not present:
-        return ()
-    # the found objects live in the book's caches as long as the book: their ids are stable
-    memo, key = _memo(present[0].book), ("cite", *map(id, present))
-    if key not in memo:
-        memo[key] = tuple(f.citation() for f in present)
-    citations: tuple[RuleCitation, ...] = memo[key]
-    return citations
+    return remember(book, ("fact", title, name, stems), compute)
 
 
 def is_retreat(done: Done) -> bool:
@@ -195,13 +138,12 @@ def charge_distances(book: Rulebook) -> tuple[FoundFact | None, FoundFact | None
     The sentence names both («если она не в пределах 1" … и находится в пределах 12"»); the
     one it says the model must *not* be within is the second.
     """
-    memo, key = _memo(book), ("charge distances",)
-    if key not in memo:
+    def compute() -> tuple[FoundFact | None, FoundFact | None]:
         node = book.section("Charging")
         facts = book.facts(node, name="within_distance") if node is not None else ()
         engaged = next((f for f in facts
                         if stem_match(f.fact.evidence, (f"не в пределах {f.text}",))), None)
         reach = next((f for f in facts if f is not engaged), None)
-        memo[key] = (reach, engaged)
-    found: tuple[FoundFact | None, FoundFact | None] = memo[key]
-    return found
+        return reach, engaged
+
+    return remember(book, ("charge distances",), compute)

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from validator.audit.common import cite, dice_range, inches, missing
 from validator.audit.engine import EventContext
 from validator.audit.killteam2018_common import (
     MOVEMENT,
-    SYSTEM,
+    SYSTEMS,
     actor,
     charged_into_contact,
-    cite,
-    dice_range,
     done_name,
-    inches,
     missing_move,
-    missing_rule,
     move_characteristic,
     moves,
     number,
@@ -32,7 +29,7 @@ from validator.events import AdvanceEvent, BaseEvent, ChargeEvent, FallBackEvent
 from validator.registry import Finding, event_check
 
 
-@event_check("move_once_per_phase", systems=SYSTEM,
+@event_check("move_once_per_phase", systems=SYSTEMS,
              actions={"move", "advance", "fall_back", "charge"})
 def move_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A model is moved at most once in each movement phase.
@@ -45,7 +42,7 @@ def move_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
         return
     limit = rule_fact(ctx.book, "Фаза движения", "max_count", "перемещать")
     if limit is None:
-        yield missing_rule("предела перемещений за фазу движения в правиле «Фаза движения»")
+        yield missing("предела перемещений за фазу движения в правиле «Фаза движения»")
         return
     earlier = moves(unit, MOVEMENT)
     if len(earlier) >= limit.number:
@@ -58,7 +55,7 @@ def move_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
                       f" — {limit.number:g}.")
 
 
-@event_check("normal_move_distance", systems=SYSTEM, actions={"move"})
+@event_check("normal_move_distance", systems=SYSTEMS, actions={"move"})
 def normal_move_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A normal move goes at most the model's Move characteristic."""
     unit = ctx.unit
@@ -67,7 +64,7 @@ def normal_move_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
         return
     rule = rule_sentence(ctx.book, "Нормальное движение", "равное или меньшее")
     if rule is None:
-        yield missing_rule("предела нормального хода в правиле «Нормальное движение»")
+        yield missing("предела нормального хода в правиле «Нормальное движение»")
         return
     move = move_characteristic(unit)
     if move is None:
@@ -82,7 +79,7 @@ def normal_move_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
                       f" модели ({inches(move)}).")
 
 
-@event_check("enemy_distance", systems=SYSTEM, actions={"move", "advance"})
+@event_check("enemy_distance", systems=SYSTEMS, actions={"move", "advance"})
 def enemy_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A normal move or an advance never ends closer than 1" to an enemy model."""
     end = number(getattr(event, "end_distance_to_enemy", None))
@@ -92,7 +89,7 @@ def enemy_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
         return
     limit = rule_fact(ctx.book, "Вражеские модели", "distance", "ближе")
     if limit is None:
-        yield missing_rule("расстояния до врага в правиле «Вражеские модели»")
+        yield missing("расстояния до врага в правиле «Вражеские модели»")
         return
     what = "Нормальный ход закончен" if event.action == "move" else "Продвижение закончено"
     if end < limit.number:
@@ -104,7 +101,7 @@ def enemy_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
                       f"{what} в {inches(end)} от вражеской модели, не ближе {limit.text}.")
 
 
-@event_check("advance_distance", systems=SYSTEM, actions={"advance"})
+@event_check("advance_distance", systems=SYSTEMS, actions={"advance"})
 def advance_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """An advance rolls the dice the rule names and goes at most Move plus the roll."""
     unit = ctx.unit
@@ -114,7 +111,7 @@ def advance_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     total = rule_sentence(ctx.book, "Продвижение", "равное или меньшее")
     span = dice_range(dice) if dice is not None else None
     if dice is None or span is None or total is None:
-        yield missing_rule("броска продвижения в правиле «Продвижение»")
+        yield missing("броска продвижения в правиле «Продвижение»")
         return
     low, high = span
     roll = event.roll
@@ -138,7 +135,7 @@ def advance_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
                       f" {inches(move)} + {roll} = {inches(move + roll)}.")
 
 
-@event_check("advance_restrictions", systems=SYSTEM, actions={"charge", "react"})
+@event_check("advance_restrictions", systems=SYSTEMS, actions={"charge", "react"})
 def advance_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A model that advanced cannot charge or react for the rest of the battle round."""
     unit = ctx.unit
@@ -147,7 +144,7 @@ def advance_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
         return
     rule = rule_sentence(ctx.book, "Продвижение", "не может чарджить")
     if rule is None:
-        yield missing_rule("запрета после продвижения в правиле «Продвижение»")
+        yield missing("запрета после продвижения в правиле «Продвижение»")
         return
     doing = "чарджить" if event.action == "charge" else "реагировать"
     yield Finding("violation", cite(rule),
@@ -155,7 +152,7 @@ def advance_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
                   f" конца не может {doing}.")
 
 
-@event_check("fall_back_distance", systems=SYSTEM, actions={"fall_back"})
+@event_check("fall_back_distance", systems=SYSTEMS, actions={"fall_back"})
 def fall_back_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A fall back goes at most the model's Move characteristic."""
     unit = ctx.unit
@@ -164,7 +161,7 @@ def fall_back_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]
         return
     rule = rule_sentence(ctx.book, "Отступление", "равное или меньшее")
     if rule is None:
-        yield missing_rule("предела отступления в правиле «Отступление»")
+        yield missing("предела отступления в правиле «Отступление»")
         return
     move = move_characteristic(unit)
     if move is None:
@@ -179,7 +176,7 @@ def fall_back_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]
                       f" модели ({inches(move)}).")
 
 
-@event_check("fall_back_end_distance", systems=SYSTEM, actions={"fall_back"})
+@event_check("fall_back_end_distance", systems=SYSTEMS, actions={"fall_back"})
 def fall_back_end_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A fall back ends more than 1" from every enemy model."""
     if ctx.unit is None or ctx.game.phase != MOVEMENT or not isinstance(event, FallBackEvent):
@@ -189,7 +186,7 @@ def fall_back_end_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Find
         return
     limit = rule_fact(ctx.book, "Отступление", "within_distance", "должна")
     if limit is None:
-        yield missing_rule("расстояния, на котором кончается отступление, в правиле «Отступление»")
+        yield missing("расстояния, на котором кончается отступление, в правиле «Отступление»")
         return
     if end <= limit.number:
         yield Finding("violation", cite(limit),
@@ -201,7 +198,7 @@ def fall_back_end_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Find
                       f" {limit.text}.")
 
 
-@event_check("fall_back_restrictions", systems=SYSTEM, actions={"advance", "charge", "react"})
+@event_check("fall_back_restrictions", systems=SYSTEMS, actions={"advance", "charge", "react"})
 def fall_back_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A model that fell back cannot advance, charge or react in that phase."""
     unit = ctx.unit
@@ -210,7 +207,7 @@ def fall_back_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Find
         return
     rule = rule_sentence(ctx.book, "Отступление", "отступает", "advance", "react")
     if rule is None:
-        yield missing_rule("запрета после отступления в правиле «Отступление»")
+        yield missing("запрета после отступления в правиле «Отступление»")
         return
     doing = {"advance": "продвигаться", "charge": "чарджить"}.get(event.action, "реагировать")
     yield Finding("violation", cite(rule),
@@ -218,7 +215,7 @@ def fall_back_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Find
                   f" {doing}.")
 
 
-@event_check("ready_allowed", systems=SYSTEM, actions={"ready"})
+@event_check("ready_allowed", systems=SYSTEMS, actions={"ready"})
 def ready_allowed(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """Readying is declared for a model chosen to move that does not move."""
     unit = ctx.unit
@@ -226,7 +223,7 @@ def ready_allowed(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
         return
     rule = rule_sentence(ctx.book, "Подготовка", "не делаете нормальный ход")
     if rule is None:
-        yield missing_rule("условия подготовки в правиле «Подготовка»")
+        yield missing("условия подготовки в правиле «Подготовка»")
         return
     earlier = moves(unit, MOVEMENT)
     if earlier:
@@ -247,7 +244,7 @@ _IN_CONTACT = {
 }
 
 
-@event_check("charged_model_stays", systems=SYSTEM, actions=set(_IN_CONTACT))
+@event_check("charged_model_stays", systems=SYSTEMS, actions=set(_IN_CONTACT))
 def charged_model_stays(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A model an enemy charged into contact this phase stays where it is.
 
@@ -261,8 +258,8 @@ def charged_model_stays(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
     title, stems, doing = _IN_CONTACT[event.action]
     rule = rule_sentence(ctx.book, title, *stems)
     if rule is None:
-        yield missing_rule(f"запрета для модели в пределах {success.text} от врага в правиле"
-                           f" «{title}»")
+        yield missing(f"запрета для модели в пределах {success.text} от врага в правиле"
+                      f" «{title}»")
         return
     charger = done.event
     assert isinstance(charger, ChargeEvent) and charger.end_distance is not None

@@ -16,17 +16,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kb.models import Node
+from validator.audit.common import extra, missing, remember, tracker
 from validator.audit.engine import EventContext
 from validator.audit.state import UnitState
 from validator.audit.wh40k6_common import (
     SYSTEMS,
-    extra,
     found,
-    memo,
-    missing,
     owner_type,
     phases_named,
-    track,
     unit_label,
 )
 from validator.events import BaseEvent, CasualtiesEvent, ChargeEvent, ShootEvent
@@ -69,7 +66,7 @@ class ArtilleryRules:
 
 def artillery_rules(book: Rulebook) -> ArtilleryRules:
     """The artillery rules of a rulebook (looked up once)."""
-    return memo(book, ("artillery rules",), lambda: ArtilleryRules.of(book))
+    return remember(book, ("artillery rules",), lambda: ArtilleryRules.of(book))
 
 
 def _artillery(rules: ArtilleryRules, unit: UnitState | None) -> UnitState | None:
@@ -98,7 +95,7 @@ def _has_guns(unit: UnitState) -> bool:
     return counts is None or counts[0] > 0
 
 
-@track("artillery_casualties", actions={"casualties"})
+@tracker("artillery_casualties", systems=SYSTEMS, actions={"casualties"})
 def artillery_casualties(event: CasualtiesEvent, ctx: EventContext) -> None:
     """Take an artillery unit's dead from its guns or its crew; no crew, no guns."""
     unit = _artillery(artillery_rules(ctx.book), ctx.unit)

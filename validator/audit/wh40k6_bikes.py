@@ -14,14 +14,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kb.models import Node
+from validator.audit.common import inches, missing, remember
 from validator.audit.engine import EventContext
 from validator.audit.state import UnitState
 from validator.audit.wh40k6_common import (
     SYSTEMS,
     found,
-    inches,
-    memo,
-    missing,
     owner_type,
     phase_text,
     phases_named,
@@ -83,7 +81,7 @@ class BikeRules:
 
 def bike_rules(book: Rulebook) -> BikeRules:
     """The bike rules of a rulebook (looked up once)."""
-    return memo(book, ("bike rules",), lambda: BikeRules.of(book))
+    return remember(book, ("bike rules",), lambda: BikeRules.of(book))
 
 
 def _bike(rules: BikeRules, unit: UnitState | None) -> UnitState | None:

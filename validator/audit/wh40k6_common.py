@@ -3,12 +3,13 @@
 Every check of :mod:`validator.audit.wh40k6` reads its rule from the KB through the log's
 :class:`~validator.rulebook.Rulebook`: a section by its titles, the sentence that decides by its
 words, the number by its fact. Each check module gathers what it needs into one small object
-per rulebook (:func:`memo`), so a check that does not apply to a unit returns after one lookup
-and a set membership test, and the audit keeps its pace on a log of a million events.
+per rulebook (:func:`~validator.audit.common.remember`), so a check that does not apply to a
+unit returns after one lookup and a set membership test, and the audit keeps its pace on a log
+of a million events. What every system shares is in :mod:`validator.audit.common`.
 
 Example::
 
-    rules = memo(ctx.book, ("bike rules",), lambda: BikeRules.of(ctx.book))
+    rules = remember(ctx.book, ("bike rules",), lambda: BikeRules.of(ctx.book))
     if ctx.unit is None or rules.bikes_id not in ctx.unit.types:
         return      # not a bike: the check passes over it
 """
@@ -16,34 +17,19 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from functools import lru_cache
-from typing import Any, TypeVar
 
 from kb.lemmas import fold
 from kb.models import Node
+from validator.audit.common import cite, dice_range
 from validator.audit.state import UnitState
-from validator.registry import Finding, state_update
+from validator.registry import Finding
 from validator.rulebook import FoundFact, Rulebook, Sentence
-from validator.verdicts import RuleCitation, VerdictKind
+from validator.verdicts import VerdictKind
 
 SYSTEM = "wh40k6"
 SYSTEMS = frozenset({SYSTEM})
-
-T = TypeVar("T")
-Update = Callable[[Any, Any], None]
-
-
-class _Last:
-    """The rulebook asked last and its memo.
-
-    One log is audited at a time with one rulebook, so one slot is enough: a check finds the
-    memo by identity, and a new rulebook (the next log) simply starts a new memo, so no
-    rulebook outlives its audit but the last one.
-    """
-
-    book: Rulebook | None = None
-    cache: dict[tuple[object, ...], Any] = {}
 
 
 # How the rule texts name the phases of a 40k turn (stems, folded): to read which phases a
@@ -55,18 +41,6 @@ PHASE_PATTERNS = {
 }
 PHASE_NAMES = {"movement": "движения", "shooting": "стрельбы", "assault": "наступления"}
 """A phase in the genitive, for messages: «в фазе стрельбы»."""
-
-
-def memo(book: Rulebook, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-    """``compute()`` once per rulebook and key (lookups every event of a log repeats)."""
-    if _Last.book is not book:
-        _Last.book, _Last.cache = book, {}
-    cache = _Last.cache
-    try:
-        return cache[key]  # type: ignore[no-any-return]
-    except KeyError:
-        value = cache[key] = compute()
-        return value
 
 
 def owner_type(book: Rulebook, node: Node | None) -> Node | None:
@@ -114,20 +88,10 @@ def stranger_label(unit: UnitState) -> str:
     return f"Отряд «{unit.unit.name}»" + (f" типа «{kind}»" if kind else " без типа")
 
 
-def inches(value: float) -> str:
-    """A distance as the rules write it: ``30.0`` → ``30"``, ``7.5`` → ``7.5"``."""
-    return f'{value:g}"'
-
-
 def dice_max(fact: FoundFact | None) -> int | None:
     """The largest total a dice fact can roll (``2D6`` → 12), or None for another fact."""
-    value = fact.value if fact is not None else None
-    if not isinstance(value, dict):
-        return None
-    count, sides, modifier = value.get("count"), value.get("sides"), value.get("modifier", 0)
-    if isinstance(count, int) and isinstance(sides, int) and isinstance(modifier, int):
-        return count * sides + modifier
-    return None
+    span = dice_range(fact) if fact is not None else None
+    return span[1] if span is not None else None
 
 
 def dice_expr(fact: FoundFact) -> str:
@@ -143,36 +107,6 @@ def normal_dice(text: str) -> str:
     return re.sub(r"\s+", "", text).upper().replace("Д", "D").rstrip('"”″')
 
 
-def missing(what: str) -> Finding:
-    """A ``not_covered`` finding: the KB lacks what the check needs (never a guess)."""
-    return Finding("not_covered", (), f"В базе знаний нет {what}, поэтому проверить нельзя.")
-
-
-def citation(evidence: Sentence | FoundFact) -> RuleCitation:
-    """The evidence cited; built once, since the rulebook returns the same object each time."""
-    kept, cited = memo(evidence.book, ("citation", id(evidence)),
-                       lambda: (evidence, evidence.citation()))
-    # the memo keeps the object alive, so its id cannot name another one meanwhile
-    return cited if kept is evidence else evidence.citation()
-
-
 def found(verdict: VerdictKind, evidence: Sentence | FoundFact, why: str) -> Finding:
     """A finding citing one sentence or fact."""
-    return Finding(verdict, (citation(evidence),), why)
-
-
-def extra(obj: Any, name: str) -> Any:
-    """A field the formats do not define but a log may add (``locked_in_combat``)."""
-    fields = getattr(obj, "model_extra", None) or {}
-    return fields.get(name)
-
-
-def track(name: str, actions: Collection[str]) -> Callable[[Update], Update]:
-    """Register a wh40k6 state update ``func(event, ctx) -> None`` (see ``state_update``)."""
-    register = state_update(name, systems=SYSTEMS, actions=actions)
-
-    def decorate(func: Update) -> Update:
-        register(func)  # type: ignore[arg-type]  # the registry types updates like checks
-        return func
-
-    return decorate
+    return Finding(verdict, cite(evidence), why)

@@ -17,20 +17,16 @@ from dataclasses import dataclass
 
 from kb.lemmas import fold
 from kb.models import Node
+from validator.audit.common import extra, inches, missing, remember, tracker
 from validator.audit.engine import EventContext
 from validator.audit.state import UnitState
 from validator.audit.wh40k6_common import (
     SYSTEMS,
     dice_expr,
     dice_max,
-    extra,
     found,
-    inches,
-    memo,
-    missing,
     owner_type,
     stranger_label,
-    track,
     unit_label,
 )
 from validator.events import ChargeEvent, FlightModeEvent, MoveEvent, RunEvent, ShootEvent
@@ -107,10 +103,10 @@ class MonsterRules:
 
 def monster_rules(book: Rulebook) -> MonsterRules:
     """The monster rules of a rulebook (looked up once)."""
-    return memo(book, ("monster rules",), lambda: MonsterRules.of(book))
+    return remember(book, ("monster rules",), lambda: MonsterRules.of(book))
 
 
-@track("flight_mode_track", actions={"flight_mode", "move"})
+@tracker("flight_mode_track", systems=SYSTEMS, actions={"flight_mode", "move"})
 def flight_mode_track(event: FlightModeEvent | MoveEvent, ctx: EventContext) -> None:
     """Keep the flight mode a flyer declared (or moved in) until it declares another."""
     unit = ctx.unit

@@ -13,17 +13,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kb.models import Node
+from validator.audit.common import extra, inches, missing, remember
 from validator.audit.engine import EventContext
 from validator.audit.state import Done, UnitState
 from validator.audit.wh40k6_common import (
     SYSTEMS,
     dice_expr,
     dice_max,
-    extra,
     found,
-    inches,
-    memo,
-    missing,
     normal_dice,
     owner_type,
     phase_text,
@@ -108,13 +105,13 @@ class PackRules:
 
 def type_moves(book: Rulebook, unit: UnitState) -> TypeMoves:
     """The movement facts of a unit's type (looked up once per type)."""
-    return memo(book, ("type moves", unit.unit.type),
+    return remember(book, ("type moves", unit.unit.type),
                 lambda: TypeMoves.of(book, type_id(book, unit)))
 
 
 def pack_rules(book: Rulebook) -> PackRules:
     """The jump- and jet-pack rules of a rulebook (looked up once)."""
-    return memo(book, ("pack rules",), lambda: PackRules.of(book))
+    return remember(book, ("pack rules",), lambda: PackRules.of(book))
 
 
 def _phase(event: BaseEvent, ctx: EventContext) -> str | None:

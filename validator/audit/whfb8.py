@@ -16,13 +16,14 @@ from validator.audit import (  # noqa: F401  (registration)
     whfb8_panic,
     whfb8_shooting,
 )
+from validator.audit.common import tracker
 from validator.audit.engine import EventContext
 from validator.audit.whfb8_common import (
     MOVE_ACTIONS,
+    SYSTEMS,
     engage,
     leave_combat,
     state,
-    tracker,
 )
 from validator.audit.whfb8_deploy import start_of_play
 from validator.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, HitEvent, WoundEvent
@@ -33,7 +34,7 @@ __all__ = ["track"]
 RALLIED_ACTIONS = frozenset({"move", "charge", "shoot"})
 
 
-@tracker("whfb8_track", frozenset(EVENT_TYPES))
+@tracker("whfb8_track", systems=SYSTEMS, actions=frozenset(EVENT_TYPES))
 def track(event: BaseEvent, ctx: EventContext) -> None:
     """Keep the whfb8 state: moves, charges, who fights whom, who flees, who is gone."""
     st = state(ctx)

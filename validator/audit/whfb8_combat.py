@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from kb.models import Node
+from validator.audit.common import extra, missing, remember, tracker
 from validator.audit.engine import EventContext
 from validator.audit.state import UnitState
 from validator.audit.whfb8_common import (
@@ -24,22 +25,18 @@ from validator.audit.whfb8_common import (
     edge_citation,
     edge_targets,
     event_rules,
-    extra,
     flag,
-    missing,
-    once,
     parameter,
     phase_name,
     roll_needed,
     rule_id,
     state,
     titles,
-    tracker,
     uses_rule,
 )
 from validator.events import BaseEvent, HitEvent, ImpactHitsEvent, SaveEvent, WoundEvent
 from validator.registry import Finding, event_check
-from validator.rulebook import FoundFact, Sentence
+from validator.rulebook import FoundFact, Rulebook, Sentence
 from validator.verdicts import RuleCitation
 
 SAVE_NAMES = {"armour": "за доспехи", "ward": "магический", "regeneration": "за Регенерацию"}
@@ -269,7 +266,8 @@ def regeneration(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     assert isinstance(event, SaveEvent)
     if event.kind != "regeneration" or "killing_blow" in event.against:
         return
-    found = once(ctx, "regeneration", lambda: _regeneration_rules(ctx))
+    book = ctx.book
+    found = remember(book, ("regeneration rules",), lambda: _regeneration_rules(book))
     if found is None:
         yield missing("правила «Регенерация» (значение спасброска, Огненные атаки)")
         return
@@ -326,8 +324,7 @@ class _RegenerationRules(NamedTuple):
     special: Sentence
 
 
-def _regeneration_rules(ctx: EventContext) -> _RegenerationRules | None:
-    book = ctx.book
+def _regeneration_rules(book: Rulebook) -> _RegenerationRules | None:
     rule = book.section("Регенерация")
     owner = book.sentence(rule, "Модель с таким Специальным Правилом")
     flaming = book.sentence(rule, "Огненной")
@@ -353,7 +350,7 @@ def _save_claim(event: SaveEvent) -> bool | None:
     return None
 
 
-@tracker("regeneration_lost", {"save", "wound"})
+@tracker("regeneration_lost", systems=SYSTEMS, actions={"save", "wound"})
 def regeneration_lost(event: BaseEvent, ctx: EventContext) -> None:
     """A unit wounded by a flaming attack cannot regenerate until the end of the phase."""
     if isinstance(event, SaveEvent):

@@ -11,24 +11,25 @@ sentence that decides. This module holds no rule of the game, only the bookkeepi
 - :func:`uses_rule`: whether a unit declares a special rule (in its army list, one of its
   parts, or the event's ``rules``), resolved through the KB so that any inflected form or
   a parameter ("Регенерация (5+)") is understood;
-- small readers of the fields the log may add beyond FORMATS §3 (``extra``).
+- :func:`flag`, a boolean field the log may add beyond FORMATS §3.
+
+What every system shares (lookups once per book, ``missing``, ``extra``, ``inches``, the
+state-update decorator) is in :mod:`validator.audit.common`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar, cast
+from typing import cast
 
 from kb.models import Node
 from kb.names import split_parameter
+from validator.audit.common import extra, remember
 from validator.audit.engine import PHASE_TITLES, EventContext
 from validator.audit.state import UnitState
 from validator.events import BaseEvent
-from validator.registry import CheckFunction, Finding, state_update
 from validator.verdicts import RuleCitation
-
-T = TypeVar("T")
 
 SYSTEM = "whfb8"
 SYSTEMS = frozenset({SYSTEM})
@@ -61,12 +62,6 @@ class Whfb8State:
     """The whfb8 game state the checks keep beside the shared :class:`GameState`."""
 
     clock: Clock = field(default_factory=Clock)
-    # what a check looked up in the KB, by the check's own key (looked up once per game)
-    lookups: dict[str, object] = field(default_factory=dict)
-    # a rule name as written → node id (None: the KB does not know it)
-    names: dict[str, str | None] = field(default_factory=dict)
-    # (edge kind, node id) → target ids
-    edges: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     # unit key → keys of the enemy units it is fighting in close combat
     engaged: dict[str, set[str]] = field(default_factory=dict)
     fleeing: set[str] = field(default_factory=set)
@@ -103,16 +98,6 @@ def _tick(clock: Clock, turn: int | None, phase: str | None) -> None:
     clock.turn, clock.phase_id, clock.started = turn, phase, True
 
 
-def once(ctx: EventContext, key: str, compute: Callable[[], T]) -> T:
-    """What ``compute`` finds in the KB, looked up once per game under ``key``."""
-    lookups = state(ctx).lookups
-    try:
-        return cast(T, lookups[key])
-    except KeyError:
-        value = lookups[key] = compute()
-        return value
-
-
 def _phase_rank(phase: str | None) -> int:
     return PHASE_ORDER.index(phase) if phase in PHASE_ORDER else -1
 
@@ -122,28 +107,16 @@ def phase_name(phase: str | None) -> str:
     return PHASE_TITLES.get(phase or "", phase or "?")
 
 
-UpdateFunction = Callable[[BaseEvent, EventContext], None]
-
-
-def tracker(name: str, actions: Collection[str]) -> Callable[[UpdateFunction], UpdateFunction]:
-    """Register a whfb8 state update ``func(event, ctx) -> None`` (see ``state_update``)."""
-    register = state_update(name, systems=SYSTEMS, actions=actions)
-
-    def decorate(func: UpdateFunction) -> UpdateFunction:
-        register(cast(CheckFunction, func))
-        return func
-
-    return decorate
-
-
 # -- rules a unit declares --------------------------------------------------------------
 def rule_id(ctx: EventContext, name: str) -> str | None:
-    """The KB node a special rule's name means (its parameter dropped), cached per game."""
-    names = state(ctx).names
-    if name not in names:
-        node = ctx.book.find(split_parameter(name)[0], ("rule", "concept"))
-        names[name] = node.id if node is not None else None
-    return names[name]
+    """The KB node a special rule's name means (its parameter dropped), looked up once."""
+    book = ctx.book
+
+    def compute() -> str | None:
+        node = book.find(split_parameter(name)[0], ("rule", "concept"))
+        return node.id if node is not None else None
+
+    return remember(book, ("rule id", name), compute)
 
 
 def declared(ctx: EventContext, unit: UnitState) -> dict[str, str]:
@@ -190,12 +163,10 @@ def parameter(name: str | None) -> str | None:
 
 def edge_targets(ctx: EventContext, node: Node, kind: str) -> frozenset[str]:
     """Ids of the nodes a node's edges of one kind lead to (``applies_to``, ``excludes``)."""
-    st = state(ctx)
-    key = (kind, node.id)
-    if key not in st.edges:
-        st.edges[key] = frozenset(e.target for e in ctx.book.graph.out_edges(node.id)
-                                  if e.kind == kind)
-    return st.edges[key]
+    graph = ctx.book.graph
+    return remember(ctx.book, ("edge targets", kind, node.id),
+                    lambda: frozenset(e.target for e in graph.out_edges(node.id)
+                                      if e.kind == kind))
 
 
 def edge_citation(ctx: EventContext, node: Node, kind: str) -> RuleCitation:
@@ -250,28 +221,12 @@ def moved_this_turn(ctx: EventContext, unit: UnitState) -> BaseEvent | None:
 
 
 # -- event fields beyond FORMATS §3 -------------------------------------------------------
-def extra(event: BaseEvent | object, name: str) -> object:
-    """A field the log added to an event (FORMATS allows more fields), or None."""
-    fields = getattr(event, "model_extra", None) or {}
-    return fields.get(name)
-
-
 def flag(event: BaseEvent | object, name: str) -> bool:
     """Whether an added boolean field is true."""
     return extra(event, name) is True
 
 
-# -- findings -----------------------------------------------------------------------------
-def missing(what: str) -> Finding:
-    """The finding of a check whose rule or number the KB lacks: never a guess."""
-    return Finding("not_covered", (), f"В базе знаний нет {what}, поэтому проверить это нельзя.")
-
-
-def inches(value: float) -> str:
-    """A distance as people write it: ``12.0`` → ``12"``."""
-    return f'{value:g}"'
-
-
+# -- numbers ------------------------------------------------------------------------------
 def roll_needed(value: object) -> int | None:
     """A roll as a number: ``"5+"`` or ``5`` → 5; anything else → None."""
     if isinstance(value, bool):

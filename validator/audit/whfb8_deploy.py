@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from validator.audit.common import inches, missing, tracker
 from validator.audit.engine import EventContext
 from validator.audit.whfb8_common import (
     SYSTEMS,
-    inches,
-    missing,
     state,
-    tracker,
     uses_rule,
 )
 from validator.events import BaseEvent, ChargeEvent, DeployEvent, ReserveRollEvent
@@ -221,7 +219,7 @@ def _ambushers_arrive(event: DeployEvent, ctx: EventContext) -> Iterator[Finding
                       "выставляются.")
 
 
-@tracker("whfb8_deployment", {"deploy", "reserve_roll"})
+@tracker("whfb8_deployment", systems=SYSTEMS, actions={"deploy", "reserve_roll"})
 def remember_deployment(event: BaseEvent, ctx: EventContext) -> None:
     """Where deployment stands: Vanguard moved, Scouts placed, an Ambushers' roll."""
     st = state(ctx)

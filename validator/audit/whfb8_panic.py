@@ -19,16 +19,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from validator.audit.common import missing, tracker
 from validator.audit.engine import EventContext
 from validator.audit.state import UnitState
 from validator.audit.whfb8_common import (
     SYSTEMS,
     in_combat,
-    missing,
     phase_name,
     resolve_unit,
     state,
-    tracker,
 )
 from validator.events import (
     BaseEvent,
@@ -254,7 +253,7 @@ def _not_required(event: PanicTestEvent, ctx: EventContext, unit: UnitState) -> 
                    f"через «{unit.key}»: тест на панику не нужен.")
 
 
-@tracker("whfb8_panic", {"panic_test"})
+@tracker("whfb8_panic", systems=SYSTEMS, actions={"panic_test"})
 def remember_panic_test(event: BaseEvent, ctx: EventContext) -> None:
     """The unit took its test of this phase; what required it is done."""
     unit = ctx.unit

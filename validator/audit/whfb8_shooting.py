@@ -13,14 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from validator.audit.common import extra, missing, tracker
 from validator.audit.engine import EventContext
 from validator.audit.whfb8_common import (
     SYSTEMS,
-    extra,
-    missing,
     moved_this_turn,
     state,
-    tracker,
     uses_rule,
 )
 from validator.events import BaseEvent, HitEvent, MoveEvent, ShootEvent
@@ -182,7 +180,7 @@ def multiple_shots_penalty(event: BaseEvent, ctx: EventContext) -> Iterator[Find
                       f"(модификатор {event.modifier:+d}).")
 
 
-@tracker("whfb8_shot", {"shoot"})
+@tracker("whfb8_shot", systems=SYSTEMS, actions={"shoot"})
 def remember_shot(event: BaseEvent, ctx: EventContext) -> None:
     """How the unit fired this phase: after moving? with Multiple Shots?"""
     assert isinstance(event, ShootEvent)
