@@ -133,6 +133,14 @@ class GameState:
         """The unit with a ``PLAYER:id`` key, or None."""
         return self.units.get(key)
 
+    def key_of(self, ref: str) -> str:
+        """The ``PLAYER:id`` key a target reference means (``"tactical"`` → ``"B:tactical"``
+        when one army has that id), else the reference as written."""
+        if ref in self.units:
+            return ref
+        matches = [key for key, unit in self.units.items() if unit.unit.id == ref]
+        return matches[0] if len(matches) == 1 else ref
+
     def expect(self, kind: str, unit: str, line: int, action: str, finding: object) -> None:
         """Record an obligation (once per kind and unit until it is fulfilled)."""
         if not any(o.kind == kind and o.unit == unit for o in self.obligations):

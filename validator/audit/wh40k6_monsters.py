@@ -135,21 +135,21 @@ def monstrous_creature_weapons(event: ShootEvent, ctx: EventContext) -> Iterator
     for shot in shots:
         for target in [getattr(shot, "target", None),
                        *(extra(w, "target") for w in getattr(shot, "weapons", ()))]:
-            if isinstance(target, str) and target not in targets:
-                targets.append(target)
+            if isinstance(target, str) and ctx.game.key_of(target) not in targets:
+                targets.append(ctx.game.key_of(target))
     label, allowed = unit_label(unit), int(limit.number)
     if weapons > allowed:
-        yield found("violation", limit, f"{label}: в этой фазе стрельба из {weapons} оружий, "
-                                        f"а монструозные создания используют не больше "
-                                        f"{allowed}.")
+        yield found("violation", limit, f"{label}: в этой фазе использовано оружий — "
+                                        f"{weapons}, а монструозные создания используют не "
+                                        f"больше {allowed}.")
     if len(targets) > 1:
         yield found("violation", same_target, f"{label}: стрельба по разным целям ("
                                               f"{', '.join(targets)}), а стрелять нужно по "
                                               f"одной и той же цели.")
     if weapons <= allowed and len(targets) <= 1:
-        at = f" по одной цели ({targets[0]})" if targets else ""
-        yield found("ok", limit, f"{label}: в этой фазе стрельба из {weapons} оружий (не "
-                                 f"больше {allowed}){at}.")
+        at = f", все по одной цели ({targets[0]})" if targets else ""
+        yield found("ok", limit, f"{label}: в этой фазе использовано оружий — {weapons} из "
+                                 f"{allowed} возможных{at}.")
 
 
 # -- flying monstrous creatures ----------------------------------------------------------------
