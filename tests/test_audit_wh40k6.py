@@ -202,3 +202,24 @@ def test_the_word_counts_the_checks_read(sentence: str,
     """The numbers of «one weapon per rider» and «a crewman per gun» are facts of the text."""
     facts = find_facts(sentence, [], {})
     assert [(f.name, f.value, f.text) for f in facts] == expected
+
+
+def test_one_target_written_with_and_without_its_player(tmp_path: Path,
+                                                        corpus_graph: Graph) -> None:
+    """«B:tactical» and «tactical» are one target: no second-target violation."""
+    import json
+
+    header = {"type": "game", "system": "wh40k6", "armies": {
+        "A": {"units": [{"id": "mc", "name": "Карнифекс", "type": "Монструозные создания",
+                         "models": 1}]},
+        "B": {"units": [{"id": "tactical", "name": "Тактики", "type": "Пехота", "models": 10}]}}}
+    shots = [{"turn": 1, "phase": "shooting", "player": "A", "unit": "mc", "action": "shoot",
+              "target": target, "weapons": [{"name": name}]}
+             for target, name in (("B:tactical", "Коса"), ("tactical", "Пушка"))]
+    log = tmp_path / "g.jsonl"
+    log.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in [header, *shots]),
+                   encoding="utf-8")
+    verdicts = [(v.line, v.verdict, v.why) for v in audit_log(log, corpus_graph).verdicts]
+    assert verdicts[-1] == (3, "ok", "Монструозные создания «Карнифекс»: в этой фазе "
+                            "использовано оружий — 2 из 2 возможных, все по одной цели "
+                            "(B:tactical).")
