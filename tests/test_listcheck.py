@@ -295,3 +295,16 @@ def test_changing_the_best_roll_in_the_text_changes_the_verdict(tmp_path: Path) 
     assert verdict.verdict == "violation"
     assert verdict.rules[0].quote == ("А спас бросок за Регенерацию (3+) вообще самый лучший из "
                                       "всех возможных.")
+
+
+def test_applies_carry_the_path_of_kb_ids(corpus_graph: Graph,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Programs get the chain of ids that ``because`` says in words."""
+    report = _check("types_wh40k6.yaml", corpus_graph, monkeypatch)
+    assault = next(u for u in report.units or () if u.id == "assault")
+    deep = next(a for a in assault.applies if a.rule.title == "Глубокий удар")
+    assert deep.path == ("wh40k6:pryzhkovaya-pekhota", "wh40k6:pryzhkovye-boevye-edinicy",
+                         "wh40k6:glubokii-udar")
+    declared = _check("rule_parameters.yaml", corpus_graph, monkeypatch).units or ()
+    listed = [a for u in declared for a in u.applies if a.because.startswith("заявлено")]
+    assert listed and all(a.path == () for a in listed)

@@ -182,7 +182,7 @@ def test_list_json_has_units() -> None:
         "applies": [{"rule": {"id": "wh40k6:molot-yarosti", "title": "Молот ярости",
                               "defined": False},
                      "because": "тип «Гравициклы» (Мотоциклы и гравициклы → Специальные "
-                                "правила)"}]}
+                                "правила)", "path": []}]}
     assert data["units"][1]["type"] is None
 
 

@@ -161,8 +161,8 @@ def type_applications(graph: Graph, type_node: Node) -> tuple[Application, ...]:
     for inherited, path in graph.inherited_types(type_node.id)[1:]:
         via = " → ".join(graph.nodes[p].title for p in path[1:])
         out.append(Application(rule=_ref(inherited),
-                               because=f"тип «{type_node.title}» наследует {via}"))
-    out.extend(Application(rule=_ref(applied.rule), because=applied.because)
+                               because=f"тип «{type_node.title}» наследует {via}", path=path))
+    out.extend(Application(rule=_ref(applied.rule), because=applied.because, path=applied.path)
                for applied in graph.effective_rules(type_node.id))
     return tuple(out)
 

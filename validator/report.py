@@ -186,7 +186,7 @@ def _unit_json(unit: UnitReport) -> dict[str, Any]:
         "name": unit.name,
         "type": {"id": unit.type.id, "title": unit.type.title} if unit.type else None,
         "applies": [{"rule": {"id": a.rule.id, "title": a.rule.title, "defined": a.rule.defined},
-                     "because": a.because} for a in unit.applies],
+                     "because": a.because, "path": list(a.path)} for a in unit.applies],
     }
 
 

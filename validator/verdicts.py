@@ -101,10 +101,15 @@ class RuleRef(_Frozen):
 
 
 class Application(_Frozen):
-    """A rule that applies to a unit, and the reason it does."""
+    """A rule that applies to a unit, and the reason it does.
+
+    ``path`` is the chain of KB ids that gives it, from the unit's type to the rule (empty for
+    a rule the list declares): what ``because`` says in words, for programs.
+    """
 
     rule: RuleRef
     because: str
+    path: tuple[str, ...] = ()
 
 
 class UnitReport(_Frozen):
