@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ingest.models import CleanedText, SourceText, Span
 from ingest.resolve_facts import add_facts, add_overrides
-from ingest.resolve_mentions import link_mentions
+from ingest.resolve_mentions import link_grants, link_mentions
 from ingest.sections import Section, is_group_title, trim_span, unparen
 from ingest.vocabulary import Vocabulary, english_names, vocabulary
 from kb.ids import slug
@@ -115,6 +115,8 @@ class SystemResolver:
         self._nodes()
         self._unit_types()
         self._name_keys()
+        for p in self.parts:
+            link_grants(self, p)
         for p in self.parts:
             link_mentions(self, p)
             add_facts(self, p)

@@ -17,12 +17,35 @@ if TYPE_CHECKING:
     from ingest.resolve import Part, SystemResolver
 
 
+def link_grants(r: SystemResolver, p: Part) -> None:
+    """The special rules a part gives its unit type (its special rules list, grant cues).
+
+    Runs for every part of a system before :func:`link_mentions`, so a rule that a type grants
+    further on is a known name already where an earlier section mentions it in passing.
+    """
+    own_type = r.type_of.get(p.id) or None
+    if not own_type:
+        return
+    text = p.text
+    grants: list[ex.Mention] = []
+    sr = lemma_key(r.vocab.special_rules_heading)
+    if lemma_key(p.section.title) == sr:
+        grants.extend(ex.special_rules_list(text))
+    grants.extend(ex.grant_cues(text))
+    for g in grants:
+        target = r.resolve_name(g.name)
+        if target is None or target.startswith("@"):
+            target = r.concept(g.name, category="special_rule")
+        r.b.edge(own_type, target, "grants", evidence=f"{p.section.title}: {g.sentence}",
+                 span=p.to_source(g.span), raw=g.raw)
+
+
 def link_mentions(r: SystemResolver, p: Part) -> None:
     """Turn what a part's text mentions into edges of the graph.
 
-    Grants (a type's special rules list and grant cues), page citations, limits, inheritance,
-    and named references: cue names first (they may create concepts), then every name the
-    system knows. Nothing links a part to itself, its ancestors or its descendants.
+    Page citations, limits, inheritance, and named references: cue names first (they may
+    create concepts), then every name the system knows. Nothing links a part to itself, its
+    ancestors or its descendants.
     """
     text = p.text
     own_type = r.type_of.get(p.id) or None
@@ -31,19 +54,6 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
     def sp(local: Span) -> Span:
         return p.to_source(local)
 
-    # grants
-    grants: list[ex.Mention] = []
-    sr = lemma_key(r.vocab.special_rules_heading)
-    if own_type and lemma_key(p.section.title) == sr:
-        grants.extend(ex.special_rules_list(text))
-    if own_type:
-        grants.extend(ex.grant_cues(text))
-    for g in grants:
-        target = r.resolve_name(g.name)
-        if target is None or target.startswith("@"):
-            target = r.concept(g.name, category="special_rule")
-        r.b.edge(own_type or p.id, target, "grants",
-                 evidence=f"{p.section.title}: {g.sentence}", span=sp(g.span), raw=g.raw)
     # page citations
     for m in ex.page_citations(text):
         r.b.edge(p.id, r.page(int(m.name)), "cites_page", evidence=m.sentence,

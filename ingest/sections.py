@@ -28,6 +28,8 @@ class Section:
     body_span: Span
     parent: int | None = None
     is_unit_type: bool = False
+    # the heading of a bare list (its body is only the list's items), e.g. a sequence of steps
+    is_list: bool = False
     aliases: list[str] = field(default_factory=list)
     pages: tuple[int, ...] = ()
     # spans (cleaned text) of extra body text that belongs to this section elsewhere

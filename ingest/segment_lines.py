@@ -90,6 +90,7 @@ def segment_lines(
     # the first is its heading, the last a heading if text follows it, the rest list items
     cset = set(cand)
     heads: list[int] = []
+    list_heads: set[int] = set()
     k = 0
     while k < len(cand):
         run = [cand[k]]
@@ -101,6 +102,7 @@ def segment_lines(
             last = run[-1]
             if nxt[last] is not None and nxt[last] not in cset:
                 heads.append(last)
+                list_heads.add(run[0])
         else:
             heads.extend(run)
         k += 1
@@ -116,7 +118,7 @@ def segment_lines(
         heading = text[start:end]
         title, aliases = title_and_aliases(heading)
         sections.append(Section(title, heading, (start, end), (body_start, body_end),
-                                aliases=aliases))
+                                aliases=aliases, is_list=i in list_heads))
     _nest_lines(sections, text, vocab, system, gaps, page_ends)
     return Segmentation(sections, [], "lines")
 
@@ -148,7 +150,9 @@ def _nest_lines(
     In order: a heading that contains an open section's title hangs under it ("Дави! Для
     Пехоты Чудовищ" under "Пехота Чудовищ"); a heading after a group heading ("Типы
     подразделений") is its member until a larger gap closes the group; in Kill Team, phases are
-    the top and capitalised headings hang under the phase, mixed-case ones under those.
+    the top and capitalised headings hang under the phase (a capitalised heading of a bare
+    list, a sequence of steps, under the one before it), mixed-case ones under those
+    (:func:`_mixed_case_parent`).
     """
     killteam = system == "killteam2018"
     open_group: int | None = None
@@ -174,6 +178,8 @@ def _nest_lines(
         for j in chain:
             if is_type and vocab.unit_type(sections[j].title):
                 continue
+            if killteam and _is_caps(sec.heading) and _is_caps(sections[j].heading):
+                continue  # typography gives the level: a capitalised heading is a sibling
             pkey = _title_key(sections[j].title)
             if pkey and pkey != key and _contains(key, pkey):
                 parent = j
@@ -186,10 +192,10 @@ def _nest_lines(
         if parent is None and killteam:
             if _is_phase(sec.title):
                 phase, caps = None, None
-            elif _is_caps(sec.heading):
+            elif _is_caps(sec.heading) and not (sec.is_list and caps is not None):
                 parent = phase
             else:
-                parent = caps if caps is not None else phase
+                parent = _mixed_case_parent(sections, i, text, caps if caps is not None else phase)
         if parent is None and last_top is not None and not killteam:
             # the body's first sentence is about the previous top section ("В многостороннем
             # бою …" under "… многосторонний бой")
@@ -211,6 +217,31 @@ def _nest_lines(
             last_top = i
         sec.is_unit_type = is_type
         prev_start = sec.heading_span[0]
+
+
+def _mixed_case_parent(
+    sections: list[Section], i: int, text: str, default: int | None,
+) -> int | None:
+    """Where a Kill Team heading below the capitalised level hangs.
+
+    A box that an earlier section sends the reader to ("(см. Синдром Шаткой Модели)") stands
+    beside that section; a heading that the previous heading of its own level names in its
+    body ("… Overwatch или Retreat …" before "Retreat (отход)") is its sub-item; any other hangs
+    under the last capitalised heading (``default``).
+    """
+    sec = sections[i]
+    names = {k for k in (_title_key(n) for n in (sec.title, *sec.aliases)) if k}
+    for j in range(i):
+        body = text[sections[j].body_span[0]:sections[j].body_span[1]]
+        for m in re.finditer(r"\bсм\.\s*([^().;\n]+)", body):
+            if lemma_key(m.group(1)) in names:
+                return sections[j].parent
+    prev = sections[i - 1] if i else None
+    if prev is not None and not _is_caps(prev.heading) and prev.parent == default:
+        body = lemma_key(text[prev.body_span[0]:prev.body_span[1]])
+        if any(_contains(body, n) for n in names):
+            return i - 1
+    return default
 
 
 def _chain(sections: list[Section], j: int | None) -> list[int]:

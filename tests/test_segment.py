@@ -11,7 +11,8 @@ from ingest.models import PageMark
 from ingest.segment import is_heading_line, segment, title_and_aliases
 
 DATA = Path(__file__).parent / "data" / "segment"
-SYSTEMS = {"whfb_page": "whfb8", "killteam_lines": "killteam2018", "flat_40k": "wh40k6"}
+SYSTEMS = {"whfb_page": "whfb8", "killteam_lines": "killteam2018",
+           "killteam_charge": "killteam2018", "flat_40k": "wh40k6"}
 
 
 @pytest.mark.parametrize("name", sorted(SYSTEMS))

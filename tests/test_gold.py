@@ -1,0 +1,62 @@
+"""The KB of ../shared/corpus against the reader's annotations in tests/data/gold/.
+
+Each corpus file has an annotation in the format of ../shared/gold-example/004.yaml (004 is that
+example, copied). Per file and category the comparison (tests/gold_score.py) gives precision and
+recall; each must stay at or above the floor below, which is what the pipeline reaches today, so
+a regression fails. ``benchmarks/gold.py --details`` prints the table and every missed or extra
+row. Where today is exact (004, and most sections and pages), the floor is 1.0.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gold_score import CATEGORIES, Score, annotations, score_all, table
+
+from kb import Graph
+
+# (precision, recall) floors per file and category, in the order of CATEGORIES:
+# sections, unit_types, page_refs, named_refs_in_corpus, named_refs_stub, facts, pages
+FLOORS: dict[str, tuple[tuple[float, float], ...]] = {
+    "000": ((0.93, 0.97), (0.93, 0.93), (1.0, 1.0), (0.46, 1.0), (0.35, 0.38), (0.77, 1.0),
+            (1.0, 1.0)),
+    "001": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.60, 1.0), (0.54, 0.60), (0.38, 0.92),
+            (1.0, 1.0)),
+    "002": ((0.90, 0.90), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.50, 0.12), (0.50, 1.0),
+            (1.0, 1.0)),
+    "003": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.23, 0.50), (1.0, 0.0), (0.83, 1.0),
+            (1.0, 1.0)),
+    # the public example: everything it annotates is found; its refs and facts are a subset
+    "004": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.66, 1.0), (0.25, 1.0), (0.66, 1.0),
+            (1.0, 1.0)),
+}
+
+
+@pytest.fixture(scope="module")
+def scores(corpus_graph: Graph) -> dict[str, dict[str, Score]]:
+    return score_all(corpus_graph)
+
+
+def test_every_annotated_file_has_floors() -> None:
+    assert sorted(name[:3] for name in annotations()) == sorted(FLOORS)
+
+
+@pytest.mark.parametrize("file", sorted(FLOORS))
+def test_precision_and_recall_stay_above_their_floors(
+    file: str, scores: dict[str, dict[str, Score]],
+) -> None:
+    (source,) = [s for s in scores if s.startswith(file)]
+    low = []
+    for category, (p_floor, r_floor) in zip(CATEGORIES, FLOORS[file], strict=True):
+        s = scores[source][category]
+        if s.precision < p_floor - 1e-9 or s.recall < r_floor - 1e-9:
+            low.append(f"{category}: {s.precision:.2f}/{s.recall:.2f} < {p_floor}/{r_floor}; "
+                       f"missed {s.missed}, extra {s.extra}")
+    assert not low, "\n".join([*low, table({source: scores[source]})])
+
+
+def test_scoring_counts_rows_both_ways() -> None:
+    from gold_score import ANY, compare
+
+    s = compare([("a", 1, ANY), ("b", 2, "p")], [("a", 1, "q"), ("b", 2, "r"), ("c", 3, None)])
+    assert (s.kb_matched, s.kb_total, s.gold_matched, s.gold_total) == (1, 3, 1, 2)
+    assert s.missed == [("b", 2, "p")]
