@@ -203,6 +203,37 @@ def _list_items(text: str, span: Span) -> list[tuple[str, Span]]:
     return out
 
 
+_SENTENCE_END = ".!?…:;•\n|"
+
+
+def written_as_name(text: str, span: Span) -> bool:
+    """Whether the words at ``span`` are written as a name rather than as ordinary words: in
+    «quotes», in Latin letters (an English term in a Russian text), or with a capital letter
+    that does not merely start a sentence, a line or a list item.
+
+    >>> written_as_name("провалило тест на Разгром, то", (18, 25))
+    True
+    >>> written_as_name("Разгром неизбежен.", (0, 7))
+    False
+    """
+    s, e = span
+    words = list(WORD_RE.finditer(text, s, e))
+    if not words:
+        return False
+    if text.rfind("«", 0, s) > text.rfind("»", 0, s) and "»" in text[e:e + 40]:
+        return True
+    if any(re.search(r"[A-Za-z]", w.group(0)) for w in words):
+        return True
+    before = re.sub(r"\d+[.)]\s*$", "", text[:s]).rstrip(" \t(«\"-–—")
+    for i, w in enumerate(words):
+        word = w.group(0)
+        if not word[:1].isupper() or word.isupper():
+            continue
+        if i > 0 or (before and before[-1] not in _SENTENCE_END):
+            return True
+    return False
+
+
 def lemma_tokens(text: str) -> list[tuple[str, int, int]]:
     """(lemma, start, end) of every word of ``text``."""
     return [(lemma(m.group(0)), m.start(), m.end()) for m in WORD_RE.finditer(text)]

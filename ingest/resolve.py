@@ -261,6 +261,13 @@ class SystemResolver:
             return nid
         return self.concept(vname, category="unit_type")
 
+    def named_rule(self, nid: str) -> str:
+        """The node of a name key: ``@rule:…`` (a rule the vocabulary knows, the corpus does not
+        define) becomes its concept; any other id is returned as it is."""
+        if nid.startswith("@rule:"):
+            return self.concept(nid.removeprefix("@rule:"))
+        return nid
+
     def concept(self, name: str, category: str | None = None) -> str:
         """The ``concept`` node (``defined: false``) of a name the corpus does not define."""
         key = lemma_key(name)
@@ -296,6 +303,12 @@ class SystemResolver:
         for vname in self.vocab.unit_types:
             if vname not in self.type_ids:
                 self._add_key(vname, f"@type:{vname}")
+        for name in self.vocab.rules:  # named only: a concept, made where it is mentioned
+            self._add_key(name, f"@rule:{name}")
+        for name, others in self.vocab.synonyms.items():
+            same = self.resolve_name(name)
+            for other in others if same else ():
+                self._add_key(other, same or "")
 
     def _add_key(self, name: str, nid: str) -> None:
         key = tuple(lemma_key(name).split())
@@ -321,6 +334,8 @@ class SystemResolver:
                 # a type the text only names: its node, or the concept made for it, if any
                 vname = nid.removeprefix("@type:")
                 nid = self.type_ids.get(vname) or self.concepts.get(lemma_key(vname))
+            elif nid is not None and nid.startswith("@rule:"):
+                nid = self.concepts.get(lemma_key(nid.removeprefix("@rule:")))
             node = self.b.nodes.get(nid or self._only_title(russian) or "")
             if node is None or node.system != self.system:
                 continue

@@ -104,6 +104,8 @@ def add_overrides(r: SystemResolver) -> None:
     for p in r.parts:
         for f in r.b.facts.get(p.id, []):
             if f.name.startswith("not_") and f.topic:
+                if lemma_key(f.topic) == lemma_key(p.section.title):
+                    continue  # the section is the type's own rule of it; nothing to link
                 general = r.resolve_name(f.topic)
                 if general is None or general.startswith("@") or general == p.id:
                     general = r.concept(f.topic[:1].upper() + f.topic[1:])

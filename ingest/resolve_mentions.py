@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ingest import extract as ex
 from ingest.models import Span
+from ingest.sections import unparen
 from kb.lemmas import lemma_key
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
     # named references: cue names first (they may create concepts), then all known names
     for m in ex.cue_names(text):
         target = r.resolve_name(m.name) or r.resolve_name(m.raw)
+        target = r.named_rule(target) if target else None
         if target is None and _prefix_of_name(r, m.raw):
             continue  # "правило Ядовитых атак": the name goes on; name matching finds it
         if target is None or target.startswith("@"):
@@ -88,15 +90,65 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
             vname = m.name.removeprefix("@type:")
             if vname in r.vocab.combined:
                 r.type_node(vname, m.sentence, sp(m.span))
-                targets = [t for t in (r.type_node(x, m.sentence, None)
-                                       for x in r.vocab.combined[vname]) if t]
-            else:
-                t = r.type_node(vname, m.sentence, None)
-                targets = [t] if t else []
+                targets = [f"@type:{x}" for x in r.vocab.combined[vname]]
         for target in targets:
-            if target not in related and target != own_type:
-                r.b.edge(p.id, target, "references", evidence=m.sentence,
-                         span=sp(m.span), raw=m.raw)
+            target = _reference_target(r, p, m, target)
+            if target is None or target in related or target == own_type \
+                    or _shortened_own_type(r, own_type, target):
+                continue
+            r.b.edge(p.id, r.named_rule(target), "references", evidence=m.sentence,
+                     span=sp(m.span), raw=m.raw)
+
+
+def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) -> str | None:
+    """What a name found in running text refers to, or None when the words are ordinary words
+    that merely equal a name.
+
+    A plain section ("Перемещение", "Вражеские модели") is referred to only by words written
+    as a name (:func:`~ingest.extract.written_as_name`); a rule the corpus only names, by
+    several words or words written as a name ("опасного ландшафта", "тест на Разгром", not
+    "при отступлении"); a unit type the corpus only names, never in passing ("на технику",
+    "монстры"): limits and cues name those, and so does a section's title ("Ядовитые атаки и
+    боевые машины" is about war machines). Rules of a kind (special, deployment, tests,
+    phases) and described unit types are terms wherever they stand.
+    """
+    if target.startswith("@type:"):
+        # the type's node, or the concept of a type the corpus only names (made even so: the
+        # KB knows the type exists, which checks of lists and games need)
+        found = r.type_node(target.removeprefix("@type:"), m.sentence, None)
+        if found is None:
+            return None
+        target = found
+    if target.startswith("@rule:"):
+        kind, category = "concept", None
+    else:
+        node = r.b.nodes[target]
+        kind, category = node.kind, node.category
+    if kind == "concept" and category == "unit_type":
+        return target if _names_in_title(r, p, target) else None
+    single = len(ex.lemma_tokens(m.raw)) == 1
+    text = p.text
+    if (kind == "rule" and category == "section") or (kind == "concept" and single
+                                                      and category != "special_rule"):
+        return target if ex.written_as_name(text, m.span) else None
+    return target
+
+
+def _names_in_title(r: SystemResolver, p: Part, nid: str) -> bool:
+    """Whether the part's title holds the node's name (in any form)."""
+    name = lemma_key(unparen(r.b.nodes[nid].title)).split()
+    title = lemma_key(p.section.title).split()
+    return any(title[i: i + len(name)] == name for i in range(len(title)))
+
+
+def _shortened_own_type(r: SystemResolver, own_type: str | None, target: str) -> bool:
+    """"Пехота может …" in a section of "Пехота Чудовищ": the first words of the own type's
+    name stand for it, not for the type they also name."""
+    if not own_type or target not in r.type_ids.values():
+        return False
+    own = lemma_key(r.b.nodes[own_type].title).split()
+    other = lemma_key(r.b.nodes[target].title).split()
+    return len(other) < len(own) and own[: len(other)] == other
 
 
 def _prefix_of_name(r: SystemResolver, raw: str) -> bool:
@@ -134,4 +186,8 @@ def _related(r: SystemResolver, nid: str) -> set[str]:
             if child not in out:
                 out.add(child)
                 stack.append(child)
+    # "Мотоциклы и гравициклы" is two types, each one of the section's own
+    for whole, names in r.vocab.split.items():
+        if r.type_ids.get(whole) in out:
+            out.update(r.type_ids[n] for n in names if n in r.type_ids)
     return out

@@ -25,6 +25,10 @@ class Vocabulary:
     special_rules_heading: str = "Специальные правила"
     # (lemma key, topic) pairs, most specific first
     topics: tuple[tuple[str, str], ...] = ()
+    # rules the books name without this corpus defining them ("Опасный ландшафт")
+    rules: tuple[str, ...] = ()
+    # a name → the other names the books give the same thing ("Фаза психики")
+    synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def keys(self) -> dict[str, str]:
@@ -89,6 +93,8 @@ def vocabulary(system: str | None) -> Vocabulary:
         combined={k: tuple(v) for k, v in entry.get("combined", {}).items()},
         split={k: tuple(v) for k, v in entry.get("split", {}).items()},
         special_rules_heading=entry.get("special_rules_heading", "Специальные правила"),
+        rules=tuple(entry.get("names", {}).get("rules", ())),
+        synonyms={k: tuple(v) for k, v in entry.get("names", {}).get("synonyms", {}).items()},
         topics=tuple(
             (lemma_key(form), topic)
             for topic, forms in entry.get("topics", {}).items()

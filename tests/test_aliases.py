@@ -21,7 +21,6 @@ NOT_ALIASED = {
     ("killteam2018", "Fly"): "the rule's own title is «FLY»",
     ("killteam2018", "Psyker"): "the corpus has no PSYKER rule",
     ("wh40k6", "Psyker"): "the 40k chapter names no psykers",
-    ("wh40k6", "Independent Character"): "the 40k chapter only mentions independent characters",
 }
 
 

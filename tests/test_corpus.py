@@ -138,8 +138,12 @@ def test_overrides(graph: Graph) -> None:
     eldar = by_title(graph, "wh40k6", "Эльдарские (и тёмноэльдарские) гравициклы")
     turbo = by_title(graph, "wh40k6", "Турбо-ускорение")
     assert turbo in {e.target for e in graph.out_edges(eldar, "overrides")}
+    # "на 3D6", а не на 2D6", как многие другие" in the bikes' own «Отступление»: the general
+    # rule it changes has the section's own name and no text here; no concept of it is made
     bikes_fall_back = by_title(graph, "wh40k6", "Отступление", "Мотоциклы и гравициклы")
-    assert graph.out_edges(bikes_fall_back, "overrides")
+    assert graph.out_edges(bikes_fall_back, "overrides") == []
+    assert [n for n in graph.nodes.values() if n.system == "wh40k6" and n.kind == "concept"
+            and fold(n.title) == "отступление"] == []
 
 
 def test_references_across_files_and_limits(graph: Graph) -> None:
@@ -168,9 +172,23 @@ def test_page_citations_and_pages(graph: Graph) -> None:
     assert {e.target for e in graph.out_edges(hard, "cites_page")} == {"wh40k6:page:42"}
 
 
+def test_a_type_is_no_reference_of_its_own_sections(graph: Graph) -> None:
+    """«мотоцикл» under «Мотоциклы и гравициклы» is one of the section's own two types;
+    «Пехота может …» under «Дави! для Пехоты Чудовищ» is the own type, shortened."""
+    bikes = by_title(graph, "wh40k6", "Мотоциклы и гравициклы")
+    own = {bikes, by_title(graph, "wh40k6", "Мотоциклы"), by_title(graph, "wh40k6", "Гравициклы")}
+    sections = [n.id for n in graph.nodes.values() if n.id.startswith(bikes)]
+    assert {e.target for s in sections for e in graph.out_edges(s, "references")} & own == set()
+    stomp = by_title(graph, "whfb8", "Дави! Для Пехоты Чудовищ")
+    assert by_title(graph, "whfb8", "Пехота") not in {
+        e.target for e in graph.out_edges(stomp, "references")}
+
+
 def test_systems_never_mix(graph: Graph) -> None:
     retreats = [n for n in graph.nodes.values() if fold(n.title) == "отступление"]
-    assert {n.system for n in retreats} == {"wh40k6", "killteam2018"}
+    # a section of 40k and of Kill Team; a rule WHFB names («во время своего Отступления»)
+    assert {(n.system, n.kind) for n in retreats} == {
+        ("wh40k6", "rule"), ("killteam2018", "rule"), ("whfb8", "concept")}
     for e in graph.kb.edges:
         assert graph.nodes[e.source].system == graph.nodes[e.target].system
 

@@ -65,3 +65,21 @@ def test_limits() -> None:
 )
 def test_inherit_cues(text: str, names: list[str]) -> None:
     assert [m.raw for m in ex.inherit_cues(text)] == names
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "as_name"),
+    [
+        ("провалило тест на Разгром, то", "Разгром", True),
+        ("Разгром неизбежен.", "Разгром", False),
+        ("Вот почему паника страшна.", "паника", False),
+        ("она не может ( Advance, charge, React) на этом этапе.", "Advance", True),
+        ("реакцию на нападение «Стоять и Стрелять». Это", "Стоять и Стрелять", True),
+        ("1. Инициативная фаза", "Инициативная фаза", False),
+        ("(см. Синдром Шаткой Модели)", "Синдром Шаткой Модели", True),
+        ("от вражеской модели.", "вражеской модели", False),
+    ],
+)
+def test_written_as_name(text: str, words: str, as_name: bool) -> None:
+    start = text.index(words)
+    assert ex.written_as_name(text, (start, start + len(words))) is as_name

@@ -27,3 +27,37 @@ def test_a_rule_granted_further_on_is_known_where_a_section_mentions_it_first() 
     assert (agile, "проворности") in refs
     granted = {e.target for e in graph.out_edges(titled(graph, "Звери"), "grants")}
     assert agile in granted
+
+
+def refs_of(graph: Graph) -> set[tuple[str, str, str]]:
+    """(source title, target title, words) of every reference."""
+    return {(graph.nodes[e.source].title, graph.nodes[e.target].title, e.raw or "")
+            for e in graph.kb.edges if e.kind == "references"}
+
+
+def test_only_words_written_as_names_refer_to_sections_and_named_rules() -> None:
+    """A name that merely equals ordinary words («паника страшна», «при отступлении»,
+    «монстры») is no reference; a capital mid-sentence, several words of a rule the
+    vocabulary knows, or a section's own title make one."""
+    assert refs_of(graph_of("marked_names")) == {
+        ("Бегство", "Разгром", "Разгром"),
+        ("Бегство", "Тяжелые потери", "Тяжелых Потерь"),
+        ("Бегство", "Обязательные перемещения", "обязательное перемещение"),
+        ("Тяжелые потери", "Паника", "Панику"),
+        ("Тяжелые потери", "Опасный ландшафт", "Опасный ландшафт"),
+        ("Монстры и погонщики", "Монстры", "монстры"),
+    }
+
+
+def test_vocabulary_synonyms_and_english_terms_refer() -> None:
+    """«на Инициативном этапе», «фаза психики» name the phases; «(Advance, React)» and
+    «Overwatch» are terms; «для перемещения» is not the section «Перемещение»."""
+    assert refs_of(graph_of("phase_synonyms")) == {
+        ("Фаза движения", "Инициативная фаза", "Инициативном этапе"),
+        ("Фаза движения", "Психическая фаза", "фаза психики"),
+        ("Отступление", "Продвижение", "Advance"),
+        ("Отступление", "Реагировать", "React"),
+        ("Продвижение", "Overwatch", "Overwatch"),
+        ("Реагировать", "Overwatch", "Overwatch"),
+        ("Психическая фаза", "Инициативная фаза", "этапе инициативы"),
+    }
