@@ -24,7 +24,13 @@ from collections.abc import Iterable, Iterator
 
 from kb.graph import Graph
 from kb.models import Node
-from validator import checks_list, checks_profiles, checks_rules, checks_units  # noqa: F401
+from validator import (  # noqa: F401  (their checks register)
+    checks_keywords,
+    checks_list,
+    checks_profiles,
+    checks_rules,
+    checks_units,
+)
 from validator.listcontext import RULE_KINDS, ListContext, ListedUnit, Resolver
 from validator.lists import read_lists
 from validator.models import DEFAULT_MAX_BYTES, ArmyList, ListInputError
