@@ -33,9 +33,10 @@ from validator.verdicts import RuleCitation, Verdict, VerdictKind
 Scope = Literal["list", "unit", "event", "track"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Finding:
-    """What a check concluded, before the walker places it.
+    """What a check concluded, before the walker places it (read-only by convention: a
+    frozen dataclass would pay for every field it sets, on every event of an audit).
 
     Attributes:
         verdict: ``ok``, ``violation``, ``warning`` or ``not_covered``.

@@ -55,13 +55,14 @@ class Verdict(_Frozen):
         return f"Verdict({self.verdict}, {self.check}, line={self.line}, unit={self.unit})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class VerdictRecord:
     """A :class:`Verdict` as the audit streams it: the same fields, without validation.
 
     An audit places a verdict for every event of a log of millions; checks build findings
     from the KB and parsed input, so there is nothing left to validate, and a plain record
-    costs a fraction of a model. :meth:`model` gives the :class:`Verdict`.
+    costs a fraction of a model (not frozen either: a frozen dataclass pays for every field
+    it sets; treat it as read-only). :meth:`model` gives the :class:`Verdict`.
     """
 
     verdict: VerdictKind
