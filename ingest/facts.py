@@ -104,8 +104,8 @@ def find_facts(
     out: list[RawFact] = []
     for ss, se in sentences(text):
         sent = text[ss:se]
-        sent_lemmas = lemma_words(sent)
-        sent_topic = _best_topic(_topics(sent_lemmas, topics) + [default_topic], topics)
+        sent_topic: str | None = None
+        topic_known = False  # the sentence's topic is found only for a sentence with a number
         for m in FACT_RE.finditer(sent):
             before = sent[: m.start()]
             if _PAGE_CITE.search(before[-12:]):
@@ -114,6 +114,10 @@ def find_facts(
             if fact is None:
                 continue
             name, kind, value, shown = fact
+            if not topic_known:
+                sent_topic = _best_topic(_topics(lemma_words(sent), topics) + [default_topic],
+                                         topics)
+                topic_known = True
             clause = _clause(sent, m.start())
             clause_lemmas = lemma_words(clause)
             topic = _best_topic(_topics(clause_lemmas, topics) + [sent_topic], topics)

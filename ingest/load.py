@@ -268,6 +268,11 @@ def _nontext_share(text: str) -> float:
     return len(_NONTEXT_RE.findall(text)) / len(text)
 
 
+DETECT_CHARS = 200_000
+"""How much of a text the system is judged by: a rulebook names its system in its first pages,
+and a long file is not read through for it."""
+
+
 def detect_system(text: str) -> str | None:
     """The game system a text is about, judged by its own words, or ``None`` if unclear.
 
@@ -280,7 +285,7 @@ def detect_system(text: str) -> str | None:
     >>> detect_system("The quick brown fox") is None
     True
     """
-    scores = system_scores(text)
+    scores = system_scores(text[:DETECT_CHARS])
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
     (best, top), (_, second) = ranked[0], ranked[1]
     if top >= _MIN_SCORE and top >= 2 * second:

@@ -155,6 +155,7 @@ def _nest_lines(
     (:func:`_mixed_case_parent`).
     """
     killteam = system == "killteam2018"
+    see = _see_also(sections, text) if killteam else {}
     open_group: int | None = None
     group_gap = 0
     phase: int | None = None
@@ -195,7 +196,8 @@ def _nest_lines(
             elif _is_caps(sec.heading) and not (sec.is_list and caps is not None):
                 parent = phase
             else:
-                parent = _mixed_case_parent(sections, i, text, caps if caps is not None else phase)
+                parent = _mixed_case_parent(sections, i, text,
+                                            caps if caps is not None else phase, see)
         if parent is None and last_top is not None and not killteam:
             # the body's first sentence is about the previous top section ("В многостороннем
             # бою …" under "… многосторонний бой")
@@ -219,8 +221,18 @@ def _nest_lines(
         prev_start = sec.heading_span[0]
 
 
+def _see_also(sections: list[Section], text: str) -> dict[str, int]:
+    """Lemma key of each «см. X» target → the first section whose body sends the reader there
+    (read once: a body is searched for every heading after it otherwise)."""
+    see: dict[str, int] = {}
+    for j, sec in enumerate(sections):
+        for m in re.finditer(r"\bсм\.\s*([^().;\n]+)", text[sec.body_span[0]:sec.body_span[1]]):
+            see.setdefault(lemma_key(m.group(1)), j)
+    return see
+
+
 def _mixed_case_parent(
-    sections: list[Section], i: int, text: str, default: int | None,
+    sections: list[Section], i: int, text: str, default: int | None, see: dict[str, int],
 ) -> int | None:
     """Where a Kill Team heading below the capitalised level hangs.
 
@@ -231,11 +243,9 @@ def _mixed_case_parent(
     """
     sec = sections[i]
     names = {k for k in (_title_key(n) for n in (sec.title, *sec.aliases)) if k}
-    for j in range(i):
-        body = text[sections[j].body_span[0]:sections[j].body_span[1]]
-        for m in re.finditer(r"\bсм\.\s*([^().;\n]+)", body):
-            if lemma_key(m.group(1)) in names:
-                return sections[j].parent
+    sent_from = [j for j in (see.get(n) for n in names) if j is not None and j < i]
+    if sent_from:
+        return sections[min(sent_from)].parent
     prev = sections[i - 1] if i else None
     if prev is not None and not _is_caps(prev.heading) and prev.parent == default:
         body = lemma_key(text[prev.body_span[0]:prev.body_span[1]])
