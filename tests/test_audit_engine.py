@@ -230,3 +230,24 @@ def test_rules_declared_in_english_count_as_their_kb_rules(tmp_path: Path,
     shot = [v for v in report.verdicts if v.line == 3 and v.check == "hard_to_hit"]
     assert [v.verdict for v in shot] == ["ok"]
     assert "противовоздушное" in shot[0].why
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        ({"action": "move", "distance": 1e999}, "поле distance: ожидалось конечное число, "
+                                                "получено «inf»"),
+        ({"action": "ready", "player": "Z"}, "поле player: игрока «Z» в партии нет "
+                                             "(игроки: A, B)"),
+        ({"action": "ready", "player": "A", "turn": -1}, "поле turn: ожидалось число не меньше "
+                                                         "0, получено «-1»"),
+    ],
+)
+def test_odd_values_are_input_errors(tmp_path: Path, corpus_graph: Graph,
+                                     event: dict[str, object], message: str) -> None:
+    head = (GAMES / "clean.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    log = tmp_path / "g.jsonl"
+    line = json.dumps({"unit": "sarge", **event})
+    log.write_text(f"{head}\n{line.replace('Infinity', '1e999')}\n", encoding="utf-8")
+    errors = audit_log(log, corpus_graph).errors
+    assert [f"поле {e.field}: {e.message}" for e in errors] == [message]

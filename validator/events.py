@@ -26,7 +26,7 @@ class GameHeader(BaseModel):
 
 
 _Lower = BeforeValidator(lower_spelling)
-Inches = Annotated[float, Field(ge=0)]
+Inches = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 MoveMode = Annotated[Literal["normal", "jump", "jet", "swoop", "glide"], _Lower]
 AttackKind = Annotated[Literal["shooting", "close_combat"], _Lower]
 ReactKind = Annotated[Literal["overwatch", "retreat"], _Lower]

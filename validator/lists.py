@@ -257,6 +257,7 @@ _EXPECTED = {
     "int_from_float": ("ожидалось целое число", "целое число"),
     "float_type": ("ожидалось число", "число"),
     "float_parsing": ("ожидалось число", "число"),
+    "finite_number": ("ожидалось конечное число", "число"),
     "string_type": ("ожидалась строка", "строка"),
     "bool_type": ("ожидалось true или false", "true или false"),
     "bool_parsing": ("ожидалось true или false", "true или false"),

@@ -289,6 +289,13 @@ class Audit:
             matches = [u for u in self.game.units.values() if u.unit.id == unit_id]
             if len(matches) == 1:
                 return matches[0]
+        players = self.game.players()
+        if player is not None and player not in players:
+            errors.append(InputError(
+                message=f"игрока «{player}» в партии нет (игроки: {', '.join(players)})",
+                kind="unknown_player", path=("player" if field_name == "unit" else field_name,),
+                file=str(self.log.path), line=line))
+            return None
         known = [k for k in self.game.units if player is None or k.startswith(f"{player}:")]
         close = nearest(f"{player}:{unit_id}" if player else unit_id, known, limit=3, cutoff=50)
         hint = f"; возможно: {', '.join(f'«{c}»' for c in close)}" if close else ""
