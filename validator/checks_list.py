@@ -6,6 +6,7 @@
   checked; the report calls the later unit by a free ``-2`` id.
 - ``unit_system``: a unit whose type is found only in another system's rules: game systems
   never mix, so it is a violation naming that system and citing where that system defines it.
+- ``has_units``: a list without units is a warning: nothing in it could be checked.
 
 A list check names a unit by its field (``units[2].type``); the walker places it on the unit.
 """
@@ -73,3 +74,11 @@ def unit_system(army: ArmyList, ctx: ListContext) -> Iterator[Finding]:
                       f"{', '.join(systems)}, а список — системы {army.system}: отряды разных "
                       "игровых систем в одном списке не смешиваются.",
                       tuple(n.title for n in lookup.elsewhere), field=listed.field("type"))
+
+
+@list_check("has_units")
+def has_units(army: ArmyList, ctx: ListContext) -> Iterator[Finding]:
+    """A list with no units says so: a clean report must not come from checking nothing."""
+    if not army.units:
+        yield Finding("warning", (), "В списке нет ни одного отряда: проверять нечего.",
+                      field="units")
