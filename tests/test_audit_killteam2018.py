@@ -49,6 +49,7 @@ COVERAGE = {
     "initiative_roll": {"ok", "violation", "warning"},
     "shooting_restrictions": {"ok", "violation"},
     "reinforcements_restrictions": {"ok", "violation"},
+    "reinforcements_arrival": {"ok", "violation"},
     "psyker_only": {"ok", "violation"},
     "one_psyker_per_round": {"ok", "violation"},
 }

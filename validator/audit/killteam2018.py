@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from validator.audit import killteam2018_charge, killteam2018_movement  # noqa: F401  (registration)
 from validator.audit.common import cite, dice_range, missing
-from validator.audit.engine import EventContext
+from validator.audit.engine import PHASE_TITLES, EventContext
 from validator.audit.killteam2018_common import (
     FLY,
     PSYKER,
@@ -174,6 +174,32 @@ def reinforcements_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator
         yield Finding("violation", cite(rule),
                       f"Модель выставлена пополнением в этом раунде (строка {arrived.line}) и до"
                       f" его конца не может {_REINFORCED_MAY_NOT[event.action]}.")
+
+
+@event_check("reinforcements_arrival", systems=SYSTEMS, actions={"reinforcements"})
+def reinforcements_arrival(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A model set up as reinforcements: once a battle round, usually at the end of the
+    movement phase though the text allows other phases; it has not acted on the board yet."""
+    unit = ctx.unit
+    if unit is None:
+        return
+    when = rule_sentence(ctx.book, "Пополнение", "как правило")
+    arrive = rule_sentence(ctx.book, "Пополнение", "выставлены на поле")
+    if when is None or arrive is None:
+        yield missing("правила о том, как и когда выставляют пополнение, в правиле «Пополнение»")
+        return
+    on_board = next((d for d in unit.history if d.action == "reinforcements"
+                     or d.action in _REINFORCED_MAY_NOT or d.action in _REINFORCED_MAY), None)
+    if on_board is not None:
+        yield Finding("violation", cite(arrive),
+                      f"Модель уже была на поле в этом раунде (строка {on_board.line}), а "
+                      f"пополнением выставляют модель, которой на поле ещё нет.")
+    else:
+        phase = event.phase or ctx.game.phase
+        yield Finding("ok", cite(when),
+                      f"Модель выставлена пополнением в фазе «{PHASE_TITLES.get(phase or '', '—')}»"
+                      f": как правило это конец фазы движения, но правило допускает и другие "
+                      f"фазы.")
 
 
 @event_check("psyker_only", systems=SYSTEMS, actions={"manifest"})
