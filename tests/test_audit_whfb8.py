@@ -54,6 +54,7 @@ COVERAGE = {
     "friend_lost_panic": {"ok", "warning"},
     "fled_through_panic": {"ok"},
     "panic_test": {"ok", "violation"},
+    "random_movement": {"ok", "violation", "not_covered"},
 }
 
 

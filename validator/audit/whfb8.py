@@ -3,7 +3,8 @@
 The checks live in modules by subject and register themselves on import:
 :mod:`~validator.audit.whfb8_combat` (Killing Blow, Poisoned Attacks, Regeneration, impact
 hits), :mod:`~validator.audit.whfb8_shooting` (Move or Fire, Quick to Fire, Multiple Shots),
-:mod:`~validator.audit.whfb8_deploy` (Vanguard, Scouts, Ambushers) and
+:mod:`~validator.audit.whfb8_deploy` (Vanguard, Scouts, Ambushers),
+:mod:`~validator.audit.whfb8_moves` (Random Movement) and
 :mod:`~validator.audit.whfb8_panic` (panic tests required, forbidden and missing). This
 module keeps the game state they share up to date after every event.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from validator.audit import (  # noqa: F401  (registration)
     whfb8_combat,
     whfb8_deploy,
+    whfb8_moves,
     whfb8_panic,
     whfb8_shooting,
 )
