@@ -55,28 +55,37 @@ def move_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
                       f" — {limit.number:g}.")
 
 
-@event_check("normal_move_distance", systems=SYSTEMS, actions={"move"})
-def normal_move_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
-    """A normal move goes at most the model's Move characteristic."""
+def _within_move(ctx: EventContext, distance: float, section: str, name: str,
+                 noun: str) -> Iterator[Finding]:
+    """A move of some kind (``noun``: «Нормальный ход») goes at most the model's Move, as
+    the rule titled ``section`` says («… на расстояние, равное или меньшее …»)."""
     unit = ctx.unit
-    if unit is None or ctx.game.phase != MOVEMENT or not isinstance(event, MoveEvent) or (
-            event.mode != "normal"):
-        return
-    rule = rule_sentence(ctx.book, "Нормальное движение", "равное или меньшее")
+    assert unit is not None
+    rule = rule_sentence(ctx.book, section, "равное или меньшее")
     if rule is None:
-        yield missing("предела нормального хода в правиле «Нормальное движение»")
+        yield missing(f"предела {name} в правиле «{section}»")
         return
     move = move_characteristic(unit)
     if move is None:
         yield missing_move(unit, rule)
-    elif event.distance > move:
+    elif distance > move:
         yield Finding("violation", cite(rule),
-                      f"Нормальный ход — не дальше характеристики Move модели ({inches(move)}),"
-                      f" а заявлено {inches(event.distance)}.")
+                      f"{noun} — не дальше характеристики Move модели ({inches(move)}),"
+                      f" а заявлено {inches(distance)}.")
     else:
         yield Finding("ok", cite(rule),
-                      f"Нормальный ход на {inches(event.distance)} не дальше характеристики Move"
+                      f"{noun} на {inches(distance)} не дальше характеристики Move"
                       f" модели ({inches(move)}).")
+
+
+@event_check("normal_move_distance", systems=SYSTEMS, actions={"move"})
+def normal_move_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
+    """A normal move goes at most the model's Move characteristic."""
+    if ctx.unit is None or ctx.game.phase != MOVEMENT or not isinstance(event, MoveEvent) or (
+            event.mode != "normal"):
+        return
+    yield from _within_move(ctx, event.distance, "Нормальное движение", "нормального хода",
+                            "Нормальный ход")
 
 
 @event_check("enemy_distance", systems=SYSTEMS, actions={"move", "advance"})
@@ -155,25 +164,10 @@ def advance_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
 @event_check("fall_back_distance", systems=SYSTEMS, actions={"fall_back"})
 def fall_back_distance(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A fall back goes at most the model's Move characteristic."""
-    unit = ctx.unit
-    if unit is None or ctx.game.phase != MOVEMENT or not isinstance(event, FallBackEvent) or (
+    if ctx.unit is None or ctx.game.phase != MOVEMENT or not isinstance(event, FallBackEvent) or (
             event.distance is None):
         return
-    rule = rule_sentence(ctx.book, "Отступление", "равное или меньшее")
-    if rule is None:
-        yield missing("предела отступления в правиле «Отступление»")
-        return
-    move = move_characteristic(unit)
-    if move is None:
-        yield missing_move(unit, rule)
-    elif event.distance > move:
-        yield Finding("violation", cite(rule),
-                      f"Отступление — не дальше характеристики Move модели ({inches(move)}),"
-                      f" а заявлено {inches(event.distance)}.")
-    else:
-        yield Finding("ok", cite(rule),
-                      f"Отступление на {inches(event.distance)} не дальше характеристики Move"
-                      f" модели ({inches(move)}).")
+    yield from _within_move(ctx, event.distance, "Отступление", "отступления", "Отступление")
 
 
 @event_check("fall_back_end_distance", systems=SYSTEMS, actions={"fall_back"})
