@@ -387,7 +387,11 @@ class Audit:
         for target in ctx.targets:
             target.history.append(Done("targeted:" + event.action, game.turn, game.phase, line,
                                        event))
-        for update in self._updates.get(event.action, ()):
+        updates = self._updates.get(event.action)
+        if updates is None:  # an action no check knows may still change a system's state
+            self.checks_for(event.action)
+            updates = self._updates[event.action]
+        for update in updates:
             update.func(event, ctx)
 
 

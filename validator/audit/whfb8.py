@@ -32,11 +32,12 @@ from validator.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, HitEvent, 
 
 __all__ = ["track"]
 
-# Actions after which a fleeing unit is no longer fleeing: it rallied to do them.
-RALLIED_ACTIONS = frozenset({"move", "charge", "shoot"})
+# Actions after which a fleeing unit is no longer fleeing: it rallied to do them, or the log
+# says so («rally», an action beyond FORMATS: no rule of the corpus checks it, see docs).
+RALLIED_ACTIONS = frozenset({"move", "charge", "shoot", "rally"})
 
 
-@tracker("whfb8_track", systems=SYSTEMS, actions=frozenset(EVENT_TYPES))
+@tracker("whfb8_track", systems=SYSTEMS, actions=frozenset({*EVENT_TYPES, "rally"}))
 def track(event: BaseEvent, ctx: EventContext) -> None:
     """Keep the whfb8 state: moves, charges, who fights whom, who flees, who is gone."""
     st = state(ctx)
