@@ -32,8 +32,8 @@ from ingest import build, load  # noqa: E402
 from kb import Graph, save  # noqa: E402
 from kb import load as load_kb  # noqa: E402
 from rulekb.defaults import corpus_dir  # noqa: E402
-from validator.listcheck import check_list, check_lists  # noqa: E402
-from validator.lists import parse_list  # noqa: E402
+from validator.armylist import check_list, check_lists  # noqa: E402
+from validator.inputs.lists import parse_list  # noqa: E402
 from validator.report import render_text  # noqa: E402
 
 UNITS = {
@@ -72,8 +72,8 @@ import sys, time, yaml
 sys.path[:0] = ["benchmarks", "."]
 from lists import army
 from kb import Graph, load
-from validator.listcheck import check_list
-from validator.lists import parse_list
+from validator.armylist import check_list
+from validator.inputs.lists import parse_list
 graph = Graph(load(sys.argv[1]))
 listed = parse_list(yaml.safe_dump(army("whfb8", 30, 1), allow_unicode=True), file="x.yaml")
 started = time.perf_counter()

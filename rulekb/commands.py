@@ -13,7 +13,7 @@ import click
 if TYPE_CHECKING:
     from kb.graph import Graph
     from validator.audit.output import Format
-    from validator.roster import Aliases
+    from validator.inputs.roster import Aliases
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,7 +67,7 @@ def _graph_and_aliases(kb_path: Path | None, aliases_path: Path | None) -> tuple
     from kb.store import KBFileError
     from rulekb import defaults
     from rulekb.cli import UserError
-    from validator.roster import AliasFileError, load_aliases
+    from validator.inputs.roster import AliasFileError, load_aliases
 
     try:
         return defaults.graph(kb_path), load_aliases(aliases_path)
@@ -118,7 +118,7 @@ def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: Format,
     Код выхода: 0 — нарушений нет, 1 — есть нарушения, 2 — какой-то список не удалось
     прочитать (остальные списки всё равно проверяются и выводятся).
     """
-    from validator.listcheck import check_lists
+    from validator.armylist import check_lists
     from validator.report import exit_code, render_json, render_text
 
     graph, aliases = _graph_and_aliases(kb_path, aliases_path)

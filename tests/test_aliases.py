@@ -72,7 +72,7 @@ def test_an_english_name_makes_no_node_of_its_own(kb: KnowledgeBase) -> None:
 
 
 def test_the_roster_reader_reads_the_same_table() -> None:
-    from validator.roster import ALIASES_FILE, kb_name, load_aliases
+    from validator.inputs.roster import ALIASES_FILE, kb_name, load_aliases
 
     assert ALIASES_FILE.resolve() == TABLE.resolve()
     assert kb_name("Regeneration (5+)", "whfb8", load_aliases()) == "Регенерация (5+)"

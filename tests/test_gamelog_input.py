@@ -1,4 +1,4 @@
-"""Game logs in (validator.gamelog): header first, events streamed, bad lines as data."""
+"""Game logs in (validator.inputs.gamelog): header first, events streamed, bad lines as data."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from validator.events import (
+from validator.inputs.events import (
     EVENT_TYPES,
     ChargeEvent,
     MoveEvent,
@@ -18,8 +18,8 @@ from validator.events import (
     TurboBoostEvent,
     UnknownEvent,
 )
-from validator.gamelog import parse_event, read_log
-from validator.models import GameLogError, InputError
+from validator.inputs.gamelog import parse_event, read_log
+from validator.inputs.models import GameLogError, InputError
 
 GAMES = Path(__file__).parent / "data" / "games"
 LOGS = sorted(p.name for p in GAMES.glob("*.jsonl"))

@@ -1,4 +1,4 @@
-"""Army-list checks (validator.listcheck and the checks it runs), on the real corpus.
+"""Army-list checks (validator.armylist and the checks it runs), on the real corpus.
 
 Table tests: every list in tests/data/lists/checks/ is checked, and its verdicts, one line
 each (verdict, check, unit, field, the rules cited with their pages, why, suggestions),
@@ -16,11 +16,11 @@ from conftest import graph_of_corpus_copy
 
 from kb.graph import Graph
 from kb.text import cardinal_after
-from validator.checks_profiles import role_of
-from validator.listcheck import check_list, check_lists
-from validator.listcontext import split_rule_parameter
-from validator.lists import parse_list, read_list
-from validator.parameters import Parameter, parse_parameter
+from validator.armylist import check_list, check_lists
+from validator.armylist.checks_profiles import role_of
+from validator.armylist.context import split_rule_parameter
+from validator.armylist.parameters import Parameter, parse_parameter
+from validator.inputs.lists import parse_list, read_list
 from validator.registry import CHECKS
 from validator.report import exit_code, render_json, render_text
 from validator.verdicts import Report, Verdict

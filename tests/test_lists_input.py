@@ -1,4 +1,4 @@
-"""Army lists and rosters in (validator.lists, validator.roster): tables over tests/data."""
+"""Army lists and rosters in (validator.inputs.lists, .roster): tables over tests/data."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from validator.lists import read_list, read_lists
-from validator.models import (
+from validator.inputs.lists import read_list, read_lists
+from validator.inputs.models import (
     PHASE_SPELLINGS,
     ArmyList,
     InputError,
@@ -19,7 +19,7 @@ from validator.models import (
     normalize_system,
     slug,
 )
-from validator.roster import AliasFileError, kb_name, load_aliases, read_roster
+from validator.inputs.roster import AliasFileError, kb_name, load_aliases, read_roster
 
 DATA = Path(__file__).parent / "data"
 LISTS = DATA / "lists"

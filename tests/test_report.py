@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from validator.models import InputError, ListInputError
+from validator.inputs.models import InputError, ListInputError
 from validator.report import exit_code, failure_report, render_json, render_text
 from validator.verdicts import (
     Application,

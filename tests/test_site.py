@@ -419,10 +419,10 @@ def test_quickstart_examples_are_real_output(corpus_graph: Graph, tmp_path: Path
     it states are those the commands give; a "…" marks a cut."""
     import io
 
+    from validator.armylist import check_lists
     from validator.audit import write_audits
-    from validator.listcheck import check_lists
+    from validator.inputs.roster import load_aliases
     from validator.report import exit_code, render_json, render_text
-    from validator.roster import load_aliases
 
     monkeypatch.chdir(REPO)  # the page runs its commands from the repository's root
     blocks = _code_blocks(QUICKSTART.read_text("utf-8"))

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from kb.models import SYSTEM_TITLES
-from validator.models import InputError, InputFailure
+from validator.inputs.models import InputError, InputFailure
 from validator.verdicts import AnyVerdict, Report, RuleCitation, UnitReport, Verdict
 
 LABELS = {"violation": "НАРУШЕНИЕ", "warning": "ПРЕДУПРЕЖДЕНИЕ", "not_covered": "НЕ ПОКРЫТО",

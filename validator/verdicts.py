@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from validator.models import InputError
+from validator.inputs.models import InputError
 
 REPORT_SCHEMA = "rulekb.report/1"
 

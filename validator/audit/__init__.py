@@ -22,10 +22,10 @@ from kb.graph import Graph
 from validator.audit import killteam2018, wh40k6, whfb8  # noqa: F401  (their checks register)
 from validator.audit.engine import Audit
 from validator.audit.output import Format, LogReportWriter
-from validator.gamelog import read_log
-from validator.models import GameLogError, InputError
+from validator.inputs.gamelog import read_log
+from validator.inputs.models import GameLogError, InputError
+from validator.inputs.roster import Aliases
 from validator.report import EXIT_CLEAN, EXIT_UNUSABLE, EXIT_VIOLATIONS
-from validator.roster import Aliases
 from validator.verdicts import Report, Verdict
 
 __all__ = ["Audit", "audit_log", "write_audits"]

@@ -28,11 +28,11 @@ from kb.lemmas import fold
 from kb.models import Node
 from kb.names import split_parameter, strip_parenthesised
 from validator.audit.state import Done, GameState, UnitState
-from validator.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, UnknownEvent
-from validator.gamelog import GameLog
-from validator.models import ArmyList, InputError, nearest
+from validator.inputs.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, UnknownEvent
+from validator.inputs.gamelog import GameLog
+from validator.inputs.models import ArmyList, InputError, nearest
+from validator.inputs.roster import Aliases, kb_name, load_aliases
 from validator.registry import Check, Finding, checks
-from validator.roster import Aliases, kb_name, load_aliases
 from validator.rulebook import Rulebook
 from validator.verdicts import VerdictRecord
 

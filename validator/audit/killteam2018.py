@@ -30,7 +30,7 @@ from validator.audit.killteam2018_common import (
     rule_fact,
     rule_sentence,
 )
-from validator.events import BaseEvent, InitiativeEvent, ReactEvent
+from validator.inputs.events import BaseEvent, InitiativeEvent, ReactEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import Rulebook
 from validator.verdicts import RuleCitation

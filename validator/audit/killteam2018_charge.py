@@ -23,7 +23,7 @@ from validator.audit.killteam2018_common import (
     rule_fact,
     rule_sentence,
 )
-from validator.events import BaseEvent, ChargeEvent, ReactEvent
+from validator.inputs.events import BaseEvent, ChargeEvent, ReactEvent
 from validator.registry import Finding, event_check
 
 

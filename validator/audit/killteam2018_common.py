@@ -18,7 +18,7 @@ from kb.text import stem_match
 from validator.audit.common import remember
 from validator.audit.engine import EventContext
 from validator.audit.state import Done, UnitState
-from validator.events import ChargeEvent, ReactEvent
+from validator.inputs.events import ChargeEvent, ReactEvent
 from validator.registry import Finding
 from validator.rulebook import FoundFact, Rulebook, Sentence
 

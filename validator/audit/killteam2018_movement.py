@@ -25,7 +25,7 @@ from validator.audit.killteam2018_common import (
     rule_fact,
     rule_sentence,
 )
-from validator.events import AdvanceEvent, BaseEvent, ChargeEvent, FallBackEvent, MoveEvent
+from validator.inputs.events import AdvanceEvent, BaseEvent, ChargeEvent, FallBackEvent, MoveEvent
 from validator.registry import Finding, event_check
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Literal, TextIO
 
 from kb.models import SYSTEM_TITLES
-from validator.models import InputError
+from validator.inputs.models import InputError
 from validator.report import error_json, summary_text, verdict_json, verdict_lines
 from validator.verdicts import AnyVerdict
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from validator.events import BaseEvent
-from validator.models import Unit
+from validator.inputs.events import BaseEvent
+from validator.inputs.models import Unit
 
 
 @dataclass(slots=True)

@@ -26,7 +26,7 @@ from validator.audit.wh40k6_common import (
     phases_named,
     unit_label,
 )
-from validator.events import BaseEvent, CasualtiesEvent, ChargeEvent, ShootEvent
+from validator.inputs.events import BaseEvent, CasualtiesEvent, ChargeEvent, ShootEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import FoundFact, Rulebook, Sentence
 

@@ -28,7 +28,13 @@ from validator.audit.wh40k6_common import (
     type_id,
     unit_label,
 )
-from validator.events import BaseEvent, GoToGroundEvent, RunEvent, ShootEvent, TurboBoostEvent
+from validator.inputs.events import (
+    BaseEvent,
+    GoToGroundEvent,
+    RunEvent,
+    ShootEvent,
+    TurboBoostEvent,
+)
 from validator.registry import Finding, event_check
 from validator.rulebook import FoundFact, Rulebook, Sentence
 

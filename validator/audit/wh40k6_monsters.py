@@ -29,7 +29,7 @@ from validator.audit.wh40k6_common import (
     stranger_label,
     unit_label,
 )
-from validator.events import ChargeEvent, FlightModeEvent, MoveEvent, RunEvent, ShootEvent
+from validator.inputs.events import ChargeEvent, FlightModeEvent, MoveEvent, RunEvent, ShootEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import FoundFact, Rulebook, Sentence
 

@@ -30,7 +30,7 @@ from validator.audit.wh40k6_common import (
     type_id,
     unit_label,
 )
-from validator.events import BaseEvent, ChargeEvent, FallBackEvent, MoveEvent
+from validator.inputs.events import BaseEvent, ChargeEvent, FallBackEvent, MoveEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import FoundFact, Rulebook, Sentence
 

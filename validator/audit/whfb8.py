@@ -28,7 +28,7 @@ from validator.audit.whfb8_common import (
     state,
 )
 from validator.audit.whfb8_deploy import start_of_play
-from validator.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, HitEvent, WoundEvent
+from validator.inputs.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, HitEvent, WoundEvent
 
 __all__ = ["track"]
 

@@ -34,7 +34,7 @@ from validator.audit.whfb8_common import (
     titles,
     uses_rule,
 )
-from validator.events import BaseEvent, HitEvent, ImpactHitsEvent, SaveEvent, WoundEvent
+from validator.inputs.events import BaseEvent, HitEvent, ImpactHitsEvent, SaveEvent, WoundEvent
 from validator.registry import Finding, event_check
 from validator.rulebook import FoundFact, Rulebook, Sentence
 from validator.verdicts import RuleCitation

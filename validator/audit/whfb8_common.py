@@ -28,7 +28,7 @@ from kb.names import split_parameter
 from validator.audit.common import extra, remember
 from validator.audit.engine import PHASE_TITLES, EventContext
 from validator.audit.state import UnitState
-from validator.events import BaseEvent
+from validator.inputs.events import BaseEvent
 from validator.verdicts import RuleCitation
 
 SYSTEM = "whfb8"

@@ -17,7 +17,7 @@ from validator.audit.whfb8_common import (
     state,
     uses_rule,
 )
-from validator.events import BaseEvent, ChargeEvent, DeployEvent, ReserveRollEvent
+from validator.inputs.events import BaseEvent, ChargeEvent, DeployEvent, ReserveRollEvent
 from validator.registry import Finding, event_check
 
 DEPLOYMENT_ACTIONS = frozenset({"deploy", "reserve_roll"})

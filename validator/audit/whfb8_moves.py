@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from validator.audit.common import cite, extra, inches, missing, remember
 from validator.audit.engine import EventContext
 from validator.audit.whfb8_common import SYSTEMS, uses_rule
-from validator.events import MoveEvent
+from validator.inputs.events import MoveEvent
 from validator.registry import Finding, event_check
 
 RANDOM_MOVEMENT = "Случайное движение"

@@ -29,7 +29,7 @@ from validator.audit.whfb8_common import (
     resolve_unit,
     state,
 )
-from validator.events import (
+from validator.inputs.events import (
     BaseEvent,
     BreakTestFailedEvent,
     CasualtiesEvent,

@@ -21,7 +21,7 @@ from validator.audit.whfb8_common import (
     state,
     uses_rule,
 )
-from validator.events import BaseEvent, HitEvent, MoveEvent, ShootEvent
+from validator.inputs.events import BaseEvent, HitEvent, MoveEvent, ShootEvent
 from validator.registry import Finding, event_check
 
 MOVED_KEYS = ("moved", "move", "movement", "движение")

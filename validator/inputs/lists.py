@@ -1,8 +1,8 @@
 """Read army lists (FORMATS §2) from YAML and JSON files, and rosters through :mod:`roster`.
 
-Every problem becomes an :class:`~validator.models.InputError` placed at the line and column
+Every problem becomes an :class:`~validator.inputs.models.InputError` placed at the line and column
 where the offending field is written; the errors of one file travel together in a
-:class:`~validator.models.ListInputError`. Positions come from composing the YAML node tree
+:class:`~validator.inputs.models.ListInputError`. Positions come from composing the YAML node tree
 (JSON is read by :mod:`json` for its values and by the YAML composer for its positions).
 
 Example::
@@ -25,7 +25,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from validator.models import (
+from validator.inputs.models import (
     DEFAULT_MAX_BYTES,
     SYSTEM_IDS,
     ArmyList,
@@ -270,7 +270,7 @@ _EXPECTED = {
 }
 
 
-# errors raised by validator.models, whose message is already the Russian one to show
+# errors raised by validator.inputs.models, whose message is already the Russian one to show
 _OWN_MESSAGES = frozenset({"unknown_system", "unknown_role", "unknown_phase", "missing_target"})
 
 
@@ -506,7 +506,7 @@ def read_list(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTE
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix in ROSTER_SUFFIXES:
-        from validator.roster import read_roster  # roster builds on this module
+        from validator.inputs.roster import read_roster  # roster builds on this module
 
         return read_roster(p, max_bytes=max_bytes)
     if suffix not in LIST_SUFFIXES:

@@ -30,8 +30,8 @@ import defusedxml.ElementTree as safe_xml
 from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
 
 from kb.lemmas import fold
-from validator.lists import build_list, read_bytes
-from validator.models import (
+from validator.inputs.lists import build_list, read_bytes
+from validator.inputs.models import (
     DEFAULT_MAX_BYTES,
     SYSTEM_IDS,
     ArmyList,
@@ -43,7 +43,7 @@ from validator.models import (
 Aliases = dict[str, dict[str, str]]
 """System id → English name → Russian KB name."""
 
-ALIASES_FILE = Path(__file__).resolve().parents[1] / "ingest" / "data" / "aliases.toml"
+ALIASES_FILE = Path(__file__).resolve().parents[2] / "ingest" / "data" / "aliases.toml"
 
 _TYPE_CHARACTERISTICS = frozenset({"unit type", "type", "troop type"})
 _STAT_PROFILES = frozenset({"unit", "model", "unit type", "troop type", "vehicle", "walker"})

@@ -1,12 +1,12 @@
 """Check army lists against the KB: the walker that runs the registered list and unit checks.
 
-For one list the walker resolves every name once (:class:`~validator.listcontext.ListContext`),
+For one list the walker resolves every name once (:class:`~validator.armylist.context.ListContext`),
 runs the ``list`` checks on the list and the ``unit`` checks on each unit (registered in
-:mod:`validator.checks_list`, :mod:`.checks_units`, :mod:`.checks_rules`,
+:mod:`validator.armylist.checks_list`, :mod:`.checks_units`, :mod:`.checks_rules`,
 :mod:`.checks_profiles`), places each finding on its unit and field (STYLE §8: checks never
 build locations), and lists for every unit its resolved type and every rule that applies to
 it with the reason (FORMATS §4 ``units[].applies``). A batch shares one
-:class:`~validator.listcontext.Resolver`, so each name is looked up once per batch; a file
+:class:`~validator.armylist.context.Resolver`, so each name is looked up once per batch; a file
 that cannot be read becomes a failure report and the others are still checked.
 
 Example::
@@ -24,19 +24,19 @@ from collections.abc import Iterable, Iterator
 
 from kb.graph import Graph
 from kb.models import Node
-from validator import (  # noqa: F401  (their checks register)
+from validator.armylist import (  # noqa: F401  (their checks register)
     checks_keywords,
     checks_list,
     checks_profiles,
     checks_rules,
     checks_units,
 )
-from validator.listcontext import RULE_KINDS, ListContext, ListedUnit, Resolver
-from validator.lists import read_lists
-from validator.models import DEFAULT_MAX_BYTES, ArmyList, ListInputError
+from validator.armylist.context import RULE_KINDS, ListContext, ListedUnit, Resolver
+from validator.inputs.lists import read_lists
+from validator.inputs.models import DEFAULT_MAX_BYTES, ArmyList, ListInputError
+from validator.inputs.roster import Aliases
 from validator.registry import Check, Finding, checks
 from validator.report import failure_report
-from validator.roster import Aliases
 from validator.verdicts import Application, Report, RuleRef, TypeRef, UnitReport, Verdict
 
 _UNIT_FIELD = re.compile(r"^units\[(\d+)\](?:\.(.*))?$")
@@ -48,7 +48,7 @@ def check_list(army: ArmyList, graph: Graph, *, aliases: Aliases | None = None,
     """Check one army list; every verdict cites the rule that decides it.
 
     Args:
-        army: the list, as :func:`~validator.lists.read_list` gives it.
+        army: the list, as :func:`~validator.inputs.lists.read_list` gives it.
         graph: the KB.
         aliases: English → Russian names for roster lists (default: the built-in table).
         resolver: a name lookup shared across a batch (made from ``graph`` and ``aliases``

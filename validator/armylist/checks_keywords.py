@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterator
 
 from kb.text import sentences
-from validator.listcontext import ListContext, ListedUnit
-from validator.models import nearest
+from validator.armylist.context import ListContext, ListedUnit
+from validator.inputs.models import nearest
 from validator.registry import Finding, unit_check
 from validator.rulebook import Rulebook, Sentence
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kb.lemmas import fold
-from validator.listcontext import (
+from validator.armylist.context import (
     TYPE_CATEGORIES,
     ListContext,
     ListedUnit,

@@ -1,6 +1,6 @@
 """What the checks of an army list see: each unit with its type and rules resolved in the KB.
 
-The walker (:mod:`validator.listcheck`) resolves every name once, before any check runs: a
+The walker (:mod:`validator.armylist`) resolves every name once, before any check runs: a
 unit's type and each declared rule (its own and its parts'), after mapping English roster
 names through the alias table. A check reads the result (:class:`ListedUnit`) and never looks
 a name up itself, so a name is resolved once per list however many checks read it, and once
@@ -25,8 +25,8 @@ from kb.lemmas import fold
 from kb.models import Node
 from kb.names import FUZZY_CUTOFF, split_parameter
 from kb.text import sentences
-from validator.models import ArmyList, Part, Unit
-from validator.roster import Aliases, kb_name, load_aliases
+from validator.inputs.models import ArmyList, Part, Unit
+from validator.inputs.roster import Aliases, kb_name, load_aliases
 from validator.rulebook import Rulebook
 from validator.verdicts import RuleCitation
 

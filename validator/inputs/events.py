@@ -2,7 +2,7 @@
 
 Every event may carry extra fields (FORMATS is only ever extended); an action no model knows
 is an :class:`UnknownEvent`, reported ``not_covered`` by the audit, never an error. Enums
-accept their Russian and English spellings (:mod:`validator.models`).
+accept their Russian and English spellings (:mod:`validator.inputs.models`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from validator.models import PhaseField, SystemField, lower_spelling
+from validator.inputs.models import PhaseField, SystemField, lower_spelling
 
 
 class GameHeader(BaseModel):

@@ -18,9 +18,9 @@ from kb.lemmas import fold
 from kb.models import Node
 from kb.names import split_parameter
 from kb.text import sentences
-from validator.checks_units import as_written, quoted
-from validator.listcontext import DeclaredRule, ListContext, ListedUnit, cite_mention
-from validator.parameters import (
+from validator.armylist.checks_units import as_written, quoted
+from validator.armylist.context import DeclaredRule, ListContext, ListedUnit, cite_mention
+from validator.armylist.parameters import (
     FREE_TEXT_MARK,
     Parameter,
     ParameterSpec,

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from validator.checks_units import as_written
-from validator.listcontext import ListContext, cite_mention, cite_type
-from validator.models import ArmyList
+from validator.armylist.checks_units import as_written
+from validator.armylist.context import ListContext, cite_mention, cite_type
+from validator.inputs.models import ArmyList
 from validator.registry import Finding, list_check
 
 

@@ -21,8 +21,8 @@ from functools import lru_cache
 
 from kb.lemmas import fold, lemma, lemma_words, morph
 from kb.text import cardinal_after, stem_match
-from validator.listcontext import ListContext, ListedUnit
-from validator.models import ROLE_SPELLINGS, Part, Profile
+from validator.armylist.context import ListContext, ListedUnit
+from validator.inputs.models import ROLE_SPELLINGS, Part, Profile
 from validator.registry import Finding, unit_check
 
 CREW_PER_GUN_STEMS = ("хотя бы", "расчет", "на оруди")

@@ -1,10 +1,10 @@
 """Read game logs (FORMATS §3): the header at once, the events as a stream.
 
 :func:`read_log` reads only the header line and the armies it names; a log whose header
-cannot be used raises :class:`~validator.models.GameLogError`, since nothing in it can be
+cannot be used raises :class:`~validator.inputs.models.GameLogError`, since nothing in it can be
 audited. :meth:`GameLog.events` then reads the rest line by line, in constant memory, and
-never stops: a malformed line yields an :class:`~validator.models.InputError` in its place,
-an action no check knows yields an :class:`~validator.events.UnknownEvent`.
+never stops: a malformed line yields an :class:`~validator.inputs.models.InputError` in its place,
+an action no check knows yields an :class:`~validator.inputs.events.UnknownEvent`.
 
 Example::
 
@@ -26,8 +26,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from validator.events import EVENT_TYPES, BaseEvent, GameHeader, KnownEvent, UnknownEvent
-from validator.lists import (
+from validator.inputs.events import EVENT_TYPES, BaseEvent, GameHeader, KnownEvent, UnknownEvent
+from validator.inputs.lists import (
     Positions,
     build_list,
     got,
@@ -36,7 +36,13 @@ from validator.lists import (
     parse_json,
     read_list,
 )
-from validator.models import DEFAULT_MAX_BYTES, ArmyList, GameLogError, InputError, ListInputError
+from validator.inputs.models import (
+    DEFAULT_MAX_BYTES,
+    ArmyList,
+    GameLogError,
+    InputError,
+    ListInputError,
+)
 
 DEFAULT_MAX_LINE_BYTES = 1024 * 1024
 """Longest event line read (bytes); a longer one is skipped and reported."""

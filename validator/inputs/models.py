@@ -1,6 +1,6 @@
 """Value objects of the validator's input: enums, input errors and army lists (FORMATS §2).
 
-Game-log events are in :mod:`validator.events`, reports in :mod:`validator.verdicts`.
+Game-log events are in :mod:`validator.inputs.events`, reports in :mod:`validator.verdicts`.
 The value objects are frozen pydantic models. Input models validate what a user wrote and
 accept every enum in its Russian or English spelling, case-insensitive, with ё/е folded;
 an input problem becomes an :class:`InputError`, which is data (like jsonschema's
