@@ -32,7 +32,8 @@ from kb.lemmas import fold, lemma_key
 from kb.models import Fact, Node
 
 GOLD_DIR = Path(__file__).parent / "data" / "gold"
-CATEGORIES = ("sections", "unit_types", "page_refs", "named_refs_in_corpus", "named_refs_stub",
+HELDOUT_DIR = Path(__file__).parent / "data" / "heldout"
+CATEGORIES = ("system", "sections", "unit_types", "page_refs", "named_refs_in_corpus", "named_refs_stub",
               "facts", "pages")
 REF_EDGES = ("references", "applies_to", "excludes", "overrides")
 ANY = object()  # an annotation row without a parent matches any parent
@@ -114,7 +115,7 @@ class FileScorer:
     """The KB side of one corpus file, named the way its annotation names things."""
 
     def __init__(self, graph: Graph, source: str, ann: dict[str, Any]) -> None:
-        self.graph, self.ann = graph, ann
+        self.graph, self.ann, self.source = graph, ann, source
         self.names = {norm_title(t) for t, *_ in ann["sections"]} | {
             norm_title(t) for t in ann["unit_types"]}
         self.nodes = [n for n in graph.nodes.values() if n.source == source
@@ -140,6 +141,10 @@ class FileScorer:
     def score(self) -> dict[str, Score]:
         ann, g = self.ann, self.graph
         scores: dict[str, Score] = {}
+        scores["system"] = compare(
+            [(self.source, ann["system"], ANY)],
+            [(self.source, n.system, None) for n in g.nodes.values()
+             if n.kind == "source" and n.source == self.source])
         sections_only = {norm_title(t) for t, _ in ann["sections"]}
         headless = {norm_title(t) for t in ann["unit_types"]} - sections_only
         scores["sections"] = compare(
@@ -198,22 +203,54 @@ def score_all(graph: Graph, directory: Path = GOLD_DIR) -> dict[str, dict[str, S
             for source, ann in annotations(directory).items()}
 
 
+def totals(scores: dict[str, dict[str, Score]]) -> dict[str, Score]:
+    """Category → the rows of every file together (micro-averaged precision and recall)."""
+    out: dict[str, Score] = {}
+    for category in CATEGORIES:
+        total = Score()
+        for by_category in scores.values():
+            s = by_category[category]
+            total.kb_total += s.kb_total
+            total.kb_matched += s.kb_matched
+            total.gold_total += s.gold_total
+            total.gold_matched += s.gold_matched
+        out[category] = total
+    return out
+
+
+def totals_table(named: dict[str, dict[str, dict[str, Score]]]) -> str:
+    """One line per set of files (``corpus``, ``dev``, ``held-out``): ``P/R`` per category."""
+    short = {c: c.replace("named_refs_", "refs_") for c in CATEGORIES}
+    lines = ["set       " + "".join(f"{short[c]:>15}" for c in CATEGORIES)]
+    for name, scores in named.items():
+        cells = "".join(f"{s.precision:>7.2f}/{s.recall:<7.2f}"
+                        for s in totals(scores).values())
+        lines.append(f"{name:<10}{cells}")
+    return "\n".join(lines)
+
+
 def table(scores: dict[str, dict[str, Score]], details: bool = False) -> str:
     """The precision/recall table (``P/R`` per file and category), with misses if asked."""
     short = {c: c.replace("named_refs_", "refs_") for c in CATEGORIES}
-    lines = ["file  " + "".join(f"{short[c]:>15}" for c in CATEGORIES)]
+    width = max([6, *(len(_short(source)) + 1 for source in scores)])
+    lines = ["file".ljust(width) + "".join(f"{short[c]:>15}" for c in CATEGORIES)]
     for source, by_category in scores.items():
         cells = "".join(f"{s.precision:>7.2f}/{s.recall:<7.2f}"
                         for s in (by_category[c] for c in CATEGORIES))
-        lines.append(f"{source[:3]:<6}{cells}")
+        lines.append(f"{_short(source):<{width}}{cells}")
     if details:
         for source, by_category in scores.items():
             for category, s in by_category.items():
                 for row in s.missed:
-                    lines.append(f"{source[:3]} {category} missed: {_show(row)}")
+                    lines.append(f"{_short(source)} {category} missed: {_show(row)}")
                 for row in s.extra:
-                    lines.append(f"{source[:3]} {category} extra:  {_show(row)}")
+                    lines.append(f"{_short(source)} {category} extra:  {_show(row)}")
     return "\n".join(lines)
+
+
+def _short(source: str) -> str:
+    """A corpus file by its number ("001"), any other by its name."""
+    return source[:3] if source[:3].isdigit() else source.removesuffix(".txt")
 
 
 def _show(row: Row) -> str:
