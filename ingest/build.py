@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ingest.clean import clean
+from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
 from ingest.resolve import Part, Resolver
 from ingest.segment import Section, Segmentation, segment
@@ -55,26 +56,36 @@ def _gaps(original: str, cleaned: CleanedText) -> dict[int, int]:
 def build(
     sources: Iterable[SourceText],
     progress: Callable[[str], None] | None = None,
+    unreadable: Iterable[tuple[str, str]] = (),
 ) -> Built:
     """Build the knowledge graph of a corpus.
+
+    A text whose game system is unknown is skipped, and so is every input ``unreadable``
+    names; each is in :attr:`Built.skipped` with the reason and in the KB's ``removed``
+    account (step ``system`` or ``load``), and the rest is built.
 
     Args:
         sources: the loaded texts (``ingest.load``).
         progress: called with each file name once it is prepared.
+        unreadable: (path, reason) of each input that could not be read at all (what
+            ``ingest.load(..., on_error=…)`` reported).
     """
     parts: list[Part] = []
     removed: list[Removal] = []
     skipped: list[tuple[str, str]] = []
+    for where, why in unreadable:
+        skipped.append((where, why))
+        removed.append(Removal(source=where, span=(0, 0), text="", step="load", reason=why))
     sources = sorted(sources, key=lambda s: s.name)
     for src in sources:
         if src.system is None:
-            skipped.append((src.name, "не удалось определить игровую систему; укажите её в "
-                                      "corpus.toml"))
+            why = no_system_reason(src.text)
+            skipped.append((src.name, why))
             removed.append(Removal(source=src.name, span=(0, len(src.text)), text=src.text[:200],
-                                   step="system", reason="игровая система не определена"))
+                                   step="system", reason=why))
             continue
         cleaned, seg = prepare(src)
-        removed.extend(_account(src, cleaned, seg))
+        removed.extend(account(src, cleaned, seg))
         chapter = cleaned.running_headers[0] if cleaned.running_headers else None
         sections = seg.sections or _whole_text(cleaned.text)
         for i, sec in enumerate(sections):
@@ -93,6 +104,12 @@ def build(
     return Built(kb, skipped)
 
 
+def no_system_reason(text: str) -> str:
+    """Why a text is skipped when its game system stays unknown, with what was found."""
+    return ("не удалось определить игровую систему (найдено: "
+            f"{describe_evidence(text)}); укажите её: --system или corpus.toml")
+
+
 def _whole_text(text: str) -> list[Section]:
     """A text with no headings is one section titled by its first words."""
     body = text.strip()
@@ -103,13 +120,15 @@ def _whole_text(text: str) -> list[Section]:
     return [Section(title, "", (start, start), (start, start + len(body)))]
 
 
-def _account(src: SourceText, cleaned: CleanedText, seg: Segmentation) -> list[Removal]:
+def account(src: SourceText, cleaned: CleanedText, seg: Segmentation) -> list[Removal]:
+    """The text cleaning and segmenting removed from one source, each piece with its reason."""
     out = []
     for ch in cleaned.changes:
         if ch.before.strip() and not ch.after.strip():
             out.append(Removal(source=src.name, span=ch.span, text=ch.before, step=ch.step,
                                reason=ch.reason))
-    reasons = {"caption": "подпись к иллюстрации", "quote": "цитата-эпиграф, не правило"}
+    reasons = {"caption": "подпись к иллюстрации", "quote": "цитата-эпиграф, не правило",
+               "attribution": "подпись под цитатой-эпиграфом (кто сказал), не правило"}
     for f in seg.flavour:
         out.append(Removal(source=src.name, span=cleaned.to_source_span(*f.span), text=f.text,
                            step=f.kind, reason=reasons[f.kind]))

@@ -16,8 +16,12 @@ The steps, in order:
 ``running_header``
     A short phrase repeated between sentences ("Классы боевых единиц"), and a site page title
     that the text repeats later as a heading.
+``heading_translation``
+    A heading's translation on the next line joins it ("RULES" / "[ПРАВИЛА]"); an English line
+    repeating the English of the heading below it goes.
 ``page_footer``
-    "Страница 72" lines; :func:`clean` also turns them into :class:`~ingest.models.PageMark`.
+    "Страница 72" lines (and "С. 152" at a page's head); :func:`clean` also turns them
+    into :class:`~ingest.models.PageMark`.
 ``hyphenation``
     Words broken across lines: "передвигают- ся" → "передвигаются", "по- настоящему" →
     "по-настоящему", decided by the Russian dictionary and the words of the text itself.
@@ -42,6 +46,7 @@ from functools import partial
 
 from ingest.clean_furniture import (
     find_running_headers,
+    heading_translation,
     page_footer,
     page_marks,
     running_header,
@@ -127,6 +132,7 @@ STEPS: list[tuple[str, Step]] = [
     ("line_endings", line_endings),
     ("site_furniture", site_furniture),
     ("running_header", running_header),
+    ("heading_translation", heading_translation),
     ("page_footer", page_footer),
     ("hyphenation", hyphenation),
     ("small_caps", small_caps),
@@ -197,6 +203,7 @@ __all__ = [
     "clean",
     "drop_capital",
     "find_running_headers",
+    "heading_translation",
     "hyphenation",
     "line_endings",
     "page_footer",

@@ -24,7 +24,7 @@ from ingest.clean_edits import (
 )
 from ingest.clean_words import CASE_ARTIFACT_RE, in_capitals
 from ingest.models import Change, Edit, OffsetArray, PageMark
-from kb.lemmas import morph
+from kb.lemmas import is_known, morph
 
 
 def _line(body: str) -> re.Pattern[str]:
@@ -56,6 +56,26 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "служебная строка сайта",
     ),
     (_line(r"\|"), "строка-разделитель «|» сайта"),
+    (
+        _line(rf"(?i:(?:вы находитесь на странице|страница|стр\.?|page){HSPACE}*:?{HSPACE}*)"
+              rf"\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+"),
+        "счётчик страниц сайта («страница N из M»)",
+    ),
+    (
+        _line(r"[^|.!?\n]{1,40}(?:\|[^|.!?\n]{1,40}){2,}\|?"),
+        "навигация сайта: пункты через «|»",
+    ),
+    (
+        _line(r"(?i:Главная(?: страница)?|Случайная страница|Перейти к навигации"
+              r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)"),
+        "навигация сайта",
+    ),
+    (
+        _line(r"[^\n]{0,80}(?i:нарушает ваши авторские права|оцените (?:эту )?работу"
+              r"|rate this (?:work|document)|заказать работу|\d+[.,]\d+ из \d+[.,]\d+ \d+ оцен\w*)"
+              r"[^\n]{0,80}"),
+        "служебная строка сайта (авторские права, оценка, заказ)",
+    ),
 )
 # The same inside a line: removed with the spaces before them.
 _FURNITURE_INLINE: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -64,6 +84,94 @@ _FURNITURE_INLINE: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 TITLE_LINE_REASON = "строка-заголовок сайта: название книги повторено"
 _MAX_TITLE_LINE = 300
+
+
+# Lines of a site's upload/download block ("Добавил:", "Скачиваний:", "274", "01.06.2015",
+# "46.65 Mб", "Правила.pdf", "Скачать"), told by their shape: labels that end with a colon,
+# values that are numbers, dates, sizes or file names.
+_LABEL_LINE = re.compile(rf"^{HSPACE}*(?:[A-ZА-ЯЁ][\w-]*:{HSPACE}*)+$")
+_VALUE_LINE = re.compile(
+    rf"^{HSPACE}*(?:\d+(?:[.,:/-]\d+)*{HSPACE}*(?:[KkMmGg][Bb]|[КкМмГг][Бб]|байт\w*|bytes?)?\.?"
+    rf"|\S*\.(?:pdf|docx?|rtf|djvu|txt|xlsx?|pptx?|zip|rar)|Скачать|Upload|Download){HSPACE}*$",
+    re.IGNORECASE,
+)
+_MIN_BLOCK_LINES = 3
+_MAX_FURNITURE_LINE = 400
+# A word glued of several ("АвтомобилиАстрономияБиология"): a site's list of categories.
+_GLUED_RE = re.compile(r"\S*[a-zа-яё]{2,}[A-ZА-ЯЁ][a-zа-яё]{2,}\S*")
+_MASTHEAD_WORDS = 3
+UPLOAD_REASON = "блок сайта «загружено/скачать» (метки и значения)"
+GLUED_REASON = "навигация сайта: склеенный список рубрик"
+MASTHEAD_REASON = "название сайта над его навигацией"
+
+
+def _furniture_lines(text: str) -> list[Edit]:
+    """Blocks of lines that are furniture by their shape: upload/download blocks (labels and
+    values), and lines made of glued words (a category list)."""
+    edits: list[Edit] = []
+    lines: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.split("\n"):
+        if line.strip():
+            lines.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    kinds = []
+    for start, end in lines:
+        line = text[start:end]
+        if len(line) > _MAX_FURNITURE_LINE:
+            kinds.append("")  # a paragraph of text, never a line of furniture
+            continue
+        glued = sum(len(m.group()) for m in _GLUED_RE.finditer(line))
+        if glued and glued * 2 >= len(line.strip()):
+            kinds.append("glued")
+        elif _LABEL_LINE.match(line):
+            kinds.append("label")
+        elif _VALUE_LINE.match(line):
+            kinds.append("value")
+        else:
+            kinds.append("")
+    k = 0
+    while k < len(lines):
+        if kinds[k] == "glued":
+            edits.append(block_edit(text, *lines[k], "site_furniture", GLUED_REASON))
+            k += 1
+            continue
+        if kinds[k] not in ("label", "value"):
+            k += 1
+            continue
+        j, count = k, 0
+        while j < len(lines):
+            if kinds[j] in ("label", "value"):
+                count += 1
+            elif not (kinds[j - 1] == "label" and j + 1 < len(lines)
+                      and kinds[j + 1] in ("label", "value")) or j == k:
+                break  # a line of text that is no label's value ends the block
+            j += 1
+        if count >= _MIN_BLOCK_LINES and "label" in kinds[k:j]:
+            edits.append(block_edit(text, lines[k][0], lines[j - 1][1], "site_furniture",
+                                    UPLOAD_REASON))
+        k = max(j, k + 1)
+    return edits
+
+
+def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
+    """The site's name on the first line, right above furniture removed from the second: a
+    brand (Latin letters, or one word that is no word of the language), not a page title."""
+    newline = text.find("\n")
+    if newline < 0 or not blocks:
+        return None
+    first = text[:newline].strip()
+    following = min(blocks, key=lambda e: e.start)
+    if not first or len(first.split()) > _MASTHEAD_WORDS or re.search(r"[.!?:;,]", first):
+        return None
+    # a brand, not the page's title: Latin letters, or one word no dictionary knows
+    brand = re.fullmatch(r"[A-Za-z0-9 .&-]+", first) is not None or (
+        len(first.split()) == 1 and not is_known(first))
+    if not brand:
+        return None
+    if text[newline:following.start].strip():
+        return None
+    return block_edit(text, 0, newline, "site_furniture", MASTHEAD_REASON)
 
 
 def site_furniture(text: str) -> list[Edit]:
@@ -83,6 +191,10 @@ def site_furniture(text: str) -> list[Edit]:
     title_end = _repeated_title_line(text)
     if title_end is not None:
         blocks.append(block_edit(text, 0, title_end, "site_furniture", TITLE_LINE_REASON))
+    blocks.extend(_furniture_lines(text))
+    masthead = _masthead(text, blocks)
+    if masthead is not None:
+        blocks.append(masthead)
     blocks = merge_blocks(text, blocks)
     inline = [
         Edit(m.start(), m.end(), "", "site_furniture", reason)
@@ -251,14 +363,19 @@ def running_header(text: str) -> list[Edit]:
     return merge_blocks(text, edits)
 
 
+_PAGE_WORD = r"(?:Страница|Стр\.|С\.)"
 FOOTER_RE = re.compile(
-    rf"^{HSPACE}*(Страница{HSPACE}+(\d+)(?:{HSPACE}*[-–—]{HSPACE}*(\d+))?){HSPACE}*$", re.MULTILINE
+    rf"^{HSPACE}*({_PAGE_WORD}{HSPACE}*(\d+)(?:{HSPACE}*[-–—]{HSPACE}*(\d+))?){HSPACE}*$",
+    re.MULTILINE,
 )
-_FOOTER_BODY_RE = re.compile(rf"Страница{HSPACE}+(\d+)(?:{HSPACE}*[-–—]{HSPACE}*(\d+))?")
+_FOOTER_BODY_RE = re.compile(rf"{_PAGE_WORD}{HSPACE}*(\d+)(?:{HSPACE}*[-–—]{HSPACE}*(\d+))?")
 
 
 def page_footer(text: str) -> list[Edit]:
-    """Remove page footers ("Страница 72", "Страница 62-63"), leaving a block boundary.
+    """Remove page marks ("Страница 72", "Страница 62-63", "С. 152"), leaving a block boundary.
+
+    A mark that stands before any text of the file heads its page, and then every mark of the
+    file does; otherwise the marks are footers that close their page (:func:`page_marks`).
 
     :func:`ingest.clean.clean` turns each of these changes into a
     :class:`~ingest.models.PageMark` (:func:`page_marks`).
@@ -286,6 +403,9 @@ def page_marks(text: str, changes: Iterable[Change], offsets: OffsetArray) -> li
         One mark per footer, in the order of the cleaned text.
     """
     marks: list[PageMark] = []
+    footers = [c for c in changes if c.step == "page_footer"]
+    # the file's marks head their pages when the first one comes before any text
+    heads = bool(footers) and not text[: bisect_left(offsets, footers[0].span[0])].strip()
     for change in changes:
         if change.step != "page_footer":
             continue
@@ -304,6 +424,41 @@ def page_marks(text: str, changes: Iterable[Change], offsets: OffsetArray) -> li
                     last=max(first, last),
                     at=at,
                     source_span=(start, change.span[0] + m.end()),
+                    opens=heads,
                 )
             )
     return sorted(marks, key=lambda mark: mark.at)
+
+
+_LATIN_LINE = r"[A-Za-z][A-Za-z'’&\- ]*[A-Za-z]"
+# "RULES" / "[ПРАВИЛА]": the translation of a heading on a line of its own
+_TRANSLATION_RE = re.compile(
+    rf"^{HSPACE}*{_LATIN_LINE}({HSPACE}*\n{HSPACE}*)(?=[\[(][^\])\n]*[А-Яа-яЁё][^\])\n]*[\])]{HSPACE}*$)",
+    re.MULTILINE,
+)
+_LATIN_LINE_RE = re.compile(rf"^{HSPACE}*({_LATIN_LINE}){HSPACE}*$", re.MULTILINE)
+ENGLISH_ABOVE_REASON = "английское название заголовка повторено строкой над ним"
+
+
+def heading_translation(text: str) -> list[Edit]:
+    """Headings in two languages: "RULES" over "[ПРАВИЛА]" become one line
+    ("RULES [ПРАВИЛА]"), and an English line that only repeats the English of the heading below
+    it ("Core Rules" over "CORE RULES [БАЗОВЫЕ ПРАВИЛА]") is removed (the heading keeps the
+    English name as an alias)."""
+    edits = [Edit(m.start(1), m.end(1), " ", "heading_translation",
+                  "перевод заголовка со следующей строки присоединён к заголовку")
+             for m in _TRANSLATION_RE.finditer(text)]
+    joined = {m.start(1) for m in _TRANSLATION_RE.finditer(text)}
+    for m in _LATIN_LINE_RE.finditer(text):
+        if m.end() in joined:
+            continue  # the English half of a heading being joined
+        rest = text[m.end():]
+        nxt = rest.lstrip()
+        english = m.group(1)
+        if nxt.casefold().startswith(english.casefold()) and len(nxt) > len(english) and \
+                re.match(r"\s*[\[(]", nxt[len(english):]) is not None:
+            edits.append(block_edit(text, m.start(1), m.end(1), "heading_translation",
+                                    ENGLISH_ABOVE_REASON))
+    return merge_blocks(text, [e for e in edits if e.step == "heading_translation"
+                               and e.reason == ENGLISH_ABOVE_REASON]) + [
+        e for e in edits if e.reason != ENGLISH_ABOVE_REASON]

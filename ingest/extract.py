@@ -20,7 +20,8 @@ Span = tuple[int, int]
 class Mention:
     """Words of a text that name something: a rule, a concept, a unit type or a page."""
 
-    kind: str  # "name" | "cue" | "page" | "grant" | "applies_to" | "excludes" | "inherits"
+    # "name" | "cue" | "cue_lower" | "page" | "grant" | "applies_to" | "excludes" | "inherits"
+    kind: str
     raw: str  # the words as written
     name: str  # the name in its dictionary form, for concepts
     span: Span
@@ -28,7 +29,8 @@ class Mention:
 
 
 PAGE_RE = re.compile(
-    r"(?:см\.\s*)?(?:стр\.|страниц[аеуы]|странице)\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.IGNORECASE
+    r"(?:см\.\s*)?(?:стр\.|(?<![\w.])с\.|страниц[аеуы]|странице)\s*(\d+)(?:\s*[-–]\s*(\d+))?",
+    re.IGNORECASE,
 )
 _QUOTED = re.compile(r"«([^«»]{2,40})»")
 _RULE_WORD = re.compile(r"(?:правил\w*|специальн\w+\s+правил\w*)\s*(?:для\s+)?$", re.IGNORECASE)
@@ -62,7 +64,8 @@ def sentence_of(text: str, pos: int) -> str:
 
 
 def page_citations(text: str) -> list[Mention]:
-    """Page citations: "см. стр. 42", "описано на странице 92", "(страница 66)"."""
+    """Page citations: "см. стр. 42", "описано на странице 92", "(страница 66)", "см. с. 57",
+    "на с. 56", "(с. 133)"."""
     out = []
     for m in PAGE_RE.finditer(text):
         out.append(Mention("page", m.group(0), m.group(1), m.span(), sentence_of(text, m.start())))
@@ -123,7 +126,8 @@ def nominative(phrase: str) -> str:
 
 
 def cue_names(text: str) -> list[Mention]:
-    """Names a text marks as rules: «quoted» after "правило", or capitalised after "правило"."""
+    """Names a text marks as rules: «quoted» after "правило", capitalised after "правило", or
+    in lower case after "правило"/"спецправило" (the opening quote may be missing)."""
     out = []
     for m in _QUOTED.finditer(text):
         before = text[max(0, m.start() - 30): m.start()]
@@ -140,8 +144,21 @@ def cue_names(text: str) -> list[Mention]:
             s = text.find(part, m.start(1))
             out.append(Mention("cue", part, nominative(part), (s, s + len(part)),
                                sentence_of(text, s)))
+    for m in _LOWER_CUE.finditer(text):
+        raw = m.group(1)
+        out.append(Mention("cue_lower", raw, capitalize(raw), m.span(1),
+                           sentence_of(text, m.start(1))))
     out.extend(_predicate_adjectives(text))
     return out
+
+
+# "воспользоваться правилом проникновение»", "специальное правило фланговый обход»": a rule
+# named in lower case after "правило", its opening quote lost; or with no quotes at all (then
+# the build takes it only when it is a name it knows).
+_LOWER_CUE = re.compile(
+    r"(?:спец(?:иальн\w+\s+)?правил\w*|правил(?:о|ом|а|у))\s+"
+    r"([а-яё][а-яё-]+(?:\s+[а-яё][а-яё-]+){0,2})(?=»|[.,;:!?)]|\s+(?:и|или|а|но|на|в)\s)"
+)
 
 
 _PRED_ADJ = re.compile(

@@ -52,7 +52,7 @@ _MIN = re.compile(r"(минимум|не менее|как минимум|бли
 _WITHIN = re.compile(r"(\bв|в пределах|пределах|от)\s*$")
 _NOT = re.compile(r"а не\s*(на\s*)?$")
 _SENT = re.compile(r"[^.!?]+(?:[.!?]+|$)")
-_PAGE_CITE = re.compile(r"(?:стр\.|страниц\w*)\s*$")
+_PAGE_CITE = re.compile(r"(?:стр\.|(?<![\w.])с\.|страниц\w*)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,16 @@ class RawFact:
     unit: str | None  # the unit type name the clause uses, if any
 
 
+# a period after "см", "стр", "т", "с" ("см. с. 57") ends no sentence
+_SENTENCE_END = re.compile(
+    r"(?<!см)(?<!стр)(?<!т)(?<![\s(]с)[.!?]+[\"»)]?(?=\s+[А-ЯЁA-Z«\d•]|\s*$)|\n")
+
+
 def sentences(text: str) -> list[Span]:
     """Sentence spans of ``text`` (a period inside "см. стр." does not end one)."""
     out = []
     start = 0
-    for m in re.finditer(r"(?<!см)(?<!стр)(?<!т)[.!?]+[\"»)]?(?=\s+[А-ЯЁA-Z«\d•]|\s*$)|\n", text):
+    for m in _SENTENCE_END.finditer(text):
         end = m.end()
         if text[start:end].strip():
             s = start + (len(text[start:end]) - len(text[start:end].lstrip()))

@@ -16,8 +16,10 @@ from __future__ import annotations
 import codecs
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -40,57 +42,24 @@ _NONTEXT_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _CYRILLIC_RE = re.compile("[А-Яа-яЁё]")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 
-# Words that name or are peculiar to each game system, with weights. A keyword counts at
-# most _KEYWORD_CAP times, so one frequent word cannot outvote all the others.
-_SYSTEM_KEYWORDS: dict[str, tuple[tuple[str, int], ...]] = {
-    "wh40k6": (
-        (r"(?i)warhammer\s*40\s*(?:k\b|[.,]?\s*000)", 10),
-        (r"(?i)космодесант", 3),
-        (r"(?i)классы боевых единиц", 3),
-        (r"(?i)гравицикл", 2),
-        (r"(?i)монструозн\w* (?:создани|существ)", 2),
-        (r"(?i)(?:прыжков|реактивн)\w* ранц", 2),
-        (r"(?i)турбо-ускорени", 2),
-        (r"(?i)фаз\w* наступлени", 2),
-        (r"(?i)боев\w* единиц", 1),
-        (r"(?i)мотоцикл", 1),
-    ),
-    "whfb8": (
-        (r"(?i)warhammer\s*fantasy", 10),
-        (r"(?i)магическ\w* спас\w* брос", 3),
-        (r"(?i)(?:пехот|кавалери|твар)\w* чудовищ", 3),
-        (r"(?i)\bстраниц\w*\s+\d+", 2),
-        (r"(?i)боев\w* машин", 2),
-        (r"(?i)\bразгром", 2),
-        (r"(?i)\bпоедин", 2),
-        (r"(?i)молот\w* войны", 2),
-        (r"(?i)подразделени", 1),
-        (r"(?i)\bпаник", 1),
-        (r"(?i)\bгенерал", 1),
-    ),
-    "killteam2018": (
-        (r"(?i)kill\s*team", 10),
-        (r"(?i)боев\w* раунд", 3),
-        (r"\bFLY\b", 3),
-        (r"\bPSYKER\b", 3),
-        (r"(?i)чардж|чаржд", 2),
-        (r"(?i)псайкер", 2),
-        (r"(?i)\boverwatch\b", 2),
-        (r"(?i)\badvanc(?:e|ing)\b", 2),
-        (r"(?i)\bfall back\b", 2),
-    ),
-}
-_KEYWORD_RES = {
-    system: tuple((re.compile(pattern), weight) for pattern, weight in keywords)
-    for system, keywords in _SYSTEM_KEYWORDS.items()
-}
+# A keyword counts at most this many times, so one frequent word cannot outvote all the others.
 _KEYWORD_CAP = 5
-# The best system must score at least this much and twice the runner-up.
+# The best system must score at least this much and twice the runner-up, or else, when no
+# other system's word occurs at all, be named by two different terms of its own (a short page).
 _MIN_SCORE = 6
+_MIN_TERMS_ALONE = 2
 
 
 class LoadError(Exception):
-    """A file or folder that cannot be read as rule texts; the message says why (Russian)."""
+    """A file or folder that cannot be read as rule texts; the message says why (Russian).
+
+    The message is ``"PATH: why"``, the path first, as every message of this module starts.
+    """
+
+    def where_and_why(self) -> tuple[str, str]:
+        """The path and the reason, apart."""
+        where, _, why = str(self).partition(": ")
+        return where, why
 
 
 @dataclass
@@ -105,20 +74,31 @@ class _CorpusConfig:
         return self.files.get(name, self.default)
 
 
-def load(paths: Iterable[str | Path] | str | Path) -> list[SourceText]:
+def load(
+    paths: Iterable[str | Path] | str | Path,
+    *,
+    system: str | None = None,
+    on_error: Callable[[LoadError], None] | None = None,
+) -> list[SourceText]:
     """Read rule texts from files and folders.
 
     A folder gives all its ``*.txt`` and ``*.md`` files except ``README.md``, sorted by name.
 
     Args:
         paths: Files and folders, in the order the texts should come.
+        system: The game system of every file (``rulekb build --system``): stated, not
+            detected, whatever ``corpus.toml`` says.
+        on_error: Called with each path that cannot be read (a missing path, an empty folder,
+            an empty or binary file, a repeated name); the other paths are still read. Without
+            it the first such path raises.
 
     Returns:
         One :class:`SourceText` per file.
 
     Raises:
         LoadError: A path is missing, a folder holds no text files, two files share a name,
-            or a file is empty, binary or in an unknown encoding.
+            or a file is empty, binary or in an unknown encoding (only without ``on_error``);
+            ``system`` is not a known game system.
 
     Example:
         >>> [t.system for t in load(["/work/shared/corpus"])][:2]
@@ -126,34 +106,52 @@ def load(paths: Iterable[str | Path] | str | Path) -> list[SourceText]:
     """
     if isinstance(paths, str | Path):
         paths = [paths]
+    stated = _system_name(system, Path("--system"), None) if system is not None else None
+
+    def fail(error: LoadError) -> None:
+        if on_error is None:
+            raise error
+        on_error(error)
+
     configs: dict[Path, _CorpusConfig | None] = {}
     texts: list[SourceText] = []
     seen: dict[str, str] = {}
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            files = text_files(path)
-            if not files:
-                raise LoadError(
-                    f"{path}: в папке нет текстов правил (ожидались файлы *.txt или *.md)"
-                )
-        elif path.is_file():
-            files = [path]
-        else:
-            raise LoadError(f"{path}: нет такого файла или папки")
+        try:
+            files = _files_of(path)
+        except LoadError as exc:
+            fail(exc)
+            continue
         for file in files:
-            folder = file.parent
-            if folder not in configs:
-                configs[folder] = read_corpus_config(folder)
-            text = _load_file(file, configs[folder])
-            if text.name in seen:
-                raise LoadError(
-                    f"{file}: файл с именем «{text.name}» уже прочитан из {seen[text.name]}; "
-                    "имена файлов корпуса должны различаться"
-                )
+            try:
+                folder = file.parent
+                if folder not in configs:
+                    configs[folder] = read_corpus_config(folder)
+                text = _load_file(file, configs[folder], stated)
+                if text.name in seen:
+                    raise LoadError(
+                        f"{file}: файл с именем «{text.name}» уже прочитан из "
+                        f"{seen[text.name]}; имена файлов корпуса должны различаться"
+                    )
+            except LoadError as exc:
+                fail(exc)
+                continue
             seen[text.name] = text.path
             texts.append(text)
     return texts
+
+
+def _files_of(path: Path) -> list[Path]:
+    """The rule texts a path stands for: the file itself, or a folder's texts."""
+    if path.is_dir():
+        files = text_files(path)
+        if not files:
+            raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt или *.md)")
+        return files
+    if path.is_file():
+        return [path]
+    raise LoadError(f"{path}: нет такого файла или папки")
 
 
 def text_files(folder: Path) -> list[Path]:
@@ -182,16 +180,20 @@ def load_file(path: str | Path) -> SourceText:
     return _load_file(path, read_corpus_config(path.parent))
 
 
-def _load_file(path: Path, config: _CorpusConfig | None) -> SourceText:
+def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = None
+               ) -> SourceText:
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise LoadError(f"{path}: файл не читается ({exc.strerror or exc})") from exc
     text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None
-    if config is not None and stated is not None:
-        system: str | None = stated
-        system_from: SystemSource | None = config.origin
+    system: str | None
+    system_from: SystemSource | None
+    if option is not None:
+        system, system_from = option, "option"
+    elif config is not None and stated is not None:
+        system, system_from = stated, config.origin
     else:
         system = detect_system(text)
         system_from = "detected" if system else None
@@ -276,37 +278,82 @@ and a long file is not read through for it."""
 def detect_system(text: str) -> str | None:
     """The game system a text is about, judged by its own words, or ``None`` if unclear.
 
-    Each system has weighted keywords (its name, words peculiar to its rules: "гравицикл",
-    "магический спас бросок", "боевой раунд", …). The best-scoring system wins when it scores
-    at least twice as much as the runner-up.
+    Each system has weighted terms, the words of its game (``[system.detect]`` of
+    ``ingest/data/vocabulary.toml``): its name, and what its rulebooks call things the other
+    systems' books call otherwise ("боевая единица", "проверка на боевой дух" in 40k;
+    "подразделение", "Кавалерия Чудовищ", "заклинание" in WHFB; "боевой раунд", "чардж" in
+    Kill Team). The best-scoring system wins when it scores at least 6 and twice as much as
+    the runner-up, or, on a short page where no other system's word occurs, when two different
+    terms of it do.
 
     >>> detect_system("В начале каждого боевого раунда игроки … чардж … FLY")
     'killteam2018'
     >>> detect_system("The quick brown fox") is None
     True
     """
-    scores = system_scores(text[:DETECT_CHARS])
+    evidence = system_evidence(text[:DETECT_CHARS])
+    scores = {system: sum(weight * len(found) for _, weight, found in terms)
+              for system, terms in evidence.items()}
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
     (best, top), (_, second) = ranked[0], ranked[1]
     if top >= _MIN_SCORE and top >= 2 * second:
+        return best
+    if second == 0 and len(evidence[best]) >= _MIN_TERMS_ALONE:
         return best
     return None
 
 
 def system_scores(text: str) -> dict[str, int]:
-    """The keyword score of each game system for ``text`` (see :func:`detect_system`)."""
-    scores: dict[str, int] = {}
-    for system, keywords in _KEYWORD_RES.items():
-        score = 0
-        for pattern, weight in keywords:
-            hits = 0
-            for _ in pattern.finditer(text):
-                hits += 1
-                if hits == _KEYWORD_CAP:
+    """The score of each game system for ``text`` (see :func:`detect_system`)."""
+    return {system: sum(weight * len(found) for _, weight, found in terms)
+            for system, terms in system_evidence(text).items()}
+
+
+def system_evidence(text: str) -> dict[str, list[tuple[str, int, list[str]]]]:
+    """What each system's terms found in ``text``: (term, weight, the words as written, at most
+    five) for every term that occurs, per system."""
+    out: dict[str, list[tuple[str, int, list[str]]]] = {}
+    for system, terms in _detect_terms().items():
+        found_terms = []
+        for pattern, weight in terms:
+            found = []
+            for m in pattern.finditer(text):
+                end = m.end()
+                while end < len(text) and text[end].isalnum():
+                    end += 1  # the whole word, for a message
+                found.append(text[m.start():end])
+                if len(found) == _KEYWORD_CAP:
                     break
-            score += weight * hits
-        scores[system] = score
-    return scores
+            if found and weight:
+                found_terms.append((pattern.pattern, weight, found))
+        out[system] = found_terms
+    return out
+
+
+def describe_evidence(text: str) -> str:
+    """What was found of each system's words, for a message that a text's system is unclear:
+    "wh40k6 — 3 («боевой единице» ×1, …); whfb8 — 0; …"."""
+    parts = []
+    evidence = system_evidence(text[:DETECT_CHARS])
+    for system in sorted(evidence, key=lambda s: -sum(w * len(f) for _, w, f in evidence[s])):
+        terms = evidence[system]
+        score = sum(weight * len(found) for _, weight, found in terms)
+        shown = ", ".join(f"«{found[0]}» ×{len(found)}" for _, _, found in terms[:4])
+        parts.append(f"{system} — {score}" + (f" ({shown})" if shown else ""))
+    return "; ".join(parts)
+
+
+@cache
+def _detect_terms() -> dict[str, list[tuple[re.Pattern[str], int]]]:
+    """The detection terms of every system, compiled (``[system.detect]`` of the vocabulary)."""
+    data = tomllib.loads(
+        resources.files("ingest").joinpath("data/vocabulary.toml").read_text(encoding="utf-8")
+    )
+    return {
+        system: [(re.compile(pattern, re.IGNORECASE), int(weight))
+                 for pattern, weight in data[system].get("detect", {}).items()]
+        for system in SYSTEM_TITLES if system in data
+    }
 
 
 def read_corpus_config(folder: Path) -> _CorpusConfig | None:

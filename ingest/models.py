@@ -28,7 +28,7 @@ class _Frozen(BaseModel):
 # Stages 1 and 2: load (ingest/load.py) and clean (ingest/clean.py)
 # ---------------------------------------------------------------------------------------------
 
-SystemSource = Literal["detected", "corpus.toml", "corpus.yaml", "corpus.yml"]
+SystemSource = Literal["detected", "option", "corpus.toml", "corpus.yaml", "corpus.yml"]
 
 
 class SourceText(_Frozen):
@@ -41,8 +41,9 @@ class SourceText(_Frozen):
         encoding: ``"utf-8"``, ``"utf-8-sig"`` (UTF-8 with a BOM) or ``"cp1251"``.
         system: The game system (``"wh40k6"``, ``"whfb8"``, ``"killteam2018"``), or ``None``
             when the text does not tell and no ``corpus.toml`` states it.
-        system_from: Where ``system`` came from: ``"detected"`` from the text's words, or the
-            name of the corpus file that states it; ``None`` when ``system`` is ``None``.
+        system_from: Where ``system`` came from: ``"detected"`` from the text's words,
+            ``"option"`` from ``rulekb build --system``, or the name of the corpus file that
+            states it; ``None`` when ``system`` is ``None``.
     """
 
     name: str
@@ -97,10 +98,12 @@ class Change(_Frozen):
 
 
 class PageMark(_Frozen):
-    """A page footer ("Страница 62-63") found in a text.
+    """A page mark ("Страница 62-63", "С. 152") found in a text.
 
-    The footer closes its page: the cleaned text before ``at`` (back to the previous mark)
-    lies on pages ``first`` to ``last``; what starts after ``at`` lies on the next page.
+    A footer closes its page: the cleaned text before ``at`` (back to the previous mark)
+    lies on pages ``first`` to ``last``; what starts after ``at`` lies on the next page. A
+    mark that ``opens`` its page heads it instead: what follows ``at`` (up to the next mark)
+    lies on its pages.
 
     Attributes:
         first: The first page number of the footer.
@@ -114,6 +117,7 @@ class PageMark(_Frozen):
     last: int
     at: int
     source_span: Span
+    opens: bool = False
 
     def __repr__(self) -> str:
         pages = str(self.first) if self.first == self.last else f"{self.first}-{self.last}"

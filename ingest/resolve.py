@@ -21,6 +21,12 @@ from kb.ids import slug
 from kb.lemmas import lemma_key
 from kb.models import Edge, Fact, Node, NodeKind, RuleCategory
 
+# A section that calls itself a special rule ("Модели с этим Специальным Правилом …", "Это
+# специальное правило могут использовать …") is one, wherever it stands in its book.
+_SELF_SPECIAL_RULE = re.compile(
+    r"(?<!\w)(?:эт(?:о|им|ого|ому|ой)|так(?:им|ое|ого|ому)|данн(?:ым|ое|ого))\s+"
+    r"специальн\w+\s+правил", re.IGNORECASE)
+
 
 @dataclass
 class Part:
@@ -193,10 +199,25 @@ class SystemResolver:
             return "deployment_rule"
         if parent is not None and "специальный правило" in lemma_key(parent.title):
             return "special_rule"
-        if p.parent_id is None and p.source.system == "whfb8" and p.section.pages and \
-                min(p.section.pages) >= 68:
-            return "special_rule"
+        if _SELF_SPECIAL_RULE.search(p.text):
+            return "special_rule"  # "модель с этим специальным правилом …": it says so itself
+        if p.parent_id is None and self._special_rules_chapter(p.source.name):
+            return "special_rule"  # a top section among top sections that are special rules
         return "section"
+
+    def _special_rules_chapter(self, source: str) -> bool:
+        """Whether most top sections of a file call themselves special rules: the file is a
+        chapter of special rules (the WHFB pages of the special rules, A to Z)."""
+        cache: dict[str, bool] | None = self.__dict__.get("_chapters")
+        if cache is None:
+            tops: dict[str, list[Part]] = defaultdict(list)
+            for q in self.parts:
+                if q.section.parent is None:
+                    tops[q.source.name].append(q)
+            cache = {name: 2 * sum(1 for q in qs if _SELF_SPECIAL_RULE.search(q.text)) >= len(qs)
+                     for name, qs in tops.items()}
+            self.__dict__["_chapters"] = cache
+        return cache.get(source, False)
 
     def page(self, n: int) -> str:
         """The id of the node of page ``n``, made on first use."""
@@ -295,7 +316,11 @@ class SystemResolver:
                 continue  # "Типы подразделений" names a chapter, not a rule
             if sec.parent is not None and self.b.nodes[p.parent_id or ""].kind == "unit_type" \
                     and not sec.is_unit_type:
-                continue  # a type's own subsections are not referred to by name
+                # a type's own subsections are named by its other subsections only
+                # (resolve_mentions._sibling), never from elsewhere
+                for name in (sec.title, *sec.aliases, unparen(sec.title)):
+                    self._add_key(name, p.id)
+                continue
             for name in (sec.title, *sec.aliases, unparen(sec.title)):
                 self._add_key(name, p.id)
         for name, nid in self.type_ids.items():

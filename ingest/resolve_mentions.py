@@ -7,12 +7,13 @@ after every node and name of the system is known; a name it cannot resolve becom
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ingest import extract as ex
 from ingest.models import Span
-from ingest.sections import unparen
-from kb.lemmas import lemma_key
+from ingest.sections import is_group_title, unparen
+from kb.lemmas import lemma_key, morph
 
 if TYPE_CHECKING:
     from ingest.resolve import Part, SystemResolver
@@ -78,11 +79,15 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
         target = r.named_rule(target) if target else None
         if target is None and _prefix_of_name(r, m.raw):
             continue  # "правило Ядовитых атак": the name goes on; name matching finds it
+        if target is None and m.kind == "cue_lower":
+            continue  # an unquoted lower-case name is taken only when it is a known name
         if target is None or target.startswith("@"):
             target = r.type_node(m.name, m.sentence, None) or r.concept(m.name)
-        if target not in related:
+        # "с правилом Большая Цель": named as a rule, even the section's own parent
+        if target != p.id:
             r.b.edge(p.id, target, "references", evidence=m.sentence, span=sp(m.span),
                      raw=m.raw)
+    _title_references(r, p, own_type)
     tokens = ex.lemma_tokens(text)
     for m in ex.name_mentions(tokens, r.keys, text):
         targets = [m.name]
@@ -93,8 +98,13 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
                 targets = [f"@type:{x}" for x in r.vocab.combined[vname]]
         for target in targets:
             target = _reference_target(r, p, m, target)
-            if target is None or target in related or target == own_type \
-                    or _shortened_own_type(r, own_type, target):
+            if target is None or target == own_type or _shortened_own_type(r, own_type, target):
+                continue
+            if target in related and not (_latin(m.raw) or (
+                    target in r.b.nodes and _is_action(r.b.nodes[target].title))):
+                continue  # a parent or child named in passing; in Latin letters, or the
+                # verb of an action ("не может реагировать"), it is named
+            if target in related and target == p.id:
                 continue
             r.b.edge(p.id, r.named_rule(target), "references", evidence=m.sentence,
                      span=sp(m.span), raw=m.raw)
@@ -128,10 +138,115 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
         return target if _names_in_title(r, p, target) else None
     single = len(ex.lemma_tokens(m.raw)) == 1
     text = p.text
+    if kind == "rule" and category == "section" and _is_action(r.b.nodes[target].title):
+        return target  # "Реагировать": a rule named by its action is named by the verb
+    if kind == "rule" and category == "section" and _sibling(r, p, target) and (
+            not single or r.type_of.get(target)):
+        # a rule of the same chapter named in full ("Выберите цель(и)"); in a unit type's
+        # chapter its rules name each other by one word too ("планирование или пикирование")
+        return target
     if (kind == "rule" and category == "section") or (kind == "concept" and single
                                                       and category != "special_rule"):
         return target if ex.written_as_name(text, m.span) else None
     return target
+
+
+def _is_action(title: str) -> bool:
+    """A title that is one verb in the infinitive ("Реагировать"): the rule of an action."""
+    ws = title.split()
+    return len(ws) == 1 and any(p.tag.POS == "INFN" for p in morph().parse(ws[0].lower())[:1])
+
+
+def _sibling(r: SystemResolver, p: Part, target: str) -> bool:
+    """Whether ``target`` is a rule of the part's own chapter (the same parent) whose name is
+    the chapter's own: no section outside the chapter uses its words ("боевая единица" is
+    every 40k section's word for a unit, "способ полёта" only the flying creatures')."""
+    parent = r.b.nodes[target].parent
+    if parent != p.parent_id or parent is None:
+        return False
+    return not _used_outside(r, target, parent)
+
+
+def _used_outside(r: SystemResolver, target: str, chapter: str) -> bool:
+    cache: dict[str, bool] = r.__dict__.setdefault("_used_outside", {})
+    if target in cache:
+        return cache[target]
+    words_of_key = lemma_key(unparen(r.b.nodes[target].title)).split()
+    key = f" {' '.join(words_of_key)} "
+    index = _word_index(r)
+    # only the parts that hold every word of the name are read (an index, not every part)
+    candidates = set.intersection(*(index.get(w, set()) for w in words_of_key)) \
+        if words_of_key else set()
+    used = False
+    for k in sorted(candidates):
+        q = r.parts[k]
+        if q.id == chapter or _within(r, q.id, chapter):
+            continue
+        if key in _lemmas_of(r, k):
+            used = True
+            break
+    cache[target] = used
+    return used
+
+
+def _lemmas_of(r: SystemResolver, k: int) -> str:
+    lemmas: dict[int, str] = r.__dict__.setdefault("_part_lemmas", {})
+    if k not in lemmas:
+        lemmas[k] = f" {lemma_key(r.parts[k].text)} "
+    return lemmas[k]
+
+
+def _word_index(r: SystemResolver) -> dict[str, set[int]]:
+    """Lemma → the parts (by position) whose text holds it, built once per system."""
+    index: dict[str, set[int]] | None = r.__dict__.get("_word_index")
+    if index is None:
+        index = {}
+        for k in range(len(r.parts)):
+            for w in set(_lemmas_of(r, k).split()):
+                index.setdefault(w, set()).add(k)
+        r.__dict__["_word_index"] = index
+    return index
+
+
+def _within(r: SystemResolver, nid: str, ancestor: str) -> bool:
+    node = r.b.nodes.get(nid)
+    while node is not None and node.parent:
+        if node.parent == ancestor:
+            return True
+        node = r.b.nodes.get(node.parent)
+    return False
+
+
+def _latin(raw: str) -> bool:
+    return bool(re.search(r"[A-Za-z]", raw))
+
+
+def _title_references(r: SystemResolver, p: Part, own_type: str | None) -> None:
+    """A title that holds the name of another rule refers to it: "Героический смертельный
+    удар" to «Смертельный удар» (the rule it changes), "Пехота в бою против больших целей" to
+    «Большая цель», "Ядовитые атаки и боевые машины" to «Ядовитые атаки». A group's title
+    ("Тесты на панику") is a part of its rule, not a reference to it."""
+    title = p.section.title
+    if is_group_title(title) or not re.search(r"[А-Яа-яЁё]", title):
+        return  # an English title's words match English names too loosely
+    tokens = ex.lemma_tokens(title)
+    found: list[tuple[int, int, str]] = []  # (start, end) in tokens, node id
+    for start in range(len(tokens)):
+        for end in range(len(tokens), start, -1):
+            if end - start == len(tokens):
+                continue  # the whole title names the section itself
+            target = r.keys.get(tuple(t[0] for t in tokens[start:end]))
+            node = r.b.nodes.get(target or "")
+            if node is not None and node.kind == "rule" and target not in (p.id, own_type) \
+                    and (not r.type_of.get(node.id) or _sibling(r, p, node.id)):
+                found.append((start, end, node.id))
+                break
+    for start, end, target in found:
+        if any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in found):
+            continue  # a shorter name inside a longer one
+        raw = title[tokens[start][1]:tokens[end - 1][2]]
+        r.b.edge(p.id, target, "references", evidence=title, span=p.cleaned.to_source_span(
+            *p.section.heading_span), raw=raw)
 
 
 def _names_in_title(r: SystemResolver, p: Part, nid: str) -> bool:

@@ -67,7 +67,8 @@ class Segmentation:
 # titles
 
 
-_LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z])\s*\(([^A-Za-z]+)\)\s*$")
+_LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z])\s*[(\[]([^A-Za-z]+)[)\]]\s*$")
+_NUMBERED = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
 
 
 def normal_case(heading: str) -> str:
@@ -106,6 +107,7 @@ def english_lemma(word: str) -> str:
 def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
     h = " ".join(heading.split()).rstrip(".").strip()
+    h = _NUMBERED.sub("", h)  # "4. Отступление и преследование": the number is no name
     m = _LATIN_PAREN.match(h)
     if m:
         english, russian = m.group(1), m.group(2)

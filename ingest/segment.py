@@ -47,6 +47,9 @@ class PageMarkLike(Protocol):
     @property
     def at(self) -> int: ...
 
+    @property
+    def opens(self) -> bool: ...
+
 
 def segment(
     text: str,
@@ -80,10 +83,16 @@ def segment(
 
 
 def _assign_pages(sections: list[Section], pages: Sequence[PageMarkLike]) -> None:
-    """A footer closes a page: a section lies on the page of the first footer after its start."""
+    """A footer closes a page: a section lies on the page of the first footer after its start;
+    a mark that heads its page ("С. 152" above the text) puts what follows it on its page."""
     marks = sorted(pages, key=lambda p: p.at)
     for sec in sections:
         start = sec.heading_span[0]
+        if marks and marks[0].opens:
+            before = [m for m in marks if m.at <= start]
+            if before:
+                sec.pages = tuple(range(before[-1].first, before[-1].last + 1))
+            continue
         for mark in marks:
             if mark.at >= start:
                 sec.pages = tuple(range(mark.first, mark.last + 1))

@@ -8,8 +8,10 @@ from the titles, group headings and gaps around it (:func:`_nest_lines`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ingest.sections import (
+    Flavour,
     Section,
     Segmentation,
     Span,
@@ -18,22 +20,34 @@ from ingest.sections import (
     title_and_aliases,
 )
 from ingest.vocabulary import Vocabulary
-from kb.lemmas import lemma_key, lemma_words, pos, words
+from kb.lemmas import is_known, lemma_key, lemma_words, pos, words
 
 _SENTENCE_END = (".", ":", ";", ",", "?", "…")
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
+_BULLET = re.compile(r"^\s*[-•–—]\s")
+_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
+_MIN_LETTERS = 2
+_MAX_QUESTION_WORDS = 6
+_OPEN_QUOTES = "«“‘\"'„"
+_CLOSE_QUOTES = "»”’\"'“"
+_MAX_QUOTE_CHARS = 800
 
 
 def is_heading_line(line: str, next_line: str | None) -> bool:
     """Whether a line of a web page is a heading.
 
-    A heading is short, starts with a capital (or a digit or "+"), is not followed by a
-    continuation line (one starting in lower case), and, when it ends like a sentence, holds
-    no finite verb ("Ядовитые атаки и Боевые Машины." is a heading, "Именно подобные ситуации
-    отображает правило Паники." is not).
+    A heading is short, starts with a capital (or a digit or "+"), holds words (not only a
+    number, a date or a size), is not followed by a continuation line (one starting in lower
+    case), and, when it ends like a sentence, holds no finite verb ("Ядовитые атаки и Боевые
+    Машины." is a heading, "Именно подобные ситуации отображает правило Паники." is not). A
+    short question ("Удержаться или преследовать?") is a heading; a numbered line
+    ("4. Отступление и преследование") may be one (:func:`segment_lines` tells a numbered
+    heading from a numbered list).
     """
     s = line.strip()
-    if not s or len(s) > 80 or _LIST_ITEM.match(s):
+    if not s or len(s) > 80 or _BULLET.match(s):
+        return False
+    if sum(ch.isalpha() for ch in s) < _MIN_LETTERS:
         return False
     if not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
         return False
@@ -45,8 +59,10 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
     toks = words(s)
     if not toks or len(toks) > 9:
         return False
-    if s.endswith((":", ";", ",", "?")):
+    if s.endswith((":", ";", ",")):
         return False
+    if s.endswith("?"):
+        return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
     if s.endswith((".", "!")) or len(toks) > 6:
         return not _has_finite_verb(s)
     return True
@@ -86,6 +102,9 @@ def segment_lines(
         return lines[j] if j is not None else None
 
     cand = [i for i in nonblank if is_heading_line(lines[i], following(i))]
+    cand = _drop_false_headings(lines, nonblank, cand)
+    flavour_lines = _epigraphs(lines, nonblank, cand)
+    cand = [i for i in cand if i not in flavour_lines]
     # a run of three or more heading-like lines with no text between is a list, not headings:
     # the first is its heading, the last a heading if text follows it, the rest list items
     cset = set(cand)
@@ -119,8 +138,123 @@ def segment_lines(
         title, aliases = title_and_aliases(heading)
         sections.append(Section(title, heading, (start, end), (body_start, body_end),
                                 aliases=aliases, is_list=i in list_heads))
+    flavour = _flavour_items(text, lines, offsets, flavour_lines)
+    for sec in sections:
+        sec.flavour_spans = [f.span for f in flavour
+                             if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
     _nest_lines(sections, text, vocab, system, gaps, page_ends)
-    return Segmentation(sections, [], "lines")
+    return Segmentation(sections, flavour, "lines")
+
+
+def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int]) -> list[int]:
+    """Heading-like lines that are not headings by what stands around them.
+
+    A line after one that left a bracket open continues it ("(с." / "133)."); the text's
+    last line, when it ends in the middle of a word (a page cut off: "Некоторые т"), is no
+    heading; a numbered line is a heading only alone: a line numbered next to another of the
+    same run of numbers ("1. Инициативная фаза", "2. Фаза движения") is a list item.
+    """
+    prev: dict[int, int | None] = {}
+    for k, i in enumerate(nonblank):
+        prev[i] = nonblank[k - 1] if k else None
+    numbers: dict[int, int] = {}
+    for i in nonblank:
+        m = _NUMBER.match(lines[i])
+        if m:
+            numbers[i] = int(m.group(1))
+    keep = []
+    last = nonblank[-1] if nonblank else None
+    order = {i: k for k, i in enumerate(nonblank)}
+    numbered_at = sorted((order[j], n) for j, n in numbers.items())
+    for i in cand:
+        p = prev[i]
+        if p is not None and lines[p].count("(") > lines[p].count(")"):
+            continue
+        if i == last and _cut_off(lines[i]):
+            continue
+        if i in numbers:
+            k = order[i]
+            lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1))
+            hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1))
+            if any(abs(n - numbers[i]) == 1 for at, n in numbered_at[lo:hi] if at != k):
+                continue
+        keep.append(i)
+    return keep
+
+
+_NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
+
+
+def _cut_off(line: str) -> bool:
+    """A last line that stops in the middle of a word: no closing punctuation, and its last
+    word is no word of the language."""
+    s = line.rstrip()
+    if not s or s[-1] in ".!?:;…»)\"'":
+        return False
+    last = words(s)[-1] if words(s) else ""
+    if not last or not is_cyrillic(last[0]):
+        return False
+    return not is_known(last) or (len(last) == 1 and last.lower() not in _LETTER_WORDS)
+
+
+_LETTER_WORDS = frozenset("авиксоуя")  # the one-letter words of Russian
+
+
+def _epigraphs(lines: list[str], nonblank: list[int], cand: list[int]) -> set[int]:
+    """Lines of flavour quotes that open a section ("‘В битве вроде этой…’"), with the
+    attribution after them ("- Скаут Сержант …" and the lines of its paragraph)."""
+    out: set[int] = set()
+    heads = set(cand)
+    order = {i: k for k, i in enumerate(nonblank)}
+    for h in cand:
+        k = order[h] + 1
+        if k >= len(nonblank) or not lines[nonblank[k]].lstrip().startswith(tuple(_OPEN_QUOTES)):
+            continue
+        quote, chars = [], 0
+        while k < len(nonblank):
+            line = lines[nonblank[k]].rstrip()
+            quote.append(nonblank[k])
+            chars += len(line)
+            k += 1
+            if line.endswith(tuple(_CLOSE_QUOTES)) or line[-2:-1] in _CLOSE_QUOTES and \
+                    line.endswith((".", "!")) or chars > _MAX_QUOTE_CHARS:
+                break
+        if chars > _MAX_QUOTE_CHARS:
+            continue
+        out.update(quote)
+        if k < len(nonblank) and _BULLET.match(lines[nonblank[k]]):
+            j = nonblank[k]
+            out.add(j)
+            # the attribution runs on over its paragraph's lines
+            while j + 1 < len(lines) and lines[j + 1].strip() and j + 1 not in heads - out \
+                    or (j + 1 < len(lines) and lines[j + 1].strip() and j + 1 in heads):
+                j += 1
+                out.add(j)
+    return out
+
+
+def _flavour_items(text: str, lines: list[str], offsets: list[int], flavour_lines: set[int]
+                   ) -> list[Flavour]:
+    """The quotes and attributions of :func:`_epigraphs`, one item per run of lines."""
+    items: list[Flavour] = []
+    run: list[int] = []
+    for i in sorted(flavour_lines) + [-1]:
+        if run and (i != run[-1] + 1 and lines[run[-1] + 1:i] and any(
+                ln.strip() for ln in lines[run[-1] + 1:i]) or i == -1):
+            start = offsets[run[0]] + len(lines[run[0]]) - len(lines[run[0]].lstrip())
+            end = offsets[run[-1]] + len(lines[run[-1]].rstrip())
+            kind = "attribution" if _BULLET.match(lines[run[0]]) else "quote"
+            items.append(Flavour(kind, (start, end), text[start:end]))
+            run = []
+        if i == -1:
+            break
+        if run and _BULLET.match(lines[i]) and not _BULLET.match(lines[run[-1]]):
+            start = offsets[run[0]] + len(lines[run[0]]) - len(lines[run[0]].lstrip())
+            end = offsets[run[-1]] + len(lines[run[-1]].rstrip())
+            items.append(Flavour("quote", (start, end), text[start:end]))
+            run = []
+        run.append(i)
+    return items
 
 
 def _title_key(title: str) -> str:
@@ -149,13 +283,20 @@ def _nest_lines(
 
     In order: a heading that contains an open section's title hangs under it ("Дави! Для
     Пехоты Чудовищ" under "Пехота Чудовищ"); a heading after a group heading ("Типы
-    подразделений") is its member until a larger gap closes the group; in Kill Team, phases are
-    the top and capitalised headings hang under the phase (a capitalised heading of a bare
-    list, a sequence of steps, under the one before it), mixed-case ones under those
-    (:func:`_mixed_case_parent`).
+    подразделений") is its member until a larger gap closes the group. Then typography: in a
+    text whose headings are both in capitals and in mixed case, phases ("Фаза движения") are
+    the top, capitalised headings hang under the phase (a capitalised heading of a bare list,
+    a sequence of steps, under the one before it) and mixed-case ones under those
+    (:func:`_mixed_case_parent`); in a text of one style, a numbered heading ("4. Отступление
+    и преследование") holds the unnumbered ones after it, and a heading whose first sentence
+    speaks of the top section before it hangs under that section.
     """
-    killteam = system == "killteam2018"
-    see = _see_also(sections, text) if killteam else {}
+    del system  # the layout decides, not the game: any system's text may use either
+    layered = any(_is_caps(s.heading) for s in sections) and any(
+        not _is_caps(s.heading) for s in sections)
+    killteam = layered
+    see = _see_also(sections, text) if layered else {}
+    numbered: int | None = None
     open_group: int | None = None
     group_gap = 0
     phase: int | None = None
@@ -198,6 +339,10 @@ def _nest_lines(
             else:
                 parent = _mixed_case_parent(sections, i, text,
                                             caps if caps is not None else phase, see)
+        if parent is None and not killteam and _NUMBER.match(sec.heading):
+            numbered = i
+        elif parent is None and not killteam and numbered is not None:
+            parent = numbered
         if parent is None and last_top is not None and not killteam:
             # the body's first sentence is about the previous top section ("В многостороннем
             # бою …" under "… многосторонний бой")

@@ -61,35 +61,75 @@ def cli() -> None:
 @click.argument("corpus", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("kb.json"),
               show_default=True, help="Куда записать базу знаний (JSON, FORMATS §1).")
+@click.option("--system", "-s", "system",
+              help="Игровая система всех файлов (wh40k6, whfb8, killteam2018) вместо "
+                   "определения по тексту и corpus.toml.")
+@click.option("--explain", is_flag=True,
+              help="Показать, как разрезан каждый текст: разделы (заголовок, родитель, "
+                   "страница, смещения) и удалённый текст с причинами; база не записывается.")
 @click.option("-q", "--quiet", is_flag=True, help="Без индикатора выполнения и сводки.")
 @clean_errors
-def build(corpus: tuple[Path, ...], output: Path, quiet: bool) -> None:
+def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: bool,
+          quiet: bool) -> None:
     """Собрать базу знаний из текстов правил CORPUS (файлы или папки).
 
     Без CORPUS берётся корпус по умолчанию (../shared/corpus). Печатает сводку по каждой
     системе: разделы, типы войск, факты, ссылки (разрешённые / неразрешённые) и учёт
-    удалённого текста.
+    удалённого текста. Файл, который нельзя прочитать или чья система не определилась,
+    пропускается (строка на stderr), остальные собираются.
+
+    Код выхода: 0 — всё собрано, 1 — какой-то файл пропущен, 2 — годных текстов нет (база
+    не записывается).
     """
+    from ingest import LoadError, load
     from ingest import build as build_kb
-    from ingest import load
     from kb import save
     from rulekb.summary import summary_table
 
     paths = list(corpus) or [defaults.corpus_dir()]
-    sources = load(paths)
+    unreadable: list[LoadError] = []
+    sources = load(paths, system=system, on_error=unreadable.append)
+    for error in unreadable:
+        click.echo(f"Пропущено: {error}", err=True)
+    if explain:
+        from ingest.explain import explain as explain_text
+
+        for i, src in enumerate(sources):
+            click.echo(("\n" if i else "") + explain_text(src))
+        usable = [s for s in sources if s.system is not None]
+        for src in sources:
+            if src.system is None:
+                click.echo(f"Пропущен файл {src.path}: {_no_system(src.text)}", err=True)
+        if not usable:
+            click.echo("Ошибка: годных текстов правил не найдено", err=True)
+        sys.exit(2 if not usable else 1 if unreadable or len(usable) < len(sources) else 0)
     bar = None
-    if not quiet:
+    if not quiet and sources and sys.stderr.isatty():  # a bar in a log is noise
         from tqdm import tqdm
 
         bar = tqdm(total=len(sources), desc="Сборка", unit="файл", file=sys.stderr,
                    leave=False)
-    built = build_kb(sources, progress=(lambda _name: bar.update(1)) if bar else None)
+    built = build_kb(sources, progress=(lambda _name: bar.update(1)) if bar else None,
+                     unreadable=[e.where_and_why() for e in unreadable])
     if bar:
         bar.close()
+    paths_of = {s.name: s.path for s in sources}
+    for name, why in built.skipped:
+        if name in paths_of:  # the unreadable ones are on stderr already
+            click.echo(f"Пропущен файл {paths_of[name]}: {why}", err=True)
+    if not any(n.kind == "source" for n in built.kb.nodes):
+        raise UserError("годных текстов правил не найдено, база знаний не записана")
     save(built.kb, output)
     if not quiet:
         click.echo(summary_table(built.kb, built.skipped))
         click.echo(f"База знаний записана в {output}")
+    sys.exit(1 if built.skipped else 0)
+
+
+def _no_system(text: str) -> str:
+    from ingest.build import no_system_reason
+
+    return no_system_reason(text)
 
 
 @cli.command()

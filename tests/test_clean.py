@@ -52,6 +52,7 @@ def test_steps_run_in_the_documented_order() -> None:
         "line_endings",
         "site_furniture",
         "running_header",
+        "heading_translation",
         "page_footer",
         "hyphenation",
         "small_caps",

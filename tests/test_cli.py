@@ -105,8 +105,81 @@ def test_english_text_is_skipped_with_reason(tmp_path: Path) -> None:
     f.write_text("This is an English text about nothing in particular.\n", encoding="utf-8")
     out = tmp_path / "kb.json"
     result = CliRunner().invoke(cli, ["build", str(f), "-o", str(out)])
-    assert result.exit_code == 0
-    assert "Пропущен файл en.txt" in result.output
+    # nothing usable: exit 2, the notice on stderr, no KB written
+    assert result.exit_code == 2
+    assert not result.stdout
+    assert "en.txt: не удалось определить игровую систему (найдено: " in result.stderr
+    assert "годных текстов правил не найдено" in result.stderr
+    assert not out.exists()
+
+
+RULES = "Паника\n\nПодразделение, понёсшее потери, проходит тест на Панику и Разгром.\n"
+
+
+def _inputs(tmp: Path) -> dict[str, Path]:
+    (tmp / "good.txt").write_text(RULES, encoding="utf-8")
+    (tmp / "empty.txt").write_bytes(b"")
+    (tmp / "binary.txt").write_bytes(b"\x00\x01\x02binary\x00")
+    (tmp / "english.txt").write_text("Just an English note.\n", encoding="utf-8")
+    (tmp / "emptydir").mkdir()
+    notes = tmp / "notes"
+    notes.mkdir()
+    (notes / "todo.md").write_text("# Дела\n\nКупить хлеба, позвонить маме.\n", encoding="utf-8")
+    return {"good": tmp / "good.txt", "empty": tmp / "empty.txt",
+            "binary": tmp / "binary.txt", "english": tmp / "english.txt",
+            "missing": tmp / "missing.txt", "emptydir": tmp / "emptydir", "notes": notes}
+
+
+@pytest.mark.parametrize("bad", ["empty", "binary", "english", "missing", "emptydir", "notes"])
+def test_a_build_keeps_going_past_an_unusable_input(tmp_path: Path, bad: str) -> None:
+    paths = _inputs(tmp_path)
+    out = tmp_path / "kb.json"
+    result = CliRunner().invoke(cli, ["build", str(paths["good"]), str(paths[bad]),
+                                      "-o", str(out), "-q"])
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output
+    assert str(paths[bad].name) in lines[0]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert {n["title"] for n in data["nodes"] if n["kind"] == "rule"} == {"Паника"}
+    # the skipped input is in the KB's account too
+    assert any(r["step"] in ("load", "system") for r in data["removed"])
+
+
+def test_a_build_of_nothing_usable_writes_no_kb(tmp_path: Path) -> None:
+    paths = _inputs(tmp_path)
+    out = tmp_path / "kb.json"
+    bad = [str(paths[k]) for k in ("empty", "binary", "english", "missing", "emptydir", "notes")]
+    result = CliRunner().invoke(cli, ["build", *bad, "-o", str(out)])
+    assert result.exit_code == 2
+    assert not result.stdout and not out.exists()
+    assert len(result.stderr.strip().splitlines()) == len(bad) + 1
+
+
+def test_system_option_states_the_system_of_every_file(tmp_path: Path) -> None:
+    f = tmp_path / "en.txt"
+    f.write_text("Movement\n\nModels move 6 inches.\n", encoding="utf-8")
+    out = tmp_path / "kb.json"
+    result = CliRunner().invoke(cli, ["build", str(f), "--system", "killteam2018", "-o",
+                                      str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [s["id"] for s in data["systems"]] == ["killteam2018"]
+    bad = CliRunner().invoke(cli, ["build", str(f), "--system", "chess", "-o", str(out)])
+    assert bad.exit_code == 2 and "неизвестная игровая система «chess»" in bad.stderr
+
+
+def test_explain_shows_sections_and_removed_text(tmp_path: Path) -> None:
+    f = tmp_path / "page.txt"
+    f.write_text("Вы находитесь на странице: 1из 39\n\nПаника\n\nПодразделение проходит тест на "
+                 "Панику.\n\nСтраница 66\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", str(f), "--explain", "-s", "whfb8",
+                                      "-o", str(tmp_path / "kb.json")])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "1. «Паника» · верхний уровень · стр. 66 · заголовок" in out
+    assert "счётчик страниц сайта" in out and "колонтитул страницы «Страница 66»" in out
+    assert not (tmp_path / "kb.json").exists()
 
 
 def test_one_megabyte_line(tmp_path: Path) -> None:

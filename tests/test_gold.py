@@ -17,17 +17,17 @@ from kb import Graph
 # (precision, recall) floors per file and category, in the order of CATEGORIES:
 # system, sections, unit_types, page_refs, named_refs_in_corpus, named_refs_stub, facts, pages
 FLOORS: dict[str, tuple[tuple[float, float], ...]] = {
-    "000": ((1.0, 1.0), (0.93, 0.97), (0.93, 0.93), (1.0, 1.0), (0.85, 1.0), (0.92, 1.0), (0.77, 1.0),
-            (1.0, 1.0)),
-    "001": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.83, 1.0), (0.38, 0.92),
-            (1.0, 1.0)),
-    "002": ((1.0, 1.0), (0.90, 0.90), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 0.87), (0.50, 1.0),
-            (1.0, 1.0)),
-    "003": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.83, 1.0), (1.0, 1.0), (0.83, 1.0),
-            (1.0, 1.0)),
+    "000": ((1.0, 1.0), (0.93, 0.97), (0.93, 0.93), (1.0, 1.0), (0.92, 0.92), (0.86, 1.0),
+            (0.77, 1.0), (1.0, 1.0)),
+    "001": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.83, 1.0),
+            (0.38, 0.92), (1.0, 1.0)),
+    "002": ((1.0, 1.0), (0.90, 0.90), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 0.87),
+            (0.50, 1.0), (1.0, 1.0)),
+    "003": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 0.85), (1.0, 1.0),
+            (0.83, 1.0), (1.0, 1.0)),
     # the public example: everything it annotates is found; its refs and facts are a subset
-    "004": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.50, 1.0), (0.66, 1.0),
-            (1.0, 1.0)),
+    "004": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.50, 1.0),
+            (0.66, 1.0), (1.0, 1.0)),
 }
 
 
@@ -60,3 +60,33 @@ def test_scoring_counts_rows_both_ways() -> None:
     s = compare([("a", 1, ANY), ("b", 2, "p")], [("a", 1, "q"), ("b", 2, "r"), ("c", 3, None)])
     assert (s.kb_matched, s.kb_total, s.gold_matched, s.gold_total) == (1, 3, 1, 2)
     assert s.missed == [("b", 2, "p")]
+
+
+def test_references_to_rules_of_the_corpus_over_the_whole_corpus(
+    scores: dict[str, dict[str, Score]],
+) -> None:
+    from gold_score import totals
+
+    refs = totals(scores)["named_refs_in_corpus"]
+    assert refs.precision >= 0.90 and refs.recall >= 0.90, (refs.missed, refs.extra)
+
+
+def test_pages_never_built_on(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The development and held-out pages of tests/data/heldout, built as a user would (no
+    corpus.toml): today's totals are the floors (see the README there)."""
+    from gold_score import GOLD_DIR, HELDOUT_DIR, totals
+
+    from ingest import build, load
+    from rulekb.defaults import corpus_dir
+
+    graph = Graph(build(load([corpus_dir(), HELDOUT_DIR / "dev", HELDOUT_DIR / "heldout"])).kb)
+    floors = {"dev": {"system": (1.0, 1.0), "sections": (0.76, 0.71), "page_refs": (1.0, 1.0)},
+              "heldout": {"system": (1.0, 0.75), "sections": (0.50, 0.47),
+                          "page_refs": (1.0, 1.0)}}
+    for folder, by_category in floors.items():
+        got = totals(score_all(graph, HELDOUT_DIR / folder))
+        for category, (p_floor, r_floor) in by_category.items():
+            s = got[category]
+            assert s.precision >= p_floor - 1e-9 and s.recall >= r_floor - 1e-9, (
+                folder, category, s.precision, s.recall, s.missed, s.extra)
+    del GOLD_DIR

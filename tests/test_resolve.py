@@ -58,6 +58,8 @@ def test_vocabulary_synonyms_and_english_terms_refer() -> None:
         ("Отступление", "Продвижение", "Advance"),
         ("Отступление", "Реагировать", "React"),
         ("Продвижение", "Overwatch", "Overwatch"),
+        # a rule named by its action is named by the verb: «не может … реагировать»
+        ("Продвижение", "Реагировать", "реагировать"),
         ("Реагировать", "Overwatch", "Overwatch"),
         ("Психическая фаза", "Инициативная фаза", "этапе инициативы"),
     }

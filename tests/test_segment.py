@@ -55,7 +55,11 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Фазы следующие:", "1. Инициативная фаза", False),
         ("Модель, которая отступает также не может стрелять, если она не", "может летать.", False),
         ("Overwatch - это особый тип стрельбы", "Цель может", False),
-        ("1. Инициативная фаза", "Игроки кидают", False),
+        # a numbered line may be a heading: whether it is one of a list, the page decides
+        ("1. Инициативная фаза", "Игроки кидают", True),
+        ("- Скаут Сержант", "Рафаен", False),
+        ("58", "Добавлен:", False),
+        ("Удержаться или преследовать?", "Победившее подразделение", True),
     ],
 )
 def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
@@ -77,3 +81,28 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
 )
 def test_titles(heading: str, title: str, aliases: list[str]) -> None:
     assert title_and_aliases(heading) == (title, aliases)
+
+
+@pytest.mark.parametrize(
+    ("text", "titles"),
+    [
+        # numbered items of a list are no headings; a numbered heading alone is one
+        ("Фазы:\n1. Инициативная фаза\nИгроки кидают кубы.\n2. Фаза движения\nИгроки двигают.",
+         ["Фазы:"][:0]),
+        ("4. Отступление и преследование\nЕсли подразделение бежит.\nУдержаться или "
+         "преследовать?\nПобедитель решает.", ["Отступление и преследование",
+                                                "Удержаться или преследовать?"]),
+        # a page that ends in the middle of a word makes no section of its last words
+        ("Стрельба\nМодели стреляют.\nНекоторые т", ["Стрельба"]),
+        # a bracket left open: the next line goes on with it
+        ("Поле боя\nИспользуйте правила (с.\n\n133).\nАрмии\nНаберите армии.",
+         ["Поле боя", "Армии"]),
+        # an epigraph and its attribution are flavour, not sections
+        ("Правила\n‘В битве не будет\nпомощи.’\n- Скаут Сержант\nРафаен, при битве за\n\n"
+         "Базовые правила\nМодели сражаются.", ["Правила", "Базовые правила"]),
+    ],
+)
+def test_web_page_headings(text: str, titles: list[str]) -> None:
+    from ingest.segment import segment
+
+    assert [s.title for s in segment(text, "whfb8").sections] == titles

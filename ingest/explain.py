@@ -1,0 +1,69 @@
+"""How a text was cut, for a user debugging a heading (``rulekb build FILE --explain``).
+
+Like eyecite's ``dump_citations``: one line per section (its title, parent, pages and where it
+lies in the source file), then every piece of text that cleaning and segmenting removed, with
+the step and the reason. A user who sees a heading missed or a line of furniture taken for a
+heading can then state the system in ``corpus.toml`` or fix the text.
+"""
+
+from __future__ import annotations
+
+from ingest.build import account, no_system_reason, prepare
+from ingest.models import SourceText
+
+_SHOWN = 70  # characters of a removed piece shown on its line
+_LAYOUTS = {"lines": "веб-страница (заголовки на отдельных строках)",
+            "flat": "сплошной текст из PDF (заголовки внутри строк)"}
+_FROM = {"detected": "определена по тексту", "option": "указана --system"}
+
+
+def explain(source: SourceText) -> str:
+    """The sections of ``source`` and the text removed from it, in Russian, one item a line.
+
+    >>> src = SourceText(name="x.txt", path="x.txt", encoding="utf-8", system="whfb8",
+    ...                  system_from="option",
+    ...                  text="Паника\\n\\nПодразделение проходит тест.\\n\\nСтраница 66")
+    >>> print(explain(src))  # doctest: +NORMALIZE_WHITESPACE
+    Файл x.txt: система whfb8 (указана --system); раскладка: веб-страница (заголовки на
+    отдельных строках)
+    Разделы (1):
+      1. «Паника» · верхний уровень · стр. 66 · заголовок 0–6, текст 6–37
+    Удалено (1):
+      37–49 page_footer: колонтитул страницы «Страница 66» — «Страница 66»
+    """
+    if source.system is None:
+        return f"Файл {source.path}: пропущен — {no_system_reason(source.text)}"
+    cleaned, seg = prepare(source)
+    origin = _FROM.get(source.system_from or "", f"указана в {source.system_from}")
+    lines = [f"Файл {source.path}: система {source.system} ({origin}); "
+             f"раскладка: {_LAYOUTS.get(seg.layout, seg.layout)}"]
+    lines.append(f"Разделы ({len(seg.sections)}):")
+    if not seg.sections:
+        lines.append("  заголовков не найдено: весь текст станет одним разделом")
+    for i, sec in enumerate(seg.sections, 1):
+        parent = (f"в «{seg.sections[sec.parent].title}»" if sec.parent is not None
+                  else "верхний уровень")
+        pages = (f"стр. {sec.pages[0]}" if len(sec.pages) == 1 else
+                 f"стр. {sec.pages[0]}–{sec.pages[-1]}" if sec.pages else "стр. —")
+        hs, he = cleaned.to_source_span(*sec.heading_span)
+        bs, be = cleaned.to_source_span(*sec.body_span)
+        marks = []
+        if sec.is_unit_type:
+            marks.append("тип войск")
+        if sec.aliases:
+            marks.append("другие имена: " + ", ".join(f"«{a}»" for a in sec.aliases))
+        if sec.heading != sec.title and sec.heading:
+            marks.append(f"в тексте: «{_one_line(sec.heading)}»")
+        tail = "".join(f" · {m}" for m in marks)
+        lines.append(f"  {i}. «{sec.title}» · {parent} · {pages} · заголовок {hs}–{he}, "
+                     f"текст {bs}–{be}{tail}")
+    removed = account(source, cleaned, seg)
+    lines.append(f"Удалено ({len(removed)}):")
+    for r in removed:
+        lines.append(f"  {r.span[0]}–{r.span[1]} {r.step}: {r.reason} — «{_one_line(r.text)}»")
+    return "\n".join(lines)
+
+
+def _one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…"
