@@ -3,12 +3,16 @@
 A text is UTF-8 (with or without a BOM) or cp1251; anything else is refused with a
 :class:`LoadError` that names the file and says what was expected. The game system is
 detected from the text's own words; a ``corpus.toml`` (or ``corpus.yaml``) beside the files
-may state it instead::
+may state it instead, and the title of the book a file comes from::
 
     system = "wh40k6"              # default for every file of the folder
+    title = "Warhammer 40,000, 6-я редакция — Книга правил"   # the folder's book (optional)
 
     [files."001_x.txt"]
     system = "whfb8"               # this file only
+    title = "Warhammer Fantasy Battle, 8-я редакция — Книга правил"
+
+Without a stated title, the text's own words may name its book (:func:`detect_title`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -69,9 +73,14 @@ class _CorpusConfig:
     origin: SystemSource
     default: str | None = None
     files: dict[str, str] = field(default_factory=dict)
+    default_title: str | None = None
+    titles: dict[str, str] = field(default_factory=dict)
 
     def system_of(self, name: str) -> str | None:
         return self.files.get(name, self.default)
+
+    def title_of(self, name: str) -> str | None:
+        return self.titles.get(name, self.default_title)
 
 
 def load(
@@ -197,6 +206,11 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
     else:
         system = detect_system(text)
         system_from = "detected" if system else None
+    title = config.title_of(path.name) if config else None
+    title_from: SystemSource | Literal["text"] | None = config.origin if title and config else None
+    if title is None:
+        title = detect_title(text)
+        title_from = "text" if title else None
     return SourceText(
         name=path.name,
         path=str(path),
@@ -204,6 +218,8 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         encoding=encoding,
         system=system,
         system_from=system_from,
+        title=title,
+        title_from=title_from,
     )
 
 
@@ -379,7 +395,8 @@ def _parse_corpus_config(path: Path, origin: SystemSource) -> _CorpusConfig:
         data = {}
     if not isinstance(data, dict):
         raise LoadError(f"{path}: ожидалась таблица с ключами system и files")
-    config = _CorpusConfig(origin=origin, default=_system_name(data.get("system"), path, None))
+    config = _CorpusConfig(origin=origin, default=_system_name(data.get("system"), path, None),
+                           default_title=_title(data.get("title"), path, None))
     files = data.get("files") or {}
     if not isinstance(files, dict):
         raise LoadError(f"{path}: ключ files должен быть таблицей «имя файла → system»")
@@ -388,7 +405,65 @@ def _parse_corpus_config(path: Path, origin: SystemSource) -> _CorpusConfig:
         system = _system_name(value, path, str(file_name))
         if system is not None:
             config.files[str(file_name)] = system
+        title = _title(entry.get("title") if isinstance(entry, dict) else None, path,
+                       str(file_name))
+        if title is not None:
+            config.titles[str(file_name)] = title
     return config
+
+
+def _title(value: object, path: Path, file_name: str | None) -> str | None:
+    if value is None:
+        return None
+    where = f" для файла «{file_name}»" if file_name else ""
+    if not isinstance(value, str) or not value.strip():
+        raise LoadError(f"{path}: название книги (title){where} должно быть непустой строкой")
+    return " ".join(value.split())
+
+
+TITLE_CHARS = 600
+"""How much of a text's start is read for its own title: a book names itself on its cover."""
+
+# A rulebook copied from a PDF or a web page names itself in its first line: a phrase that
+# names an edition ("6th edition", "8-я редакция") and a kind of book ("Книга правил",
+# "Rulebook", "Кодекс"), its parts often joined by dashes: «Warhammer 40k - 6th edition -
+# Книга правил 1.0».
+_SENTENCE_END = re.compile(r"(?<!\d)[.!?;|](?!\d)|\.(?=\s|$)|\s[:|]\s")
+_EDITION_RE = re.compile(
+    r"(?i)\b(?:\d+(?:st|nd|rd|th)\s+(?:edition|ed\b)|edition\s+\d+"
+    r"|\d+\s*-?\s*(?:я|ая|ой)\s+(?:редакци|издани)\w*|(?:редакци|издани)\w*\s+\d+)"
+)
+_BOOK_RE = re.compile(r"(?i)(?<!\w)(?:книг\w* правил|свод правил|кодекс|rule\s*book|codex)(?!\w)")
+_DASHES = re.compile(r"\s+[-–—]\s+")
+_TRAILING_VERSION = re.compile(r"\s+(?:v\.?\s*)?\d+(?:\.\d+)*\s*$", re.IGNORECASE)
+_MAX_TITLE = 120
+
+
+def detect_title(text: str) -> str | None:
+    """The book a text says it is, from its first lines, or ``None`` when it does not say.
+
+    The title is the first phrase (up to a sentence's end) of the text's first lines that
+    names both an edition and a kind of book; a version number at its end is dropped and
+    parts joined by dashes are joined by commas.
+
+    >>> detect_title("Warhammer 40k - 6th edition - Книга правил 1.0. Во мраке")
+    'Warhammer 40k, 6th edition, Книга правил'
+    >>> detect_title("Отработка таранных попаданий. Если колесница нападет") is None
+    True
+    """
+    for line in text[:TITLE_CHARS].splitlines():
+        for phrase in _SENTENCE_END.split(line):
+            phrase = " ".join(phrase.split())
+            if len(phrase) > _MAX_TITLE or not _EDITION_RE.search(phrase):
+                continue
+            if not _BOOK_RE.search(phrase):
+                continue
+            parts = [p.strip(" ,") for p in _DASHES.split(phrase)]
+            parts[-1] = _TRAILING_VERSION.sub("", parts[-1])
+            parts = [p for p in parts if p]
+            if parts:
+                return ", ".join(parts)
+    return None
 
 
 def _system_name(value: object, path: Path, file_name: str | None) -> str | None:

@@ -44,6 +44,10 @@ class SourceText(_Frozen):
         system_from: Where ``system`` came from: ``"detected"`` from the text's words,
             ``"option"`` from ``rulekb build --system``, or the name of the corpus file that
             states it; ``None`` when ``system`` is ``None``.
+        title: The book the text comes from, as readers see it instead of the file name
+            («Warhammer 40k, 6th edition, Книга правил»): stated by a ``corpus.toml``, else
+            what the text says of itself; ``None`` when neither tells.
+        title_from: ``"text"`` or the name of the corpus file that states ``title``.
     """
 
     name: str
@@ -52,6 +56,8 @@ class SourceText(_Frozen):
     encoding: str
     system: str | None = None
     system_from: SystemSource | None = None
+    title: str | None = None
+    title_from: SystemSource | Literal["text"] | None = None
 
     def __repr__(self) -> str:
         return f"SourceText({self.name!r}, {self.system}, {len(self.text)} chars)"

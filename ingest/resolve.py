@@ -19,7 +19,7 @@ from ingest.sections import Section, is_group_title, trim_span, unparen
 from ingest.vocabulary import Vocabulary, english_names, vocabulary
 from kb.ids import slug
 from kb.lemmas import lemma_key
-from kb.models import Edge, Fact, Node, NodeKind, RuleCategory
+from kb.models import SYSTEM_TITLES, Edge, Fact, Node, NodeKind, RuleCategory
 
 # A section that calls itself a special rule ("Модели с этим Специальным Правилом …", "Это
 # специальное правило могут использовать …") is one, wherever it stands in its book.
@@ -182,8 +182,10 @@ class SystemResolver:
         for p in self.parts:
             sid = f"{self.system}:source:{p.source.name}"
             if sid != src_id and sid not in self.b.nodes:
+                # readers see the book, never the file name (FORMATS: corpus.toml title)
+                book = p.source.title or SYSTEM_TITLES.get(self.system, p.source.name)
                 self.b.nodes[sid] = Node(id=sid, kind="source", system=self.system,
-                                         title=p.source.name, source=p.source.name,
+                                         title=book, source=p.source.name,
                                          span=(0, len(p.source.text)))
                 self.used_ids.add(sid)
             src_id = sid

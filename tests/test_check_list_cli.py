@@ -110,7 +110,8 @@ def test_bad_input_in_a_batch(make: object, messages: list[str], kb_file: Path, 
     assert errors == messages  # each problem said once, where it is
     good = output[output.index("Список армии: good.yaml"):]
     assert good.endswith(GOOD_REPORT_TAIL)
-    assert "OK (поле rules[0], строка 6) · Регенерация (001_ba20f991b5661e29.txt, стр. 75)" in good
+    assert ("OK (поле rules[0], строка 6) · Регенерация (Warhammer Fantasy Battle, 8-я редакция, "
+            "стр. 75)") in good
 
 
 def test_clean_list_exits_zero(kb_file: Path, tmp_path: Path,

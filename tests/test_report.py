@@ -18,14 +18,15 @@ from validator.verdicts import (
     Verdict,
 )
 
+BOOK = "Warhammer 40k, 6th edition, Книга правил"
 TURBO = RuleCitation(
     id="wh40k6:turbo-uskorenie", title="Турбо-ускорение", system="wh40k6",
-    source="000_622e076ea61e0607.txt", page=None,
+    source="000_622e076ea61e0607.txt", page=None, source_title=BOOK,
     quote='При турбо-ускорении мотоциклы могут передвигаться максимум на 12", '
           'а гравициклы максимум на 24".')
 BIKES = RuleCitation(
     id="wh40k6:motocikly-i-gravicikly", title="Мотоциклы и гравициклы", system="wh40k6",
-    source="000_622e076ea61e0607.txt", page=48,
+    source="000_622e076ea61e0607.txt", page=48, source_title=BOOK,
     quote="Мотоциклы и гравициклы могут совершать турбо-ускорение.")
 HAMMER = RuleRef(id="wh40k6:molot-yarosti", title="Молот ярости", defined=False)
 
@@ -86,7 +87,7 @@ LIST_TEXT = """\
   Действующие правила:
     Молот ярости (не описано в тексте правил) — тип «Гравициклы» (Мотоциклы и гравициклы → \
 Специальные правила)
-  OK (поле type) · Мотоциклы и гравициклы (000_622e076ea61e0607.txt, стр. 48)
+  OK (поле type) · Мотоциклы и гравициклы (Warhammer 40k, 6th edition, Книга правил, стр. 48)
     «Мотоциклы и гравициклы могут совершать турбо-ускорение.»
     Почему: Тип «Эльдарские гравициклы» найден в правилах.
 
@@ -104,15 +105,15 @@ LOG_TEXT = """\
 Система: wh40k6 — Warhammer 40,000, 6-я редакция
 
 Строка 2 · A:jetbikes · move
-  OK · Мотоциклы и гравициклы (000_622e076ea61e0607.txt, стр. 48)
+  OK · Мотоциклы и гравициклы (Warhammer 40k, 6th edition, Книга правил, стр. 48)
     «Мотоциклы и гравициклы могут совершать турбо-ускорение.»
     Почему: Гравициклы: движение до 12", заявлено 12".
 
 Строка 5 · A:jetbikes · turbo_boost
-  НАРУШЕНИЕ · Турбо-ускорение (000_622e076ea61e0607.txt, стр. —)
+  НАРУШЕНИЕ · Турбо-ускорение (Warhammer 40k, 6th edition, Книга правил, стр. —)
     «При турбо-ускорении мотоциклы могут передвигаться максимум на 12", а гравициклы \
 максимум на 24".»
-    и Мотоциклы и гравициклы (000_622e076ea61e0607.txt, стр. 48)
+    и Мотоциклы и гравициклы (Warhammer 40k, 6th edition, Книга правил, стр. 48)
     «Мотоциклы и гравициклы могут совершать турбо-ускорение.»
     Почему: Гравициклы: турбо-ускорение не более 24", заявлено 30".
 
@@ -162,7 +163,8 @@ def test_log_json_follows_formats() -> None:
                            "suggestions"]
     assert first["rules"][0] == {
         "id": "wh40k6:turbo-uskorenie", "title": "Турбо-ускорение", "system": "wh40k6",
-        "source": "000_622e076ea61e0607.txt", "page": None, "quote": TURBO.quote}
+        "source": "000_622e076ea61e0607.txt", "source_title": BOOK, "page": None,
+        "quote": TURBO.quote}
     assert data["summary"] == {"ok": 1, "violation": 1, "warning": 0, "not_covered": 1}
     assert data["errors"] == [{
         "file": "game.jsonl", "line": 9, "column": 118, "field": "distance_to_target",

@@ -36,7 +36,8 @@ def failure_report(kind: Literal["list", "log"], input: str, failure: InputFailu
 
 def _cited(rule: RuleCitation) -> str:
     page = "—" if rule.page is None else rule.page
-    return f"{rule.title} ({rule.source or 'источник неизвестен'}, стр. {page})"
+    book = rule.source_title or rule.source or "источник неизвестен"
+    return f"{rule.title} ({book}, стр. {page})"
 
 
 def verdict_lines(verdict: AnyVerdict) -> list[str]:
@@ -155,8 +156,8 @@ def render_text(report: Report | Sequence[Report]) -> str:
     A header names the input and system; a list gets one block per unit (its id and name,
     resolved type, the rules that apply and its verdicts), a log one block per event line;
     each verdict shows its label (НАРУШЕНИЕ, ПРЕДУПРЕЖДЕНИЕ, НЕ ПОКРЫТО, OK), the rule's
-    title, source file and page («стр. 75», or «стр. —» when unknown), the quoted sentence
-    and why. A summary ends it. Several reports are rendered one after another.
+    title, the book it comes from and the page («стр. 75», or «стр. —» when unknown), the
+    quoted sentence and why. A summary ends it. Several reports are rendered one after another.
     """
     reports = [report] if isinstance(report, Report) else list(report)
     return "\n".join(_render_one(r) for r in reports)
@@ -167,7 +168,7 @@ def render_text(report: Report | Sequence[Report]) -> str:
 
 def _rule_json(rule: RuleCitation) -> dict[str, Any]:
     return {"id": rule.id, "title": rule.title, "system": rule.system, "source": rule.source,
-            "page": rule.page, "quote": rule.quote}
+            "source_title": rule.source_title, "page": rule.page, "quote": rule.quote}
 
 
 def verdict_json(verdict: AnyVerdict, kind: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from kb.books import book_title
 from kb.graph import Graph
 from kb.lemmas import fold, lemma_key, lemma_words
 from kb.models import Fact, Node
@@ -279,10 +280,10 @@ class Rulebook:
 
     # -- citations -------------------------------------------------------------------
     def cite(self, node: Node, quote: str = "") -> RuleCitation:
-        """A node as a report cites it: id, title, system, source file, page, quote."""
+        """A node as a report cites it: id, title, system, source file and book, page, quote."""
         return self._cached(("cite", node.id, quote), lambda: RuleCitation(
             id=node.id, title=self.title(node), system=node.system, source=node.source,
-            page=self.page(node), quote=quote))
+            page=self.page(node), quote=quote, source_title=book_title(self.graph, node)))
 
     def title(self, node: Node) -> str:
         """A section's title as a reader finds it: «Мотоциклы и гравициклы → Стрельба»."""

@@ -24,7 +24,11 @@ VerdictKind = Literal["ok", "violation", "warning", "not_covered"]
 
 
 class RuleCitation(_Frozen):
-    """A rule that decided a verdict, with the sentence of its text that decides it."""
+    """A rule that decided a verdict, with the sentence of its text that decides it.
+
+    ``source`` is the input file (for programs); ``source_title`` the book it comes from,
+    which text reports show instead of the file name.
+    """
 
     id: str
     title: str
@@ -32,6 +36,7 @@ class RuleCitation(_Frozen):
     source: str | None = None
     page: int | None = None
     quote: str = ""
+    source_title: str | None = None
 
 
 class Verdict(_Frozen):
