@@ -5,7 +5,7 @@ The site is built once per module from ``tests/data/site/mini_kb.json`` (expecte
 from a hostile KB and from a copy of the corpus with hostile lines written into a rule text
 (``hostile_corpus.txt``); the checks that hold for any KB run on all of them. The browser
 tests are in ``test_site_browser.py``; reading the HTML is in ``site_html.py``. The output
-that ``docs/quickstart.rst`` quotes is checked against the commands it shows.
+that ``docs/about/quickstart.rst`` quotes is checked against the commands it shows.
 """
 
 from __future__ import annotations
@@ -130,19 +130,25 @@ def test_search_index_lists_every_rule_type_and_concept(site: Site) -> None:
         assert entry["keys"] and all(k == k.lower() for k in entry["keys"])
 
 
-def test_every_system_page_draws_its_references(site: Site) -> None:
+def test_every_system_has_a_map_page_of_its_references(site: Site) -> None:
     for system in site.index["systems"]:
         listed = {n.id for n in site.kb.nodes if n.system == system and n.kind in LISTED}
         cites = any(
             e.kind == "references" and e.source != e.target and {e.source, e.target} <= listed
             for e in site.kb.edges
         )
-        start = Page(site.root / "rules" / system / "index.html")
-        svgs = [e for e in start.tags if e.tag == "svg"]
+        slug = site.index["slugs"][system]
+        drawn = Page(site.root / "rules" / slug / "map.html")
+        svgs = [e for e in drawn.tags
+                if e.tag == "svg" and "rulekb-refmap" in e.attrs.get("class", "")]
         assert len(svgs) == (1 if cites else 0), system
         if cites:
-            boxes = [a for a in start.links if "xlink:href" in a.attrs]
+            boxes = [a for a in drawn.links if "xlink:href" in a.attrs]
             assert boxes and all(a.content for a in boxes)
+            assert not any("…" in a.content for a in boxes)   # labels wrap, never cut
+        # the system's page links to its map
+        start = site.page(site.root / "rules" / slug / "index.html")
+        assert any(a.attrs.get("href") == "map.html" for a in start.links), system
 
 
 def test_full_build_is_fast(site: Site) -> None:
@@ -180,7 +186,8 @@ def test_unsafe_text_is_shown_as_text(mini: Site) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert all("alert" not in script.content for script in page.scripts)
     inline = [script.content for script in page.scripts if "src" not in script.attrs]
-    assert all(text.startswith("document.getElementById('searchbox')") for text in inline)
+    # the theme's one line that picks the colour scheme is the only inline script
+    assert all(text.strip().startswith("document.body.dataset.theme = ") for text in inline)
     assert not [e for e in page.tags if e.tag in ("b", "i") or e.attrs.get("class") == "raw"]
 
 
@@ -246,17 +253,17 @@ def test_glossary_marks_undefined_concepts_and_lists_aliases(mini: Site) -> None
 def test_project_docs_are_built(mini: Site) -> None:
     from rulekb.cli import cli as group
 
-    cli = Page(mini.root / "cli.html")
+    about = mini.root / "about"
+    cli = Page(about / "cli.html")
     headings = {e.content.rstrip("¶").strip() for e in cli.tags if e.tag == "h2"}
     assert {f"rulekb {name}" for name in group.commands if not group.commands[name].hidden} <= (
         headings
     )
     assert "Usage: rulekb build" in cli.ids["rulekb-cli"].content
-    formats = (mini.root / "formats.html").read_text("utf-8")
+    formats = (about / "formats.html").read_text("utf-8")
     assert "Knowledge base export" in formats and "rulekb.kb/1" in formats
-    assert (mini.root / "benchmarks.html").is_file()
-    assert (mini.root / "quickstart.html").is_file()
-    assert (mini.root / "architecture.html").is_file()
+    for page in ("index", "benchmarks", "quickstart", "architecture"):
+        assert (about / f"{page}.html").is_file(), page
 
 
 def test_repository_docs_stay_clean(mini: Site) -> None:
@@ -377,7 +384,7 @@ def test_a_sphinx_warning_fails_the_build(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 # -- the project docs show real output ---------------------------------------------------------
-QUICKSTART = REPO / "docs" / "quickstart.rst"
+QUICKSTART = REPO / "docs" / "about" / "quickstart.rst"
 OUTPUT_MARKERS = ("Почему:", "Возможно:", "ОШИБКА ВО ВХОДНЫХ ДАННЫХ", "Итого:", '"why":',
                   '"quote":', '"because":', '"by_player":', "tests/data/lists/bad/",
                   "tests/data/games/")
@@ -414,7 +421,7 @@ def _example_files(blocks: list[tuple[str, list[str]]], folder: Path) -> dict[st
 
 def test_quickstart_examples_are_real_output(corpus_graph: Graph, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every line of rulekb's output that docs/quickstart.rst quotes (verdicts, quotes, why,
+    """Every line of rulekb's output that docs/about/quickstart.rst quotes (verdicts, quotes, why,
     input errors, summaries) is in the output of the commands it shows, and the exit codes
     it states are those the commands give; a "…" marks a cut."""
     import io

@@ -24,6 +24,7 @@ from rulekb.site.errors import SiteBuildError
 from rulekb.site.layout import RULES_ROOT, SiteLayout
 from rulekb.site.pages import site_documents
 from rulekb.site.searchindex import build_index, index_json, index_script
+from rulekb.site.tips import tips, tips_script
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DOCS_DIR = REPO_ROOT / "docs"
@@ -58,6 +59,7 @@ def generated_files(kb: KnowledgeBase, layout: SiteLayout) -> dict[str, str]:
     index = build_index(layout)
     files["_static/rulekb-search-index.js"] = index_script(index)
     files["_static/rulekb-search-index.json"] = index_json(index) + "\n"
+    files["_static/rulekb-tips-data.js"] = tips_script(tips(layout))
     for static in sorted(STATIC_DIR.iterdir()):
         if static.is_file():
             files[f"_static/{static.name}"] = static.read_text(encoding="utf-8")

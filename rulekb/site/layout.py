@@ -23,7 +23,7 @@ LISTED_KINDS = frozenset({"rule", "unit_type", "concept"})
 RULES_ROOT = "rules"
 # every node anchor starts so; nothing else on the site does
 ANCHOR_PREFIX = "n-"
-_RESERVED_PAGES = frozenset({"index", "glossary", "pages", "genindex", "search"})
+_RESERVED_PAGES = frozenset({"index", "glossary", "pages", "map", "genindex", "search"})
 
 
 def slug(text: str) -> str:
@@ -76,8 +76,13 @@ class SystemLayout:
 
     @property
     def pages_doc(self) -> str:
-        """The list of cited book pages and source files."""
+        """The list of cited book pages and the books the texts come from."""
         return f"{RULES_ROOT}/{self.slug}/pages"
+
+    @property
+    def map_doc(self) -> str:
+        """The map of references between the system's rules."""
+        return f"{RULES_ROOT}/{self.slug}/map"
 
 
 class SiteLayout:

@@ -46,20 +46,20 @@ def toctree(entries: list[str], *, hidden: bool, maxdepth: int = 1) -> str:
     return f".. toctree::\n{options}\n{body}"
 
 
+NOSEARCH = ":nosearch:\n"
+"""Docinfo that keeps a page out of Sphinx's full-text search (lists, the map, the docs)."""
+ABOUT_DOC = "about/index"
+
+
 def site_documents(layout: SiteLayout) -> dict[str, str]:
-    """Every generated page: docname → rst text."""
+    """Every generated page: docname → rst text (the start page too)."""
     docs: dict[str, str] = {}
-    intro = (
-        "Правила из текстов корпуса, по игровым системам. У каждого раздела правил своя "
-        "страница, у подразделов — якоря на ней; ссылки в тексте ведут к правилам, на "
-        "которые он ссылается. Поиск понимает опечатки и любые формы слов."
-    )
-    docs[f"{RULES_ROOT}/index"] = "\n".join(
+    docs["index"] = "\n".join(
         [
-            label("rulekb-rules"),
+            label("rulekb-start"),
             heading("Справочник правил", 0),
-            rst_escape(intro) + "\n",
-            toctree([f"{s.slug}/index" for s in layout.systems], hidden=False),
+            ".. rulekb-start::\n",
+            toctree([s.index_doc for s in layout.systems] + [ABOUT_DOC], hidden=True),
         ]
     )
     for system in layout.systems:
@@ -67,26 +67,26 @@ def site_documents(layout: SiteLayout) -> dict[str, str]:
         sections = [layout.root_doc[r.id].removeprefix(prefix) for r in system.roots]
         docs[system.index_doc] = "\n".join(
             [
+                NOSEARCH,
                 label(f"sys-{system.slug}"),
                 heading(system.title, 0),
                 f".. rulekb-system:: {system.slug}\n",
-                toctree([*sections, "glossary", "pages"], hidden=True),
+                toctree([*sections, "glossary", "map", "pages"], hidden=True),
             ]
         )
-        docs[system.glossary_doc] = "\n".join(
-            [
-                label(f"glossary-{system.slug}"),
-                heading("Глоссарий", 0),
-                f".. rulekb-glossary:: {system.slug}\n",
-            ]
-        )
-        docs[system.pages_doc] = "\n".join(
-            [
-                label(f"pages-{system.slug}"),
-                heading("Страницы книги и файлы", 0),
-                f".. rulekb-pages:: {system.slug}\n",
-            ]
-        )
+        for doc, name, title in (
+            (system.glossary_doc, "glossary", "Глоссарий"),
+            (system.map_doc, "map", "Схема ссылок"),
+            (system.pages_doc, "pages", "Страницы книги"),
+        ):
+            docs[doc] = "\n".join(
+                [
+                    NOSEARCH,
+                    label(f"{name}-{system.slug}"),
+                    heading(title, 0),
+                    f".. rulekb-{name}:: {system.slug}\n",
+                ]
+            )
     for docname, root in layout.section_docs():
         parts: list[str] = []
         for depth, node in layout.trees[root.id]:

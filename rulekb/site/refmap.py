@@ -17,12 +17,16 @@ from kb.models import Node
 from rulekb.site.layout import LISTED_KINDS, SiteLayout
 
 MAX_NODES = 90
-_CHAR_W = 7.2
-_BOX_H = 24
+# a generous width per character of 12px sans-serif (Cyrillic capitals are wide): a label
+# must never overflow its box; the browser test measures it
+_CHAR_W = 7.4
+_LINE_H = 15
+_BOX_PAD_Y = 5
 _V_GAP = 12
 _H_GAP = 90
 _PAD = 10
-_MAX_LABEL = 44
+# a longer label wraps at word boundaries onto further lines (never cut)
+_WRAP = 30
 _COLORS = {
     "rule": ("#e8f0fb", "#3d6db5"),
     "unit_type": ("#e9f6ea", "#3c8a44"),
@@ -34,9 +38,14 @@ _COLORS = {
 class _Box:
     node: Node
     label: str
+    lines: tuple[str, ...]
     x: float
     y: float
     w: float
+
+    @property
+    def h(self) -> float:
+        return len(self.lines) * _LINE_H + 2 * _BOX_PAD_Y
 
 
 def reference_edges(layout: SiteLayout, system: str) -> list[tuple[str, str]]:
@@ -105,9 +114,19 @@ def _barycentre(graph: nx.DiGraph, pos: dict[str, int], own: set[str], n: str) -
     return (sum(pos[m] for m in near) / len(near), n)
 
 
-def _label(title: str) -> str:
-    title = " ".join(title.split())
-    return title if len(title) <= _MAX_LABEL else title[: _MAX_LABEL - 1].rstrip() + "…"
+def wrap_label(title: str, width: int = _WRAP) -> tuple[str, ...]:
+    """A label's lines: whole words, each line at most ``width`` characters when it can be.
+
+    >>> wrap_label("Прыжковые боевые единицы: Специальные правила")
+    ('Прыжковые боевые единицы:', 'Специальные правила')
+    """
+    lines: list[str] = []
+    for word in title.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return tuple(lines) or ("",)
 
 
 def _titles(layout: SiteLayout, node_ids: list[str]) -> dict[str, str]:
@@ -130,10 +149,14 @@ def _place(layout: SiteLayout, layers: list[list[str]]) -> list[_Box]:
     x = float(_PAD)
     for layer in layers:
         nodes = [n for n in (layout.node(i) for i in layer) if n is not None]
-        width = max((len(_label(titles[n.id])) * _CHAR_W + 16 for n in nodes), default=60.0)
-        for row, node in enumerate(nodes):
-            y = _PAD + row * (_BOX_H + _V_GAP)
-            boxes.append(_Box(node, titles[node.id], x, y, width))
+        wrapped = {n.id: wrap_label(titles[n.id]) for n in nodes}
+        longest = max((len(line) for lines in wrapped.values() for line in lines), default=6)
+        width = longest * _CHAR_W + 16
+        y = float(_PAD)
+        for node in nodes:
+            box = _Box(node, titles[node.id], wrapped[node.id], x, y, width)
+            boxes.append(box)
+            y += box.h + _V_GAP
         x += width + _H_GAP
     return boxes
 
@@ -141,7 +164,7 @@ def _place(layout: SiteLayout, layers: list[list[str]]) -> list[_Box]:
 def _svg(layout: SiteLayout, docname: str, boxes: list[_Box], pairs: list[tuple[str, str]]) -> str:
     where = {b.node.id: b for b in boxes}
     width = max(b.x + b.w for b in boxes) + _PAD
-    height = max(b.y + _BOX_H for b in boxes) + _PAD
+    height = max(b.y + b.h for b in boxes) + _PAD
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'class="rulekb-refmap" width="{width:.0f}" height="{height:.0f}" '
@@ -154,7 +177,7 @@ def _svg(layout: SiteLayout, docname: str, boxes: list[_Box], pairs: list[tuple[
     ]
     for a, b in pairs:
         src, dst = where[a], where[b]
-        y1, y2 = src.y + _BOX_H / 2, dst.y + _BOX_H / 2
+        y1, y2 = src.y + src.h / 2, dst.y + dst.h / 2
         if dst.x > src.x:
             x1, x2 = src.x + src.w, dst.x
             mid = (x1 + x2) / 2
@@ -164,23 +187,33 @@ def _svg(layout: SiteLayout, docname: str, boxes: list[_Box], pairs: list[tuple[
             x1, x2 = src.x + src.w, dst.x + dst.w
             bulge = max(x1, x2) + 30 + abs(y2 - y1) / 8
             d = f"M {x1:.1f} {y1:.1f} C {bulge:.1f} {y1:.1f} {bulge:.1f} {y2:.1f} {x2:.1f} {y2:.1f}"
-        out.append(f'<path d="{d}" marker-end="url(#rulekb-arrow)"/>')
+        out.append(
+            f'<path d="{d}" marker-end="url(#rulekb-arrow)" '
+            f'data-from="{escape(layout.anchor(a))}" data-to="{escape(layout.anchor(b))}"/>'
+        )
     out.append("</g>")
     out.append('<g class="rulekb-nodes" font-family="sans-serif" font-size="12">')
     for box in boxes:
         fill, stroke = _COLORS.get(box.node.kind, _COLORS["rule"])
         dash = ' stroke-dasharray="4 3"' if not box.node.defined else ""
         url = layout.url(docname, box.node.id)
+        text = "".join(
+            f'<tspan x="{box.x + 8:.1f}" y="{box.y + _BOX_PAD_Y + 11 + i * _LINE_H:.1f}">'
+            f"{escape(line)}</tspan>"
+            for i, line in enumerate(box.lines)
+        )
         inner = (
             f"<title>{escape(box.label)}</title>"
-            f'<rect x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{_BOX_H}" rx="4" '
-            f'fill="{fill}" stroke="{stroke}"{dash}/>'
-            f'<text x="{box.x + 8:.1f}" y="{box.y + 16:.1f}" fill="#222">'
-            f"{escape(_label(box.label))}</text>"
+            f'<rect x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{box.h:.0f}" '
+            f'rx="4" fill="{fill}" stroke="{stroke}"{dash}/>'
+            f'<text fill="#222">{text}</text>'
         )
         if url is None:
             out.append(f"<g>{inner}</g>")
         else:
-            out.append(f"<a xlink:href={quoteattr(url)}>{inner}</a>")
+            out.append(
+                f"<a xlink:href={quoteattr(url)} data-node={quoteattr(layout.anchor(box.node.id))}>"
+                f"{inner}</a>"
+            )
     out.append("</g></svg>")
     return "".join(out)

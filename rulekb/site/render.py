@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 
 from docutils import nodes
 
+from kb.books import book_title
+from kb.lemmas import fold
 from kb.models import Edge, Fact, Node
 from rulekb.site.layout import SiteLayout
 from rulekb.site.textlinks import Piece, own_ranges, paragraphs, place_links
@@ -56,7 +58,6 @@ FACT_KIND_LABELS = {
     "modifier": "модификатор",
     "angle": "угол",
 }
-_QUOTE_LIMIT = 200
 
 
 def link(layout: SiteLayout, docname: str, node_id: str, text: str | None = None) -> nodes.Node:
@@ -77,18 +78,10 @@ def node_body(layout: SiteLayout, node: Node, docname: str) -> list[nodes.Node]:
     """Everything shown under a section's heading, in reading order."""
     out: list[nodes.Node] = [meta_line(layout, node, docname)]
     children = layout.section_children(node)
-    links, unplaced = place_links(node, layout.graph.out_edges(node.id))
-    paras, unfit = paragraphs(node.text, own_ranges(node, children), links)
+    links, _ = place_links(node, layout.graph.out_edges(node.id))
+    paras, _ = paragraphs(node.text, own_ranges(node, children), links)
     for pieces in paras:
         out.append(_paragraph(layout, docname, pieces))
-    shown = [p.link.edge for pieces in paras for p in pieces if p.link is not None]
-    cited = ("references", "cites_page")
-    extra = _dedupe([e for e in [*unplaced, *(lk.edge for lk in unfit)] if e.kind in cited])
-    if extra:
-        out.append(_labelled_links(layout, docname, "Также ссылается на: ", extra))
-    undefined = _dedupe([e for e in [*shown, *extra] if _undefined(layout, e.target)])
-    if undefined:
-        out.append(_labelled_links(layout, docname, "Не описаны в корпусе: ", undefined))
     if node.kind == "unit_type":
         out.extend(effective_rules(layout, node, docname))
     for kind, label in (
@@ -103,27 +96,28 @@ def node_body(layout: SiteLayout, node: Node, docname: str) -> list[nodes.Node]:
     if granted_by:
         out.append(_labelled_sources(layout, docname, "Это правило дают типы: ", granted_by))
     if node.facts:
-        out.append(facts_table(layout, docname, node.facts))
-    out.extend(backlinks(layout, node, docname))
+        out.append(facts_table(layout, docname, node.facts, node.text, node.title))
+    out.extend(neighbourhood(layout, node, docname))
     return out
 
 
 def meta_line(layout: SiteLayout, node: Node, docname: str) -> nodes.paragraph:
-    """«Правило · источник: файл, стр. 72 · другие названия: Regeneration»."""
+    """«правило · Warhammer Fantasy Battle, 8-я редакция — стр. 72 · другие названия: …».
+
+    The book is named by its title (never the file name); the page links to the list of
+    the book's pages.
+    """
     para = nodes.paragraph(classes=["rulekb-meta"])
     para += nodes.inline("", KIND_LABELS.get(node.kind, node.kind), classes=["rulekb-kind"])
     if node.kind == "concept" and not node.defined:
         para += nodes.Text(f" ({UNDEFINED})")
-    if node.source:
-        para += nodes.Text(" · источник: ")
-        source_id = layout.source_node(node.system, node.source)
-        if source_id:
-            para += link(layout, docname, source_id, node.source)
-        else:
-            para += nodes.literal("", node.source)
     page_numbers = list(node.pages) or ([node.page] if node.page is not None else [])
-    if page_numbers:
-        para += nodes.Text(", стр. " if node.source else " · стр. ")
+    if node.source or page_numbers:
+        para += nodes.Text(" · ")
+        book = nodes.inline("", book_title(layout.graph, node), classes=["rulekb-book"])
+        para += book
+        if page_numbers:
+            para += nodes.Text(" — стр. ")
         for i, number in enumerate(page_numbers):
             if i:
                 para += nodes.Text(", ")
@@ -173,25 +167,48 @@ def effective_rules(layout: SiteLayout, node: Node, docname: str) -> list[nodes.
     return [title, items]
 
 
-def fact_label(fact: Fact) -> str:
-    """What a fact's number is, in Russian, with its topic: «не дальше (турбо-ускорение)»."""
+def fact_label(fact: Fact, title: str = "") -> str:
+    """What a fact's number is, in Russian, with its topic: «не дальше (турбо-ускорение)».
+
+    The topic is left out when it is the rule's own title (``title``): on the page of
+    «Регенерация» every number is about regeneration.
+    """
     label = FACT_LABELS.get(fact.name) or FACT_KIND_LABELS.get(fact.kind, "величина")
-    return f"{label} ({fact.topic})" if fact.topic else label
+    if not fact.topic or (title and fold(fact.topic) in fold(title)):
+        return label
+    return f"{label} ({fact.topic})"
 
 
-def facts_table(layout: SiteLayout, docname: str, facts: Sequence[Fact]) -> nodes.table:
+_FACT_COLUMNS = (("what", "Что"), ("text", "В тексте"), ("applies", "Относится к"),
+                 ("quote", "Цитата"))
+
+
+def facts_table(
+    layout: SiteLayout, docname: str, facts: Sequence[Fact], shown_text: str = "",
+    title: str = "",
+) -> nodes.table:
     """The numbers a rule states: what, as written, what it applies to, the sentence.
 
-    Facts of one sentence in a row share one quote cell.
+    Only the columns that say something: «Относится к» only when a fact applies to a unit
+    type, «Цитата» only when some sentence is not in the text shown above the table. Facts
+    of one sentence in a row share one quote cell. Every cell has a class naming its column
+    (``rulekb-col-…``), so that on a narrow screen the rows fold into labelled lists.
     """
+    flat = " ".join(shown_text.split())
+    quoted = any(" ".join(f.evidence.split()) not in flat for f in facts)
+    columns = [
+        (key, head) for key, head in _FACT_COLUMNS
+        if (key != "applies" or any(f.applies_to for f in facts)) and (key != "quote" or quoted)
+    ]
     table = nodes.table(classes=["rulekb-facts"])
-    group = nodes.tgroup(cols=4)
+    group = nodes.tgroup(cols=len(columns))
     table += group
-    for width in (18, 10, 20, 52):
-        group += nodes.colspec(colwidth=width)
+    widths = {"what": 18, "text": 10, "applies": 20, "quote": 52}
+    for key, _ in columns:
+        group += nodes.colspec(colwidth=widths[key])
     head = nodes.thead()
     group += head
-    head += _row([nodes.Text(h) for h in ("Что", "В тексте", "Относится к", "Цитата")])
+    head += _row([nodes.Text(h) for _, h in columns], [k for k, _ in columns])
     body = nodes.tbody()
     group += body
     runs: list[list[Fact]] = []
@@ -202,13 +219,17 @@ def facts_table(layout: SiteLayout, docname: str, facts: Sequence[Fact]) -> node
             runs.append([fact])
     for run in runs:
         for i, fact in enumerate(run):
-            applies: nodes.Node = nodes.Text("—")
-            if fact.applies_to:
-                applies = link(layout, docname, fact.applies_to)
-            cells = [nodes.Text(fact_label(fact)), nodes.Text(fact.text), applies]
-            row = _row(cells)
-            if i == 0:
-                quote = _entry(nodes.Text(fact.evidence))
+            cells: list[nodes.Node] = [nodes.Text(fact_label(fact, title)), nodes.Text(fact.text)]
+            keys = ["what", "text"]
+            if any(k == "applies" for k, _ in columns):
+                applies: nodes.Node = nodes.Text("")
+                if fact.applies_to:
+                    applies = link(layout, docname, fact.applies_to)
+                cells.append(applies)
+                keys.append("applies")
+            row = _row(cells, keys)
+            if i == 0 and quoted:
+                quote = _entry(nodes.Text(fact.evidence), "quote")
                 if len(run) > 1:
                     quote["morerows"] = len(run) - 1
                 row += quote
@@ -216,25 +237,35 @@ def facts_table(layout: SiteLayout, docname: str, facts: Sequence[Fact]) -> node
     return table
 
 
-def backlinks(layout: SiteLayout, node: Node, docname: str) -> list[nodes.Node]:
-    """«На это правило ссылаются»: the sections whose text names this node."""
-    edges = layout.graph.cited_by(node.id)
-    seen: set[str] = set()
-    items = nodes.bullet_list(classes=["rulekb-backlinks"])
-    for edge in edges:
-        if edge.source in seen or edge.source == node.id:
-            continue
-        seen.add(edge.source)
-        item = nodes.paragraph()
-        item += link(layout, docname, edge.source)
-        if edge.evidence:
-            item += nodes.Text(": «" + _shorten(edge.evidence) + "»")
-        items += nodes.list_item("", item)
-    if not seen:
+def neighbourhood(layout: SiteLayout, node: Node, docname: str) -> list[nodes.Node]:
+    """The node's small neighbourhood: what it refers to, and what refers to it.
+
+    «Ссылается на: …» lists every rule, unit type and concept its text names (those linked
+    in the text too), «На это правило ссылаются: …» the sections whose text names it.
+    """
+    cites = [
+        e for e in layout.graph.out_edges(node.id)
+        if e.kind in ("references", "overrides", "cites_page") and e.target != node.id
+        and layout.url(docname, e.target) is not None
+    ]
+    citing: list[str] = []
+    for edge in layout.graph.cited_by(node.id):
+        if edge.source != node.id and edge.source not in citing:
+            citing.append(edge.source)
+    if not cites and not citing:
         return []
-    label = nodes.paragraph(classes=["rulekb-label"])
-    label += nodes.strong("", "На это правило ссылаются")
-    return [label, items]
+    box = nodes.container(classes=["rulekb-neighbours"])
+    if cites:
+        box += _labelled_links(layout, docname, "Ссылается на: ", _dedupe(cites))
+    if citing:
+        para = nodes.paragraph(classes=["rulekb-relations", "rulekb-backlinks"])
+        para += nodes.strong("", "На это правило ссылаются: ")
+        for i, source in enumerate(citing):
+            if i:
+                para += nodes.Text(", ")
+            para += link(layout, docname, source)
+        box += para
+    return [box]
 
 
 def _paragraph(layout: SiteLayout, docname: str, pieces: Iterable[Piece]) -> nodes.paragraph:
@@ -251,7 +282,7 @@ def _labelled_links(
     layout: SiteLayout, docname: str, label: str, edges: Sequence[Edge]
 ) -> nodes.paragraph:
     para = nodes.paragraph(classes=["rulekb-relations"])
-    para += nodes.Text(label)
+    para += nodes.strong("", label)
     for i, edge in enumerate(edges):
         if i:
             para += nodes.Text(", ")
@@ -286,21 +317,16 @@ def _dedupe(edges: Iterable[Edge]) -> list[Edge]:
     return out
 
 
-def _row(cells: Sequence[nodes.Node]) -> nodes.row:
+def _row(cells: Sequence[nodes.Node], keys: Sequence[str]) -> nodes.row:
     row = nodes.row()
-    for cell in cells:
-        row += _entry(cell)
+    for cell, key in zip(cells, keys, strict=True):
+        row += _entry(cell, key)
     return row
 
 
-def _entry(cell: nodes.Node) -> nodes.entry:
-    entry = nodes.entry()
+def _entry(cell: nodes.Node, key: str) -> nodes.entry:
+    entry = nodes.entry(classes=[f"rulekb-col-{key}"])
     para = nodes.paragraph()
     para += cell
     entry += para
     return entry
-
-
-def _shorten(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1].rstrip() + "…"

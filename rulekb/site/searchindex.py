@@ -59,6 +59,7 @@ def build_index(layout: SiteLayout) -> dict[str, Any]:
     return {
         "schema": INDEX_SCHEMA,
         "systems": {s.id: s.title for s in layout.systems},
+        "slugs": {s.id: s.slug for s in layout.systems},
         "vocabulary": vocabulary,
         "entries": entries,
     }

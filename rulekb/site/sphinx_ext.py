@@ -16,8 +16,8 @@ from sphinx.util.docutils import SphinxDirective
 
 from kb.lemmas import fold
 from kb.store import load
-from rulekb.site import render
-from rulekb.site.layout import ANCHOR_PREFIX, SiteLayout, SystemLayout, relative_url
+from rulekb.site import overview, render
+from rulekb.site.layout import ANCHOR_PREFIX, SiteLayout, SystemLayout
 from rulekb.site.refmap import reference_map
 
 _LAYOUTS: dict[Path, tuple[tuple[int, int], SiteLayout]] = {}
@@ -72,54 +72,49 @@ class NodeDirective(_KBDirective):
         return render.node_body(layout, node, self.env.docname)
 
 
+class StartDirective(SphinxDirective):
+    """``.. rulekb-start::``: the start page (the systems and their most referred-to rules)."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        path = Path(self.env.srcdir) / self.config.rulekb_kb
+        self.env.note_dependency(str(path))
+        return overview.start_page(layout_of(path), self.env.docname)
+
+
 class SystemDirective(_KBDirective):
     """``.. rulekb-system:: SLUG``: a system's start page."""
 
     def run(self) -> list[nodes.Node]:
         layout, system = self.system()
-        doc = self.env.docname
-        out: list[nodes.Node] = []
-        rules = layout.graph.in_system(system.id, ["rule"])
-        undefined = sum(1 for c in system.concepts if not c.defined)
-        intro = (
-            f"Правил (разделов и подразделов): {len(rules)}, типов подразделений: "
-            f"{len(system.unit_types)}, понятий, которые корпус только называет: {undefined}. "
-            f"Исходных файлов: {len(system.sources)}."
-        )
-        out.append(nodes.paragraph("", intro))
-        out.append(nodes.rubric("", "Разделы"))
-        out.append(_link_list(layout, doc, [r.id for r in system.roots]))
-        if system.unit_types:
-            out.append(nodes.rubric("", "Типы подразделений"))
-            out.append(_link_list(layout, doc, [t.id for t in system.unit_types]))
-        out.append(nodes.rubric("", "Справочные страницы"))
-        refs = nodes.bullet_list()
-        for target, text in (
-            (system.glossary_doc, "Глоссарий: все правила и понятия с другими названиями"),
-            (system.pages_doc, "Страницы книги и исходные файлы"),
-        ):
-            para = nodes.paragraph()
-            para += nodes.reference("", text, refuri=relative_url(doc, target), internal=True)
-            refs += nodes.list_item("", para)
-        out.append(refs)
-        out.append(nodes.rubric("", "Схема ссылок"))
-        drawn = reference_map(layout, system.id, doc)
+        return overview.system_page(layout, system, self.env.docname)
+
+
+class MapDirective(_KBDirective):
+    """``.. rulekb-map:: SLUG``: the picture of references between a system's rules."""
+
+    def run(self) -> list[nodes.Node]:
+        layout, system = self.system()
+        drawn = reference_map(layout, system.id, self.env.docname)
         if drawn is None:
-            out.append(nodes.paragraph("", "Правила этой системы не ссылаются друг на друга."))
-        else:
-            svg, shown, total = drawn
-            note = (
-                "Стрелка ведёт от правила к правилу или понятию, которое оно называет. Каждый "
-                "прямоугольник — ссылка на своё правило: синие — правила, зелёные — типы "
-                "подразделений, серые с пунктиром — понятия, которые корпус только называет "
-                f"({render.UNDEFINED})."
-            )
-            if shown < total:
-                note += f" Показаны {shown} самых связанных из {total}."
-            out.append(nodes.paragraph("", note))
-            html = f'<div class="rulekb-refmap-box">{svg}</div>'
-            out.append(nodes.raw("", html, format="html"))
-        return out
+            return [nodes.paragraph("", "Правила этой системы не ссылаются друг на друга.")]
+        svg, shown, total = drawn
+        note = (
+            "Стрелка ведёт от правила к правилу или понятию, которое оно называет; каждый "
+            "прямоугольник — ссылка. Синие — правила, зелёные — типы подразделений, серые с "
+            f"пунктиром — понятия, которые корпус только называет ({render.UNDEFINED})."
+        )
+        if shown < total:
+            note += f" Показаны {shown} самых связанных из {total}."
+        html = (
+            '<div class="rulekb-map-tools" hidden>'
+            '<button type="button" data-zoom="in" aria-label="Крупнее">+</button>'
+            '<button type="button" data-zoom="out" aria-label="Мельче">−</button>'
+            '<button type="button" data-zoom="fit">По ширине</button></div>'
+            f'<div class="rulekb-refmap-box">{svg}</div>'
+        )
+        return [nodes.paragraph("", note), nodes.raw("", html, format="html")]
 
 
 class GlossaryDirective(_KBDirective):
@@ -245,7 +240,7 @@ class PagesDirective(_KBDirective):
         doc = self.env.docname
         out: list[nodes.Node] = [
             nodes.paragraph("", f"{system.title}: страницы книги, на которые ссылается текст, "
-                            "и файлы корпуса."),
+                            "и тексты, из которых собран справочник."),
             nodes.rubric("", "Страницы книги"),
         ]
         if not system.pages:
@@ -268,31 +263,17 @@ class PagesDirective(_KBDirective):
             pages += item
         if len(pages):
             out.append(pages)
-        out.append(nodes.rubric("", "Исходные файлы"))
+        out.append(nodes.rubric("", "Тексты"))
         files = nodes.bullet_list()
-        for source in system.sources:
+        for source, label in overview.books(layout, system):
             item = nodes.list_item(ids=[layout.anchor(source.id)])
-            para = nodes.paragraph()
-            name = source.source or source.title
-            para += nodes.literal("", name)
-            if source.title and source.title != name:
-                para += nodes.Text(" — " + source.title)
-            item += para
+            item += nodes.paragraph("", label)
             files += item
         if len(files):
             out.append(files)
         else:
-            out.append(nodes.paragraph("", "Файлы не указаны."))
+            out.append(nodes.paragraph("", "Тексты не указаны."))
         return out
-
-
-def _link_list(layout: SiteLayout, doc: str, node_ids: list[str]) -> nodes.bullet_list:
-    items = nodes.bullet_list()
-    for node_id in node_ids:
-        para = nodes.paragraph()
-        para += render.link(layout, doc, node_id)
-        items += nodes.list_item("", para)
-    return items
 
 
 def _anchors_first(app: Sphinx, doctree: nodes.document) -> None:
@@ -310,7 +291,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directives and the ``rulekb_kb`` setting (KB path, relative to sources)."""
     app.add_config_value("rulekb_kb", "_generated/kb.json", "env", types=(str,))
     app.add_directive("rulekb-node", NodeDirective)
+    app.add_directive("rulekb-start", StartDirective)
     app.add_directive("rulekb-system", SystemDirective)
+    app.add_directive("rulekb-map", MapDirective)
     app.add_directive("rulekb-glossary", GlossaryDirective)
     app.add_directive("rulekb-pages", PagesDirective)
     app.connect("doctree-read", _anchors_first)

@@ -5,13 +5,18 @@
  * text. A query's inflected words cannot be lemmatised here, so each query word is compared
  * with index words by edit distance (Damerau-Levenshtein, optimal string alignment), by the
  * same distance on crudely stemmed forms (Russian endings cut off) and by typed prefix.
+ * Hits far below the best one are not shown; the system of the page the reader is in (the
+ * form's ``sys``) comes first, and the search page has a filter by system.
  * Data is only ever put into the page as text (textContent), never as HTML.
  */
 (function () {
   "use strict";
 
   var MATCH = 0.78;
-  var MAX_HITS = 10;
+  var MAX_HITS = 20;
+  var MAX_SUGGEST = 8;
+  var MIN_SCORE = 0.5;     // below this a hit is noise
+  var NEAR_BEST = 0.45;    // a hit far below the best one is not shown
   var ENDINGS = [
     "иями", "ями", "ами", "ого", "его", "ому", "ему", "ыми", "ими", "ией", "ий", "ый", "ой",
     "ая", "яя", "ое", "ее", "ые", "ие", "ых", "их", "ым", "им", "ую", "юю", "ия", "ию", "ья",
@@ -104,7 +109,7 @@
   }
 
   /** Ranked hits for a query: [{entry, score}], best first. */
-  function search(index, query) {
+  function rank(index, query) {
     var qs = queryWords(query);
     if (!index || !qs.length) return [];
     // one pass over the vocabulary per query word: similarity of every close word
@@ -147,15 +152,41 @@
     return hits;
   }
 
+  /** The hits worth showing: those near the best one's score, best first; with ``system``,
+   * that system's hits come before the others (each group keeps its order). */
+  function search(index, query, system) {
+    var hits = rank(index, query);
+    function near(group) {
+      if (!group.length) return group;
+      var floor = Math.max(MIN_SCORE, NEAR_BEST * group[0].score);
+      return group.filter(function (h) { return h.score >= floor; });
+    }
+    if (!system) return near(hits);
+    // each group is cut near its own best: a weak hit of the reader's system still shows
+    var mine = near(hits.filter(function (h) { return h.entry.system === system; }));
+    var others = near(hits.filter(function (h) { return h.entry.system !== system; }));
+    return mine.concat(others);
+  }
+
+  function systemOfSlug(index, slug) {
+    if (!slug) return "";
+    var slugs = index.slugs || {};
+    for (var id in slugs) {
+      if (Object.prototype.hasOwnProperty.call(slugs, id) && slugs[id] === slug) return id;
+    }
+    return index.systems[slug] ? slug : "";
+  }
+
   function rootUrl() {
     var root = document.documentElement.dataset.content_root;
     return root === undefined ? "" : root;
   }
 
-  function hitItem(hit, index) {
+  function hitItem(hit, index, system, withText) {
     var e = hit.entry;
     var li = document.createElement("li");
-    li.className = "rulekb-hit kind-" + e.kind;
+    li.className = "rulekb-hit kind-" + e.kind +
+      (system && e.system !== system ? " rulekb-other-system" : "");
     var a = document.createElement("a");
     a.href = rootUrl() + e.url;
     a.textContent = e.title;
@@ -169,49 +200,131 @@
     if (e.aliases.length) parts.push("также: " + e.aliases.join(", "));
     info.textContent = parts.join(" · ");
     li.appendChild(info);
+    var tips = window.RULEKB_TIPS;
+    var anchor = e.url.split("#")[1] || "";
+    if (withText && tips && Object.prototype.hasOwnProperty.call(tips, anchor) && tips[anchor][2]) {
+      var text = document.createElement("span");
+      text.className = "rulekb-hit-text";
+      text.textContent = tips[anchor][2];
+      li.appendChild(text);
+    }
     return li;
+  }
+
+  function hitList(hits, index, system) {
+    var ul = document.createElement("ul");
+    ul.className = "rulekb-hit-list";
+    hits.forEach(function (hit) { ul.appendChild(hitItem(hit, index, system, true)); });
+    return ul;
   }
 
   function showOnSearchPage(index) {
     var results = document.getElementById("search-results");
     if (!results) return;
-    var query = new URLSearchParams(window.location.search).get("q") || "";
-    if (!query.trim()) return;
-    var hits = search(index, query).slice(0, MAX_HITS);
+    var params = new URLSearchParams(window.location.search);
+    var query = params.get("q") || "";
+    var here = systemOfSlug(index, params.get("sys") || "");
     var box = document.createElement("section");
     box.id = "rulekb-hits";
-    var h = document.createElement("h2");
-    h.textContent = "Правила и понятия";
-    box.appendChild(h);
-    if (!hits.length) {
-      var p = document.createElement("p");
-      p.textContent = "Ни одно правило не подходит к запросу «" + query + "».";
-      box.appendChild(p);
-    } else {
-      var ul = document.createElement("ul");
-      ul.className = "rulekb-hit-list";
-      hits.forEach(function (hit) { ul.appendChild(hitItem(hit, index)); });
-      box.appendChild(ul);
-    }
     results.parentNode.insertBefore(box, results);
+    var input = document.querySelector("form.rulekb-search-form input[name='q']");
+    if (input && !input.value) input.value = query;
+    if (!query.trim()) return;
+    var h = document.createElement("h1");
+    h.textContent = "Поиск: «" + query.trim() + "»";
+    box.appendChild(h);
+    // the filter: every system, or one; the reader's own system is chosen at first
+    var filter = document.createElement("div");
+    filter.className = "rulekb-filter";
+    filter.setAttribute("role", "radiogroup");
+    filter.setAttribute("aria-label", "Игровая система");
+    var choices = [["", "Все системы"]];
+    Object.keys(index.systems).forEach(function (id) { choices.push([id, index.systems[id]]); });
+    var chosen = "";
+    var listHolder = document.createElement("div");
+    function render() {
+      while (listHolder.firstChild) listHolder.removeChild(listHolder.firstChild);
+      var hits = search(index, query, here);
+      if (chosen) hits = hits.filter(function (x) { return x.entry.system === chosen; });
+      hits = hits.slice(0, MAX_HITS);
+      if (!hits.length) {
+        var p = document.createElement("p");
+        p.textContent = "Ни одно правило не подходит к запросу «" + query + "»" +
+          (chosen ? " в системе " + index.systems[chosen] : "") + ".";
+        listHolder.appendChild(p);
+        return;
+      }
+      var mine = here ? hits.filter(function (x) { return x.entry.system === here; }) : [];
+      if (here && !chosen && mine.length && mine.length < hits.length) {
+        var h3 = document.createElement("h3");
+        h3.textContent = index.systems[here];
+        listHolder.appendChild(h3);
+        listHolder.appendChild(hitList(mine, index, ""));
+        var h3b = document.createElement("h3");
+        h3b.textContent = "Другие системы";
+        listHolder.appendChild(h3b);
+        listHolder.appendChild(hitList(hits.slice(mine.length), index, ""));
+      } else {
+        listHolder.appendChild(hitList(hits, index, ""));
+      }
+    }
+    choices.forEach(function (choice) {
+      var label = document.createElement("label");
+      var radio = document.createElement("input");
+      radio.type = "radio";
+      radio.name = "rulekb-system";
+      radio.value = choice[0];
+      radio.checked = choice[0] === chosen;
+      radio.addEventListener("change", function () { chosen = radio.value; render(); });
+      label.appendChild(radio);
+      label.appendChild(document.createTextNode(" " + choice[1]));
+      filter.appendChild(label);
+    });
+    box.appendChild(filter);
+    box.appendChild(listHolder);
+    render();
   }
 
   function attachSuggestions(index, input) {
     var list = document.createElement("ul");
     list.className = "rulekb-suggest";
+    list.id = "rulekb-suggest-" + Math.random().toString(36).slice(2);
     list.hidden = true;
-    // below the form, not inside it: themes clip the form (overflow: hidden)
+    list.setAttribute("role", "listbox");
+    input.setAttribute("aria-controls", list.id);
+    // below the form, not inside it: themes clip forms (overflow: hidden)
     var holder = input.form && input.form.parentNode ? input.form.parentNode : input.parentNode;
-    holder.style.position = "relative";
     holder.appendChild(list);
+    var sysInput = input.form ? input.form.querySelector("input[name='sys']") : null;
+    var here = systemOfSlug(index, sysInput ? sysInput.value :
+      new URLSearchParams(window.location.search).get("sys") || "");
+    var active = -1;
+    function mark(i) {
+      var items = list.querySelectorAll("li");
+      for (var k = 0; k < items.length; k++) {
+        items[k].classList.toggle("rulekb-active", k === i);
+      }
+      active = i;
+    }
     input.addEventListener("input", function () {
       while (list.firstChild) list.removeChild(list.firstChild);
-      var hits = search(index, input.value).slice(0, 8);
-      hits.forEach(function (hit) { list.appendChild(hitItem(hit, index)); });
+      var hits = search(index, input.value, here).slice(0, MAX_SUGGEST);
+      hits.forEach(function (hit) { list.appendChild(hitItem(hit, index, here, false)); });
       list.hidden = !hits.length;
+      active = -1;
     });
     input.addEventListener("keydown", function (ev) {
-      if (ev.key === "Escape") list.hidden = true;
+      var items = list.querySelectorAll("li");
+      if (ev.key === "Escape") { list.hidden = true; return; }
+      if (list.hidden || !items.length) return;
+      if (ev.key === "ArrowDown") { ev.preventDefault(); mark((active + 1) % items.length); }
+      else if (ev.key === "ArrowUp") {
+        ev.preventDefault();
+        mark((active - 1 + items.length) % items.length);
+      } else if (ev.key === "Enter" && active >= 0) {
+        ev.preventDefault();
+        window.location.href = items[active].querySelector("a").href;
+      }
     });
     document.addEventListener("click", function (ev) {
       if (!list.contains(ev.target) && ev.target !== input) list.hidden = true;
@@ -222,11 +335,13 @@
     var index = window.RULEKB_SEARCH;
     if (!index) return;
     showOnSearchPage(index);
-    var inputs = document.querySelectorAll('form input[name="q"]');
+    var inputs = document.querySelectorAll('form.rulekb-search-form input[name="q"]');
     for (var i = 0; i < inputs.length; i++) attachSuggestions(index, inputs[i]);
   }
 
-  window.rulekbSearch = function (query) { return search(window.RULEKB_SEARCH, query); };
+  window.rulekbSearch = function (query, system) {
+    return search(window.RULEKB_SEARCH, query, system || "");
+  };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {
