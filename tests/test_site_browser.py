@@ -22,6 +22,7 @@ from site_html import (
     CORPUS_EXPECTED,
     EXPECTED,
     MINI_KB,
+    REPO,
     Site,
     build_into,
     corpus_folder,
@@ -187,3 +188,269 @@ def test_browser_runs_no_script_from_the_data(
     assert "<script>alert(1)</script>" in browser.page_source.replace("&lt;", "<").replace(
         "&gt;", ">"
     )
+
+
+# -- a player at the table: a phone (390×844) and a laptop (1280×900) ---------------------------
+VIEWPORTS = {"phone": (390, 844), "laptop": (1280, 900)}
+SCREENSHOTS = REPO / "build" / "screenshots"
+"""Where the run saves its screenshots for review (git-ignored); printed by the test."""
+
+
+def _viewport(driver: Any, size: tuple[int, int]) -> None:
+    """Make the page's viewport exactly ``size`` (the window's frame is added on top)."""
+    width, height = size
+    driver.set_window_size(width, height)
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+
+
+@pytest.fixture(scope="module", params=sorted(VIEWPORTS))
+def sized(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[Any, str]]:
+    _viewport(browser, VIEWPORTS[request.param])
+    yield browser, request.param
+    _viewport(browser, (1280, 1000))
+
+
+_MEASURE = """
+const box = document.querySelector('form.rulekb-search-form input[name="q"]');
+const r = box ? box.getBoundingClientRect() : null;
+return {scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+        height: window.innerHeight,
+        box: r ? [r.top, r.bottom, r.width, getComputedStyle(box).visibility] : null};
+"""
+
+
+@pytest.fixture(scope="module")
+def measured(corpus: Site, served: str, sized: tuple[Any, str]) -> dict[str, dict[str, Any]]:
+    """Every page of the corpus site, loaded at one viewport: its widths and search box."""
+    driver, _ = sized
+    out = {}
+    for path in corpus.html_files():
+        rel = path.relative_to(corpus.root).as_posix()
+        driver.get(served + rel)
+        out[rel] = driver.execute_script(_MEASURE)
+    return out
+
+
+def test_no_page_is_wider_than_the_screen(measured: dict[str, dict[str, Any]]) -> None:
+    assert len(measured) > 40
+    wide = {page: (m["scroll"], m["width"]) for page, m in measured.items()
+            if m["scroll"] > m["width"]}
+    assert wide == {}
+
+
+def test_search_box_is_on_screen_without_scrolling(measured: dict[str, dict[str, Any]]) -> None:
+    hidden = {page: m["box"] for page, m in measured.items()
+              if m["box"] is None or not (0 <= m["box"][0] and m["box"][1] <= m["height"])
+              or m["box"][2] < 150 or m["box"][3] != "visible"}
+    assert hidden == {}
+
+
+def _tip_of(driver: Any) -> str:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ready
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    tip = WebDriverWait(driver, 5).until(
+        ready.visibility_of_element_located((By.CSS_SELECTOR, "div.rulekb-tip"))
+    )
+    return str(tip.text)
+
+
+def test_hovering_or_tapping_a_reference_shows_its_first_sentence(
+    sized: tuple[Any, str], served: str, corpus: Site
+) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    from rulekb.site.layout import SiteLayout
+    from rulekb.site.tips import first_sentence, tip
+
+    driver, name = sized
+    case = CORPUS_EXPECTED["link"]
+    layout = SiteLayout(corpus.kb)
+    target = layout.node(case["target"])
+    assert target is not None
+    expected = tip(layout, target)
+    assert expected[2] and expected[2] == first_sentence(expected[2])
+    assert " ".join(target.text.split()).find(expected[2].rstrip("…")) >= 0
+    source, goal = corpus.entries[case["in"]]["url"], corpus.entries[case["target"]]["url"]
+    touch = name == "phone"
+    if touch:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True})
+    try:
+        driver.get(served + source)
+        link = _link_in_text(driver, source, case["text"])
+        if not touch:
+            ActionChains(driver).move_to_element(link).perform()
+            shown = _tip_of(driver)
+            assert driver.current_url.endswith(source)
+        else:
+            # the first tap shows the tip, with a link to open the rule; the page stays
+            _tap(driver, link)
+            shown = _tip_of(driver)
+            assert driver.current_url.endswith(source)
+            opener = driver.find_element(By.CSS_SELECTOR, "div.rulekb-tip a.rulekb-tip-open")
+            assert (opener.get_attribute("href") or "").endswith(goal)
+        rect = driver.execute_script(
+            "const r = document.querySelector('div.rulekb-tip').getBoundingClientRect();"
+            "return [r.left, r.right, document.documentElement.clientWidth]"
+        )
+        assert 0 <= rect[0] and rect[1] <= rect[2]   # the tip itself fits the screen
+        if touch:
+            _tap(driver, link)                        # the second tap follows the link
+            assert driver.current_url.endswith(goal)
+    finally:
+        if touch:
+            driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    assert expected[0] in shown and expected[2] in shown
+
+
+def _link_in_text(driver: Any, url: str, text: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    section = driver.find_element(By.ID, url.partition("#")[2])
+    link = section.find_element(
+        By.XPATH, f".//p[contains(@class, 'rulekb-text')]//a[normalize-space() = '{text}']"
+    )
+    # instantly: the theme scrolls smoothly, and a pointer moved mid-scroll misses the link
+    driver.execute_script(
+        "arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", link)
+    return link
+
+
+def _tap(driver: Any, element: Any) -> None:
+    """A finger's tap on the middle of ``element`` (touch emulation must be on)."""
+    x, y = driver.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return [r.left + r.width / 2, r.top + r.height / 2]", element)
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent",
+                           {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+_MAP_LABELS = """
+const out = [];
+const holder = document.querySelector('div.rulekb-refmap-box');
+const box = holder.getBoundingClientRect();
+const svg = holder.querySelector('svg').getBoundingClientRect();
+for (const a of document.querySelectorAll('svg.rulekb-refmap a[data-node]')) {
+  const rect = a.querySelector('rect').getBBox();
+  const lines = [...a.querySelectorAll('tspan')];
+  const widest = Math.max(...lines.map(t => t.getComputedTextLength()));
+  const text = lines.map(t => t.textContent).join(' ');
+  const title = a.querySelector('title').textContent;
+  out.push([text, title, widest, rect.width]);
+}
+return {labels: out, svg: [svg.left, svg.right], box: [box.left, box.right]};
+"""
+
+
+@pytest.mark.parametrize("system", ["wh40k6", "whfb8", "killteam2018"])
+def test_map_page_shows_every_label_uncut_and_every_column(
+    sized: tuple[Any, str], served: str, system: str
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver, _ = sized
+    driver.get(served + f"rules/{system}/map.html")
+    found = driver.execute_script(_MAP_LABELS)
+    assert len(found["labels"]) > 5
+    for text, title, widest, width in found["labels"]:
+        assert " ".join(text.split()) == " ".join(title.split()), title   # the whole title
+        assert "…" not in text
+        assert widest + 8 <= width, (title, widest, width)                 # inside its box
+    # fitted to the screen at first: no column is cut off at the right
+    assert found["box"][0] - 1 <= found["svg"][0] and found["svg"][1] <= found["box"][1] + 1
+    # and it zooms: «+» makes it larger than its box, which then scrolls
+    before = found["svg"][1] - found["svg"][0]
+    driver.find_element(By.CSS_SELECTOR, "div.rulekb-map-tools button[data-zoom='in']").click()
+    driver.find_element(By.CSS_SELECTOR, "div.rulekb-map-tools button[data-zoom='in']").click()
+    after = driver.execute_script(
+        "return document.querySelector('div.rulekb-refmap-box svg').getBoundingClientRect().width"
+    )
+    assert after > before * 2
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= (
+        driver.execute_script("return document.documentElement.clientWidth")
+    )
+
+
+def test_search_puts_the_readers_system_first(browser: Any, served: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ready
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    for page, system in (("rules/killteam2018/index.html", "Kill Team (2018)"),
+                         ("rules/wh40k6/index.html", "Warhammer 40,000, 6-я редакция")):
+        browser.get(served + page)
+        box = browser.find_element(By.CSS_SELECTOR, "form.rulekb-search-form input[name='q']")
+        box.send_keys("летать")
+        first = WebDriverWait(browser, 10).until(
+            ready.visibility_of_element_located((By.CSS_SELECTOR, "ul.rulekb-suggest li"))
+        )
+        assert system in first.find_element(By.CSS_SELECTOR, ".rulekb-hit-info").text, page
+
+
+def _luminance(css: str) -> float:
+    import re
+
+    r, g, b = (int(v) / 255 for v in re.findall(r"[\d.]+", css)[:3])
+
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else float(((c + 0.055) / 1.055) ** 2.4)
+
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def _contrast(fore: str, back: str) -> float:
+    a, b = sorted((_luminance(fore), _luminance(back)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_search_button_and_suggestions_read_well(browser: Any, served: str) -> None:
+    """The button says «Найти»; suggestion texts keep WCAG AA contrast (4.5:1)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ready
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(served + "index.html")
+    button = browser.find_element(By.CSS_SELECTOR, "form.rulekb-search-form button")
+    assert button.text == "Найти"
+    assert _contrast(button.value_of_css_property("color"),
+                     button.value_of_css_property("background-color")) >= 4.5
+    box = browser.find_element(By.CSS_SELECTOR, "form.rulekb-search-form input[name='q']")
+    box.send_keys("регенерация")
+    WebDriverWait(browser, 10).until(
+        ready.visibility_of_element_located((By.CSS_SELECTOR, "ul.rulekb-suggest li a"))
+    )
+    back = browser.find_element(By.CSS_SELECTOR, "ul.rulekb-suggest").value_of_css_property(
+        "background-color")
+    for selector in ("ul.rulekb-suggest li a", "ul.rulekb-suggest .rulekb-hit-info"):
+        for element in browser.find_elements(By.CSS_SELECTOR, selector):
+            ratio = _contrast(element.value_of_css_property("color"), back)
+            assert ratio >= 4.5, (selector, element.value_of_css_property("color"), ratio)
+
+
+def test_screenshots_for_review(sized: tuple[Any, str], served: str, corpus: Site) -> None:
+    """The start page, a rule page and a map, saved for a person to look at."""
+    import base64
+
+    driver, name = sized
+    width, _ = VIEWPORTS[name]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    rule = corpus.entries[CORPUS_EXPECTED["link"]["target"]]["url"].partition("#")[0]
+    for label, page in (("start", "index.html"), ("rule", rule),
+                        ("map", "rules/wh40k6/map.html"),
+                        ("search", "search.html?q=%D0%BB%D0%B5%D1%82%D0%B0%D1%82%D1%8C"
+                                   "&sys=killteam2018")):
+        driver.get(served + page)
+        height = min(int(driver.execute_script(
+            "return document.documentElement.scrollHeight")), 4000)
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
+        })
+        path = SCREENSHOTS / f"{label}-{name}.png"
+        path.write_bytes(base64.b64decode(shot["data"]))
+        assert path.stat().st_size > 5000
+    print(f"screenshots for review: {SCREENSHOTS}")

@@ -20,6 +20,7 @@ from rulekb.site.textlinks import own_ranges
 INDEX_SCHEMA = "rulekb.site-search/1"
 MAX_TEXT_WORDS = 600
 _NON_WORD = re.compile(r"[^0-9a-zа-я]+")
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 
 
 def fold_words(text: str) -> list[str]:
@@ -71,6 +72,8 @@ def _entry(layout: SiteLayout, node: Node, url: str, vocab: _Vocabulary) -> dict
     for name in names:
         name_words += fold_words(name)
         name_words += [w for lemma in lemma_words(name) for w in fold_words(lemma)]
+        # a hyphenated word is often typed as one: «турбоускорение», «тёмноэльдарские»
+        name_words += ["".join(fold_words(c)) for c in _COMPOUND.findall(name)]
     own = " ".join(node.text[a:b] for a, b in own_ranges(node, layout.section_children(node)))
     text_words = [w for lemma in lemma_words(own) for w in fold_words(lemma)]
     text_words += [w for w in fold_words(own) if any(c.isdigit() for c in w)]

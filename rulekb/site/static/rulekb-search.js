@@ -233,7 +233,7 @@
     var h = document.createElement("h1");
     h.textContent = "Поиск: «" + query.trim() + "»";
     box.appendChild(h);
-    // the filter: every system, or one; the reader's own system is chosen at first
+    // the filter: every system (the reader's own first), or one of them
     var filter = document.createElement("div");
     filter.className = "rulekb-filter";
     filter.setAttribute("role", "radiogroup");

@@ -88,7 +88,6 @@
     if (tipBox) tipBox.hidden = true;
     if (current) current.removeAttribute("aria-describedby");
     current = null;
-    touched = null;
   }
 
   function scheduleHide() {
@@ -122,19 +121,27 @@
   document.addEventListener("focusout", function (ev) {
     if (linkOf(ev.target)) scheduleHide();
   });
-  // a touch: the first tap shows the tip, the second follows the link
+  // a touch: the first tap on a link shows its tip (and a link to open it), the second tap
+  // follows the link; a tap elsewhere hides the tip
+  var startX = 0, startY = 0;
   document.addEventListener("touchstart", function (ev) {
-    var a = linkOf(ev.target);
-    touched = a && a !== touched ? a : (a ? touched : null);
-  }, { passive: true });
-  document.addEventListener("click", function (ev) {
-    var a = linkOf(ev.target);
-    if (a && touched === a && current !== a) {
-      ev.preventDefault();
-      show(a, true);
-      return;
+    touched = linkOf(ev.target);
+    if (ev.touches && ev.touches.length) {
+      startX = ev.touches[0].clientX;
+      startY = ev.touches[0].clientY;
     }
-    if (tipBox && !tipBox.contains(ev.target) && !a) hide();
+  }, { passive: true });
+  document.addEventListener("touchend", function (ev) {
+    var a = linkOf(ev.target);
+    var t = ev.changedTouches && ev.changedTouches[0];
+    var moved = t ? Math.abs(t.clientX - startX) + Math.abs(t.clientY - startY) > 10 : false;
+    if (a && a === touched && !moved && current !== a) {
+      ev.preventDefault();   // no click: this tap only shows the tip
+      show(a, true);
+    }
+  }, { passive: false });
+  document.addEventListener("click", function (ev) {
+    if (tipBox && !tipBox.hidden && !tipBox.contains(ev.target) && !linkOf(ev.target)) hide();
   });
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape") hide();
