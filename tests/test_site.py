@@ -498,6 +498,20 @@ def test_missing_cli_fails_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyP
         build_site(load(MINI_KB), tmp_path / "site")
 
 
+def test_a_rebuild_replaces_the_old_site_and_leaves_other_folders_alone(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build_site(load(MINI_KB), out)
+    (out / "stale.html").write_text("old layout", "utf-8")
+    build_site(load(MINI_KB), out)
+    assert not (out / "stale.html").exists() and (out / "index.html").is_file()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep", "utf-8")
+    with pytest.raises(SiteBuildError, match="папка не пуста"):
+        build_site(load(MINI_KB), mine)
+    assert (mine / "notes.txt").read_text("utf-8") == "keep"
+
+
 def test_a_sphinx_warning_fails_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     docs = tmp_path / "docs"
     shutil.copytree(REPO / "docs", docs)

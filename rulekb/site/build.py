@@ -71,17 +71,20 @@ def build_site(kb: KnowledgeBase, out_dir: Path, *, work_dir: Path | None = None
 
     Args:
         kb: the knowledge base to publish.
-        out_dir: the HTML output folder (created if missing).
+        out_dir: the HTML output folder (created if missing; an earlier site in it is
+            replaced).
         work_dir: where to keep the source copy and Sphinx's doctrees; a temporary folder
             (removed afterwards) when None. Reusing one makes rebuilds incremental.
 
     Raises:
-        SiteBuildError: docs/ or FORMATS.md is missing, ``rulekb.cli`` does not import, or
+        SiteBuildError: docs/ or FORMATS.md is missing, ``out_dir`` is a file or a folder
+            with other files than an earlier site, ``rulekb.cli`` does not import, or
             Sphinx reported any warning or error (the message lists them).
     """
     if not (DOCS_DIR / "conf.py").is_file():
         raise SiteBuildError(f"Не найден проект Sphinx: нет {DOCS_DIR / 'conf.py'}")
     out_dir = Path(out_dir)
+    _clear_output(out_dir)
     with ExitStack() as stack:
         if work_dir is None:
             work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rulekb-site-")))
@@ -98,6 +101,28 @@ def build_site(kb: KnowledgeBase, out_dir: Path, *, work_dir: Path | None = None
         sphinx_ext.remember(src / GENERATED / "kb.json", layout)
         _run_sphinx(src, work / "doctrees", out_dir, work / "warnings.txt")
     return out_dir / "index.html"
+
+
+def _clear_output(out_dir: Path) -> None:
+    """Empty a folder that holds an earlier site, so that no page of an old layout stays.
+
+    A folder that is not empty and holds no site (no Sphinx ``.buildinfo``) is refused:
+    the build never mixes its pages into someone's files or deletes them.
+    """
+    if out_dir.is_file():
+        raise SiteBuildError(f"{out_dir}: это файл, а для сайта нужна папка")
+    if not out_dir.is_dir() or not any(out_dir.iterdir()):
+        return
+    if not (out_dir / ".buildinfo").is_file():
+        raise SiteBuildError(
+            f"{out_dir}: папка не пуста и в ней не собранный сайт; укажите новую или пустую "
+            "папку (или папку прошлой сборки сайта)"
+        )
+    for child in out_dir.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
 
 
 def _copy_docs(src: Path) -> None:
