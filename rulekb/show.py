@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from kb.books import book_title
 from kb.graph import Graph
 from kb.models import Node
 
@@ -24,7 +25,8 @@ def render_node(graph: Graph, node: Node, *, as_json: bool = False) -> str:
     lines = [f"{node.title}  [{node.system}, {node.kind}]  {node.id}"]
     where = []
     if node.source:
-        where.append(f"источник: {node.source}")
+        # the book as readers know it; the file name stays for who keeps the corpus
+        where.append(f"источник: {book_title(graph, node)} (файл {node.source})")
     where.append(f"стр. {node.page}" if node.page is not None else "стр. —")
     if node.parent:
         where.append(f"раздел: {graph.node(node.parent).title}")

@@ -235,6 +235,21 @@ def test_every_reference_in_a_rule_text_has_a_tooltip(site: Site) -> None:
     assert missing == []
 
 
+def test_map_columns_are_ordered_to_uncross_the_lines(corpus: Site) -> None:
+    import networkx as nx
+
+    from rulekb.site import refmap
+    from rulekb.site.layout import SiteLayout
+
+    layout = SiteLayout(corpus.kb)
+    for system in corpus.index["systems"]:
+        graph: nx.DiGraph = nx.DiGraph(refmap.reference_edges(layout, system))
+        layers = refmap._layers(graph)
+        before = refmap.crossings(graph, [sorted(layer) for layer in layers])
+        after = refmap.crossings(graph, refmap._order(graph, [list(x) for x in layers]))
+        assert after <= before and after <= graph.number_of_edges() / 2, (system, before, after)
+
+
 def test_full_build_is_fast(site: Site) -> None:
     assert site.seconds < 60
 

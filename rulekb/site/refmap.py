@@ -8,7 +8,7 @@ nothing is fetched at view time.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
@@ -96,15 +96,44 @@ def _layers(graph: nx.DiGraph) -> list[list[str]]:
     return layers
 
 
+_SWEEPS = 12
+
+
 def _order(graph: nx.DiGraph, layers: list[list[str]]) -> list[list[str]]:
-    # a few barycentre sweeps to shorten and uncross the lines
-    for sweep in range(4):
+    # barycentre sweeps, down and up, to shorten and uncross the lines; the order with the
+    # fewest crossings wins (a sweep can make it worse)
+    best = [list(layer) for layer in layers]
+    fewest = crossings(graph, best)
+    for sweep in range(_SWEEPS):
         pos = {n: i for layer in layers for i, n in enumerate(layer)}
         rng = range(1, len(layers)) if sweep % 2 == 0 else range(len(layers) - 2, -1, -1)
         for li in rng:
             own = set(layers[li])
             layers[li] = sorted(layers[li], key=lambda n: _barycentre(graph, pos, own, n))
-    return layers
+            pos.update({n: i for i, n in enumerate(layers[li])})
+        count = crossings(graph, layers)
+        if count < fewest:
+            best, fewest = [list(layer) for layer in layers], count
+    return best
+
+
+def crossings(graph: nx.DiGraph, layers: list[list[str]]) -> int:
+    """How many pairs of lines cross between the columns (lines within a column not counted)."""
+    layer_of = {n: li for li, layer in enumerate(layers) for n in layer}
+    pos = {n: i for layer in layers for i, n in enumerate(layer)}
+    spans: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for a, b in graph.edges:
+        la, lb = layer_of[a], layer_of[b]
+        if la != lb:
+            key = (min(la, lb), max(la, lb))
+            ends = (pos[a], pos[b]) if la < lb else (pos[b], pos[a])
+            spans.setdefault(key, []).append(ends)
+    total = 0
+    for lines in spans.values():
+        lines.sort()
+        for i, (a1, b1) in enumerate(lines):
+            total += sum(1 for a2, b2 in lines[i + 1:] if a2 > a1 and b2 < b1)
+    return total
 
 
 def _barycentre(graph: nx.DiGraph, pos: dict[str, int], own: set[str], n: str) -> tuple[float, str]:
@@ -146,6 +175,7 @@ def _titles(layout: SiteLayout, node_ids: list[str]) -> dict[str, str]:
 def _place(layout: SiteLayout, layers: list[list[str]]) -> list[_Box]:
     titles = _titles(layout, [n for layer in layers for n in layer])
     boxes: list[_Box] = []
+    columns: list[list[_Box]] = []
     x = float(_PAD)
     for layer in layers:
         nodes = [n for n in (layout.node(i) for i in layer) if n is not None]
@@ -153,11 +183,19 @@ def _place(layout: SiteLayout, layers: list[list[str]]) -> list[_Box]:
         longest = max((len(line) for lines in wrapped.values() for line in lines), default=6)
         width = longest * _CHAR_W + 16
         y = float(_PAD)
+        column: list[_Box] = []
         for node in nodes:
             box = _Box(node, titles[node.id], wrapped[node.id], x, y, width)
-            boxes.append(box)
+            column.append(box)
             y += box.h + _V_GAP
+        columns.append(column)
         x += width + _H_GAP
+    # columns stand centred on the tallest one, so lines run level rather than steeply up
+    tallest = max((c[-1].y + c[-1].h for c in columns if c), default=0.0)
+    for column in columns:
+        if column:
+            shift = (tallest - (column[-1].y + column[-1].h)) / 2
+            boxes.extend(replace(b, y=b.y + shift) for b in column)
     return boxes
 
 

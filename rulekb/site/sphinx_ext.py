@@ -18,7 +18,7 @@ from kb.lemmas import fold
 from kb.store import load
 from rulekb.site import overview, render
 from rulekb.site.layout import ANCHOR_PREFIX, SiteLayout, SystemLayout
-from rulekb.site.refmap import reference_map
+from rulekb.site.refmap import reference_edges, reference_map
 
 _LAYOUTS: dict[Path, tuple[tuple[int, int], SiteLayout]] = {}
 
@@ -114,7 +114,25 @@ class MapDirective(_KBDirective):
             '<button type="button" data-zoom="fit">По ширине</button></div>'
             f'<div class="rulekb-refmap-box">{svg}</div>'
         )
-        return [nodes.paragraph("", note), nodes.raw("", html, format="html")]
+        out: list[nodes.Node] = [nodes.paragraph("", note), nodes.raw("", html, format="html")]
+        # the same references as a list: what a phone reads without zooming
+        out.append(nodes.rubric("", "Те же ссылки списком"))
+        items = nodes.bullet_list(classes=["rulekb-map-list"])
+        cited: dict[str, list[str]] = {}
+        for a, b in reference_edges(layout, system.id):
+            cited.setdefault(a, []).append(b)
+        doc = self.env.docname
+        for source in sorted(cited, key=lambda n: (layout.display_title(n).lower(), n)):
+            para = nodes.paragraph()
+            para += render.link(layout, doc, source)
+            para += nodes.Text(" → ")
+            for i, target in enumerate(cited[source]):
+                if i:
+                    para += nodes.Text(", ")
+                para += render.link(layout, doc, target)
+            items += nodes.list_item("", para)
+        out.append(items)
+        return out
 
 
 class GlossaryDirective(_KBDirective):
