@@ -433,7 +433,10 @@ _EDITION_RE = re.compile(
     r"(?i)\b(?:\d+(?:st|nd|rd|th)\s+(?:edition|ed\b)|edition\s+\d+"
     r"|\d+\s*-?\s*(?:я|ая|ой)\s+(?:редакци|издани)\w*|(?:редакци|издани)\w*\s+\d+)"
 )
-_BOOK_RE = re.compile(r"(?i)(?<!\w)(?:книг\w* правил|свод правил|кодекс|rule\s*book|codex)(?!\w)")
+_BOOK_RE = re.compile(
+    r"(?i)(?<!\w)(?:книг\w* правил|свод правил|основные правила|кодекс|rule\s*book|codex"
+    r"|core\s+(?:rules|book|manual))(?!\w)"
+)
 _DASHES = re.compile(r"\s+[-–—]\s+")
 _TRAILING_VERSION = re.compile(r"\s+(?:v\.?\s*)?\d+(?:\.\d+)*\s*$", re.IGNORECASE)
 _MAX_TITLE = 120

@@ -21,6 +21,7 @@ import pytest
 from site_html import (
     CORPUS_EXPECTED,
     EXPECTED,
+    HOSTILE_KB,
     MINI_KB,
     REPO,
     Site,
@@ -205,9 +206,17 @@ def _viewport(driver: Any, size: tuple[int, int]) -> None:
 
 
 @pytest.fixture(scope="module", params=sorted(VIEWPORTS))
-def sized(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[Any, str]]:
-    _viewport(browser, VIEWPORTS[request.param])
-    yield browser, request.param
+def viewport(request: pytest.FixtureRequest) -> str:
+    """The name of a viewport of VIEWPORTS."""
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def sized(browser: Any, viewport: str) -> Iterator[tuple[Any, str]]:
+    """The browser at one viewport, for one test (other tests size it as they need)."""
+    _viewport(browser, VIEWPORTS[viewport])
+    yield browser, viewport
     _viewport(browser, (1280, 1000))
 
 
@@ -221,14 +230,19 @@ return {scroll: document.documentElement.scrollWidth, width: document.documentEl
 
 
 @pytest.fixture(scope="module")
-def measured(corpus: Site, served: str, sized: tuple[Any, str]) -> dict[str, dict[str, Any]]:
+def measured(
+    corpus: Site, served: str, browser: Any, viewport: str
+) -> dict[str, dict[str, Any]]:
     """Every page of the corpus site, loaded at one viewport: its widths and search box."""
-    driver, _ = sized
+    _viewport(browser, VIEWPORTS[viewport])
     out = {}
-    for path in corpus.html_files():
-        rel = path.relative_to(corpus.root).as_posix()
-        driver.get(served + rel)
-        out[rel] = driver.execute_script(_MEASURE)
+    try:
+        for path in corpus.html_files():
+            rel = path.relative_to(corpus.root).as_posix()
+            browser.get(served + rel)
+            out[rel] = browser.execute_script(_MEASURE)
+    finally:
+        _viewport(browser, (1280, 1000))
     return out
 
 
@@ -454,3 +468,23 @@ def test_screenshots_for_review(sized: tuple[Any, str], served: str, corpus: Sit
         path.write_bytes(base64.b64decode(shot["data"]))
         assert path.stat().st_size > 5000
     print(f"screenshots for review: {SCREENSHOTS}")
+
+
+def test_hostile_titles_and_texts_fit_a_phone(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Titles and texts made to break layouts (long words, markup) still fit 390 px."""
+    site = build_into(load(HOSTILE_KB), tmp_path_factory.mktemp("hostile"))
+    _viewport(browser, VIEWPORTS["phone"])
+    try:
+        with _serve(site.root) as url:
+            wide = {}
+            for path in site.html_files():
+                rel = path.relative_to(site.root).as_posix()
+                browser.get(url + rel)
+                m = browser.execute_script(_MEASURE)
+                if m["scroll"] > m["width"]:
+                    wide[rel] = (m["scroll"], m["width"])
+    finally:
+        _viewport(browser, (1280, 1000))
+    assert wide == {}
