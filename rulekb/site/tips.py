@@ -58,7 +58,12 @@ def tip(layout: SiteLayout, node: Node) -> list[str]:
             said += " Упоминается: " + ", ".join(citing[:4]) + ("…" if len(citing) > 4 else "")
         return [layout.display_title(node.id), kind, said]
     if node.kind == "page":
-        return [node.title, "страница книги", ""]
+        on_page = list(dict.fromkeys(
+            layout.display_title(e.target) for e in layout.graph.out_edges(node.id, "on_page")
+        ))
+        said = ("На ней: " + ", ".join(on_page[:5]) + ("…" if len(on_page) > 5 else "") + "."
+                if on_page else "")
+        return [node.title, f"страница книги · {layout.system(node.system).title}", said]
     text = _own_text(layout, node) or node.text
     return [layout.display_title(node.id), kind, first_sentence(text)]
 

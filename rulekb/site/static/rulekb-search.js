@@ -229,7 +229,13 @@
     results.parentNode.insertBefore(box, results);
     var input = document.querySelector("form.rulekb-search-form input[name='q']");
     if (input && !input.value) input.value = query;
-    if (!query.trim()) return;
+    if (!query.trim()) {
+      var hint = document.createElement("p");
+      hint.textContent = "Наберите название правила или слово из его текста — в любой форме, " +
+        "с опечаткой или по-английски: «регенерацию», «турбо ускорение», «Advancing», «3D6».";
+      box.appendChild(hint);
+      return;
+    }
     var h = document.createElement("h1");
     h.textContent = "Поиск: «" + query.trim() + "»";
     box.appendChild(h);
