@@ -189,6 +189,23 @@ def test_start_page_is_for_players(site: Site) -> None:
     assert len(forms) == 1
 
 
+def test_start_page_shows_the_most_referred_to_rules_of_the_graph(corpus: Site) -> None:
+    from rulekb.site.layout import SiteLayout
+    from rulekb.site.overview import most_cited
+
+    layout = SiteLayout(corpus.kb)
+    start = corpus.page(corpus.root / "index.html")
+    lists = [e for e in start.tags if e.tag == "ul" and "rulekb-top" in e.attrs.get("class", "")]
+    assert len(lists) == len(layout.systems)
+    for system, shown in zip(layout.systems, lists, strict=True):
+        top = most_cited(layout, system)
+        assert top, system.id
+        citing = [len({e.source for e in layout.graph.in_edges(n.id)
+                       if e.kind in ("references", "overrides", "grants")}) for n in top]
+        assert citing == sorted(citing, reverse=True), (system.id, citing)
+        assert shown.content == " ".join(n.title for n in top)
+
+
 def test_facts_tables_have_no_empty_column(site: Site) -> None:
     for path in site.html_files():
         page = site.page(path)
