@@ -30,6 +30,7 @@ from typing import Any, Literal
 import yaml
 
 from ingest.models import SourceText, SystemSource
+from kb.files import os_reason
 from kb.models import SYSTEM_TITLES
 
 TEXT_SUFFIXES = (".txt", ".md")
@@ -194,7 +195,7 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise LoadError(f"{path}: файл не читается ({exc.strerror or exc})") from exc
+        raise LoadError(f"{path}: файл не читается ({os_reason(exc)})") from exc
     text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None
     system: str | None

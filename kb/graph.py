@@ -1,4 +1,8 @@
-"""The queryable knowledge graph: a :class:`KnowledgeBase` held in a networkx multigraph.
+"""The queryable knowledge graph: a :class:`KnowledgeBase` with its edges indexed both ways.
+
+Edges are held in plain dictionaries (out and in, one edge per source, target and kind, as
+a networkx multigraph keyed by kind would hold them), so that a lookup in a fresh process
+does not pay for importing networkx; :attr:`Graph.g` builds the networkx view on demand.
 
 >>> graph = Graph(store.load("kb.json"))          # doctest: +SKIP
 >>> graph.find("регенерацию", system="whfb8")[0].title   # doctest: +SKIP
@@ -10,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from kb.lemmas import lemma_key
 from kb.models import Edge, EdgeKind, Fact, KnowledgeBase, Node
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -44,10 +50,26 @@ class Graph:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self.nodes: dict[str, Node] = {n.id: n for n in kb.nodes}
-        self.g: nx.MultiDiGraph = nx.MultiDiGraph()
-        self.g.add_nodes_from(self.nodes)
+        # source → (target, kind) → edge and target → (source, kind) → edge; a later edge of
+        # the same source, target and kind replaces the earlier one
+        self._out: dict[str, dict[tuple[str, str], Edge]] = {}
+        self._in: dict[str, dict[tuple[str, str], Edge]] = {}
         for e in kb.edges:
-            self.g.add_edge(e.source, e.target, key=e.kind, edge=e)
+            self._out.setdefault(e.source, {})[e.target, e.kind] = e
+            self._in.setdefault(e.target, {})[e.source, e.kind] = e
+
+    @cached_property
+    def g(self) -> nx.MultiDiGraph:
+        """The graph as a networkx multigraph (edges keyed by kind, the :class:`Edge` in
+        ``edge``), built on first use for graph algorithms."""
+        import networkx as nx
+
+        g = nx.MultiDiGraph()
+        g.add_nodes_from(self.nodes)
+        for by_target in self._out.values():
+            for e in by_target.values():
+                g.add_edge(e.source, e.target, key=e.kind, edge=e)
+        return g
 
     # -- nodes and edges -------------------------------------------------------------
     def node(self, node_id: str) -> Node:
@@ -59,12 +81,12 @@ class Graph:
 
     def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
         """Edges leaving ``node_id`` (of one kind if given), in a stable order."""
-        edges = [d["edge"] for _, _, d in self.g.out_edges(node_id, data=True)]
+        edges = self._out.get(node_id, {}).values()
         return sorted((e for e in edges if kind is None or e.kind == kind), key=_edge_order)
 
     def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
         """Edges arriving at ``node_id`` (of one kind if given), in a stable order."""
-        edges = [d["edge"] for _, _, d in self.g.in_edges(node_id, data=True)]
+        edges = self._in.get(node_id, {}).values()
         return sorted((e for e in edges if kind is None or e.kind == kind), key=_edge_order)
 
     def children(self, node_id: str) -> list[Node]:

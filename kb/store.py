@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from kb.files import os_reason, write_text_atomic
 from kb.models import SCHEMA, KnowledgeBase
 
 
@@ -26,8 +27,13 @@ def dumps(kb: KnowledgeBase) -> str:
 
 
 def save(kb: KnowledgeBase, path: str | Path) -> None:
-    """Write ``kb`` to ``path`` (see :func:`dumps`)."""
-    Path(path).write_text(dumps(kb), encoding="utf-8")
+    """Write ``kb`` to ``path`` (see :func:`dumps`), atomically: a reader of ``path`` sees the
+    old file or the new one, never half of it (:func:`kb.files.atomic_writer`).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    write_text_atomic(path, dumps(kb))
 
 
 def loads(text: str, origin: str = "<kb>") -> KnowledgeBase:
@@ -54,7 +60,7 @@ def load(path: str | Path) -> KnowledgeBase:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise KBFileError(f"{p}: не удалось прочитать файл ({exc.strerror})") from None
+        raise KBFileError(f"{p}: не удалось прочитать базу знаний ({os_reason(exc)})") from None
     except UnicodeDecodeError:
         raise KBFileError(f"{p}: файл не в кодировке UTF-8") from None
     return loads(text, str(p))

@@ -1,63 +1,124 @@
 """The ``rulekb`` command line: a thin layer that calls one library function per command.
 
-Every failure the user can cause ends in one Russian line on stderr and exit code 2, never a
-traceback.
+Every failure ends in one Russian line on stderr and a documented exit code, never a
+traceback (:mod:`rulekb.errors`; the codes in :data:`rulekb.errors.EXIT_CODES`). click's own
+texts are shown in Russian (:mod:`rulekb.clickru`). A command imports what it needs when it
+runs, so that ``rulekb show`` answers without loading the pipeline or the validator.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from rulekb import defaults
+from rulekb import clickru, defaults
+from rulekb.errors import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    Interrupted,
+    PipeClosed,
+    UserError,
+    doing,
+    exit_codes_help,
+    run,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+clickru.install()
 
-class UserError(click.ClickException):
-    """A clean error for the user: printed as one line, exit code 2."""
-
-    exit_code = 2
-
-    def show(self, file: Any = None) -> None:
-        click.echo(f"Ошибка: {self.message}", err=True)
+__all__ = ["UserError", "cli", "main"]
 
 
 def clean_errors(func: F) -> F:
-    """Turn the library's own exceptions into :class:`UserError` (one line, exit 2)."""
+    """Turn the library's own exceptions into :class:`UserError` (one line, exit 2).
+
+    :func:`rulekb.errors.run` does the same for every command; this keeps a command's
+    errors clean when it is called through click's own ``main`` (``standalone_mode=False``).
+    """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from ingest.load import LoadError
-        from kb.graph import UnknownNode
-        from kb.names import LookupFailed
-        from kb.store import KBFileError
+        from rulekb.errors import _library_errors
 
         try:
             return func(*args, **kwargs)
-        except (LoadError, KBFileError, LookupFailed, UnknownNode) as exc:
+        except _library_errors() as exc:
             raise UserError(str(exc)) from None
-        except OSError as exc:
-            raise UserError(f"{exc.filename or ''}: {exc.strerror}") from None
 
     return wrapper  # type: ignore[return-value]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulekb")
+class Count(click.ParamType):  # type: ignore[type-arg]
+    """A whole number not below ``minimum`` (``-n 0`` and ``-n -5`` refused, in Russian)."""
+
+    name = "число"
+
+    def __init__(self, minimum: int = 1) -> None:
+        self.minimum = minimum
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            number = None
+        if number is None or number < self.minimum:
+            self.fail(f"ожидалось целое число не меньше {self.minimum}, получено «{value}»",
+                      param, ctx)
+        return number
+
+
+class RulekbGroup(click.Group):
+    """The ``rulekb`` group: its ``main`` runs a command under :func:`rulekb.errors.run`."""
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            known = self.list_commands(ctx)
+            near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            hint = f"; возможно, «{near[0]}»" if near else ""
+            raise click.UsageError(
+                f"нет команды «{name}»{hint} (команды: {', '.join(known)})", ctx=ctx)
+        return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise PipeClosed() from None
+        except KeyboardInterrupt:
+            # click would print a blank line and raise Abort; carry it past that
+            raise Interrupted(EXIT_INTERRUPTED, "Прервано (Ctrl-C).") from None
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        code = run(lambda: click.Group.main(self, args, prog_name or "rulekb", complete_var,
+                                            False, **extra))
+        sys.exit(code)
+
+
+@click.group(cls=RulekbGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulekb", message="%(prog)s, версия %(version)s")
 def cli() -> None:
     """rulekb: база знаний по правилам настольных варгеймов (Warhammer 40,000 6-й редакции,
     Warhammer Fantasy Battle 8-й редакции, Kill Team 2018), проверка ростеров и партий со
     ссылками на правила."""
 
 
-@cli.command()
+@cli.command(epilog=exit_codes_help("build"))
 @click.argument("corpus", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("kb.json"),
               show_default=True, help="Куда записать базу знаний (JSON, FORMATS §1).")
@@ -77,9 +138,6 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
     системе: разделы, типы войск, факты, ссылки (разрешённые / неразрешённые) и учёт
     удалённого текста. Файл, который нельзя прочитать или чья система не определилась,
     пропускается (строка на stderr), остальные собираются.
-
-    Код выхода: 0 — всё собрано, 1 — какой-то файл пропущен, 2 — годных текстов нет (база
-    не записывается).
     """
     from ingest import LoadError, load
     from ingest import build as build_kb
@@ -119,7 +177,8 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
             click.echo(f"Пропущен файл {paths_of[name]}: {why}", err=True)
     if not any(n.kind == "source" for n in built.kb.nodes):
         raise UserError("годных текстов правил не найдено, база знаний не записана")
-    save(built.kb, output)
+    with doing("не удалось записать базу знаний в", output):
+        save(built.kb, output)
     if not quiet:
         click.echo(summary_table(built.kb, built.skipped))
         click.echo(f"База знаний записана в {output}")
@@ -132,7 +191,7 @@ def _no_system(text: str) -> str:
     return no_system_reason(text)
 
 
-@cli.command()
+@cli.command(epilog=exit_codes_help("show"))
 @click.argument("name")
 @click.option("--system", "-s", help="Игровая система: wh40k6, whfb8, killteam2018.")
 @click.option("--kb", "kb_path", type=click.Path(path_type=Path),
@@ -148,10 +207,11 @@ def show(name: str, system: str | None, kb_path: Path | None, as_json: bool) -> 
     click.echo(render_node(graph, node, as_json=as_json))
 
 
-@cli.command()
+@cli.command(epilog=exit_codes_help("search"))
 @click.argument("query")
 @click.option("--system", "-s", help="Искать только в этой системе.")
-@click.option("--limit", "-n", default=10, show_default=True, help="Сколько результатов.")
+@click.option("--limit", "-n", type=Count(1), default=10, show_default=True,
+              help="Сколько результатов (не меньше 1).")
 @click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Файл базы знаний.")
 @clean_errors
 def search(query: str, system: str | None, limit: int, kb_path: Path | None) -> None:
@@ -168,7 +228,7 @@ def search(query: str, system: str | None, limit: int, kb_path: Path | None) -> 
             click.echo(f"   {hit.snippet}")
 
 
-@cli.command()
+@cli.command(epilog=exit_codes_help("stats"))
 @click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Файл базы знаний.")
 @click.option("--json", "as_json", is_flag=True, help="В JSON.")
 @clean_errors
@@ -192,7 +252,28 @@ def _register_optional() -> None:
 
 _register_optional()
 
+cli.subcommand_metavar = "КОМАНДА [АРГУМЕНТЫ]..."
+for _command in (cli, *cli.commands.values()):
+    _command.options_metavar = "[ПАРАМЕТРЫ]"
 
-def main() -> None:
-    """Entry point of the ``rulekb`` console script."""
-    cli(prog_name="rulekb")
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Interrupted(EXIT_TERMINATED, "Прервано: процесс получил сигнал SIGTERM.")
+
+
+def _utf8_streams() -> None:
+    """Reports are UTF-8 whatever the locale says (same input, same bytes)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8")
+
+
+def main(args: Sequence[str] | None = None) -> None:
+    """Entry point of the ``rulekb`` console script (exits with the command's code)."""
+    _utf8_streams()
+    try:
+        signal.signal(signal.SIGTERM, _terminated)  # so a killed write leaves no temporary
+    except ValueError:
+        pass  # not the main thread: keep the default
+    cli.main(args, prog_name="rulekb")

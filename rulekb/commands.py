@@ -1,18 +1,28 @@
 """Commands that compose the validator and the site with the KB (``check-list``, ``audit``,
-``site``); kept apart from :mod:`rulekb.cli` so that each stays small."""
+``site``); kept apart from :mod:`rulekb.cli` so that each stays small.
+
+``check-list`` and ``audit`` keep going through a batch: an input that cannot be used is
+reported (in the report and, as one line, on stderr, so that with ``-o FILE`` the terminal
+still shows it) and the others are checked. A report written with ``-o`` appears whole or not
+at all (:func:`kb.files.atomic_writer`).
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
+from rulekb.errors import exit_codes_help
+
 if TYPE_CHECKING:
     from kb.graph import Graph
     from validator.audit.output import Format
+    from validator.inputs.models import InputError
     from validator.inputs.roster import Aliases
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -25,19 +35,20 @@ def register(cli: click.Group) -> None:
     cli.add_command(audit)
 
 
-@click.command()
+@click.command(epilog=exit_codes_help("site"))
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("site"),
               show_default=True, help="Папка для собранного сайта.")
 @click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Файл базы знаний.")
 def site(output: Path, kb_path: Path | None) -> None:
     """Собрать справочный сайт правил (Sphinx) из базы знаний."""
     from rulekb import defaults
-    from rulekb.cli import UserError
+    from rulekb.errors import UserError, doing
     from rulekb.site import SiteBuildError, build_site
 
     try:
         kb = defaults.graph(kb_path).kb
-        index = build_site(kb, output)
+        with doing("не удалось собрать сайт в", output):
+            index = build_site(kb, output)
     except SiteBuildError as exc:
         raise UserError(str(exc)) from None
     click.echo(f"Сайт собран: {index}")
@@ -66,7 +77,7 @@ def _graph_and_aliases(kb_path: Path | None, aliases_path: Path | None) -> tuple
     """The KB to check against and the alias table; a bad file of either is a clean error."""
     from kb.store import KBFileError
     from rulekb import defaults
-    from rulekb.cli import UserError
+    from rulekb.errors import UserError
     from validator.inputs.roster import AliasFileError, load_aliases
 
     try:
@@ -75,38 +86,55 @@ def _graph_and_aliases(kb_path: Path | None, aliases_path: Path | None) -> tuple
         raise UserError(str(exc)) from None
 
 
-def _open_output(output: Path) -> TextIO:
-    from rulekb.cli import UserError
+@contextmanager
+def _report_stream(output: Path | None) -> Iterator[TextIO]:
+    """Where a report goes: stdout, or ``output`` written atomically (created before the
+    work starts, so an unwritable place fails at once; renamed into place when complete)."""
+    from kb.files import atomic_writer
+    from rulekb.errors import doing
 
+    if output is None:
+        yield sys.stdout
+        return
+    with doing("не удалось записать отчёт в", output):
+        writer = atomic_writer(output)
+        stream = writer.__enter__()
     try:
-        return output.open("w", encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise UserError(f"{output}: {exc.strerror}") from None
+        yield stream
+    except BaseException:
+        writer.__exit__(*sys.exc_info())
+        raise
+    with doing("не удалось записать отчёт в", output):
+        writer.__exit__(None, None, None)
 
 
-@click.command()
+def say_input_error(error: InputError) -> None:
+    """An input error as one line on stderr (it is in the report too)."""
+    from rulekb.errors import one_line
+
+    click.echo(f"Ошибка: {one_line(str(error))}", err=True)
+
+
+@click.command(epilog=exit_codes_help("audit"))
 @click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_report_options
 def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: Format, aliases_path: Path | None,
           output: Path | None) -> None:
-    """Проверить записанные партии (журналы JSON Lines): каждое событие — по правилам из базы
-    знаний, с цитатой решающего предложения.
+    """Проверить записанные партии LOGS (журналы JSON Lines; папка — все журналы в ней):
+    каждое событие — по правилам из базы знаний, с цитатой решающего предложения.
 
-    Код выхода: 0 — нарушений нет, 1 — есть нарушения или нечитаемые строки, 2 — журнал не
-    удалось проверить совсем (остальные журналы всё равно проверяются).
+    Журнал, который не удалось проверить, назван в отчёте и строкой в stderr; остальные
+    журналы всё равно проверяются.
     """
     from validator.audit import write_audits
 
     graph, aliases = _graph_and_aliases(kb_path, aliases_path)
-    if output is None:
-        code = write_audits(logs, graph, sys.stdout, fmt, aliases)
-    else:
-        with _open_output(output) as out:
-            code = write_audits(logs, graph, out, fmt, aliases)
+    with _report_stream(output) as out:
+        code = write_audits(logs, graph, out, fmt, aliases, on_error=say_input_error)
     sys.exit(code)
 
 
-@click.command("check-list")
+@click.command("check-list", epilog=exit_codes_help("check-list"))
 @click.argument("lists", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_report_options
 def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: Format,
@@ -115,21 +143,21 @@ def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: Format,
     все списки в ней): тип каждого отряда, его специальные правила и их параметры, профили и
     состав, очки и системы — с цитатой решающего предложения правил.
 
-    Код выхода: 0 — нарушений нет, 1 — есть нарушения, 2 — какой-то список не удалось
-    прочитать (остальные списки всё равно проверяются и выводятся).
+    Список, который не удалось прочитать, назван в отчёте и строкой в stderr; остальные
+    списки всё равно проверяются и выводятся.
     """
     from validator.armylist import check_lists
     from validator.report import exit_code, render_json, render_text
 
     graph, aliases = _graph_and_aliases(kb_path, aliases_path)
     reports = check_lists(lists, graph, aliases=aliases)
+    for report in reports:
+        for error in report.errors:
+            say_input_error(error)
     if fmt == "json":
         text = render_json(reports[0] if len(reports) == 1 else reports)
     else:
         text = render_text(reports)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        with _open_output(output) as out:
-            out.write(text)
+    with _report_stream(output) as out:
+        out.write(text)
     sys.exit(exit_code(reports))

@@ -68,9 +68,9 @@ def default_kb() -> KnowledgeBase:
     kb = build(load_texts([corpus])).kb
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(".tmp")
-        save(kb, tmp)
-        tmp.replace(cached)
+        # atomic (a temporary of its own beside it, then a rename): two processes filling the
+        # cache at once, or one killed half-way, never leave a broken file under this name
+        save(kb, cached)
     except OSError:
         pass  # a read-only home still gets its answer, only slower next time
     return kb

@@ -1,8 +1,9 @@
 """``rulekb check-list`` end to end: reports, exit codes, and unusable input in a batch.
 
 Every bad input gives one clear Russian message naming the file (and line, column, field
-where there is one), exit code 2 and no traceback, while the good list beside it in the
-same batch is still checked and reported in full.
+where there is one), in the report and as a line on stderr, and no traceback, while the good
+list beside it in the same batch is still checked and reported in full (exit code 1: a list
+was skipped; 2 only when no list could be checked).
 """
 
 from __future__ import annotations
@@ -41,10 +42,16 @@ def kb_file(tmp_path_factory: pytest.TempPathFactory, corpus_graph: Graph) -> Pa
 
 
 def _run(args: list[str], kb_file: Path | None) -> tuple[int, str]:
+    """The exit code and the report (stdout; an error of the whole run is on stderr)."""
+    code, stdout, stderr = _run_streams(args, kb_file)
+    return code, stdout or stderr
+
+
+def _run_streams(args: list[str], kb_file: Path | None) -> tuple[int, str, str]:
     extra = ["--kb", str(kb_file)] if kb_file is not None else []
     result = CliRunner().invoke(cli, ["check-list", *args, *extra])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.output
+    return result.exit_code, result.stdout, result.stderr
 
 
 def _entity_bomb(folder: Path) -> str:
@@ -102,9 +109,11 @@ def test_bad_input_in_a_batch(make: object, messages: list[str], kb_file: Path, 
     monkeypatch.chdir(tmp_path)
     bad = make(tmp_path)  # type: ignore[operator]
     (tmp_path / "good.yaml").write_text(GOOD, encoding="utf-8")
-    code, output = _run([bad, "good.yaml"], kb_file)
-    assert code == 2
-    assert "Traceback" not in output
+    code, output, stderr = _run_streams([bad, "good.yaml"], kb_file)
+    assert code == 1  # the bad list is skipped, the good one checked
+    assert "Traceback" not in output + stderr
+    assert stderr.splitlines() == [f"Ошибка: {message}" for message in messages]
+    assert _run([bad], kb_file)[0] == 2  # alone, nothing could be checked
     errors = [line.strip() for line in output.splitlines() if line.startswith("  ")
               and line.strip().startswith(bad)]
     assert errors == messages  # each problem said once, where it is
@@ -139,7 +148,7 @@ def test_json_batch_is_an_array_with_errors(kb_file: Path, tmp_path: Path,
     shutil.copy(BAD / "broken.json", tmp_path / "broken.json")
     (tmp_path / "good.yaml").write_text(GOOD, encoding="utf-8")
     code, output = _run(["broken.json", "good.yaml", "--format", "json"], kb_file)
-    assert code == 2
+    assert code == 1
     broken, good = json.loads(output)
     assert broken["errors"] == [{
         "file": "broken.json", "line": 4, "column": 39, "field": "", "kind": "syntax",

@@ -215,7 +215,8 @@ def _with(*verdicts: str, errors: int = 0, kind: str = "log",
     ([_with("ok", "violation")], 1),
     ([_with("ok"), _with("violation")], 1),
     ([_with("ok", errors=1)], 2),
-    ([_with("violation"), _with(errors=1)], 2),  # one unusable input in a batch: still 2
+    ([_with("violation"), _with(errors=1)], 1),  # one unusable input in a batch: skipped
+    ([_with(errors=1), _with(errors=2)], 2),  # no input of the batch could be used
     ([_with("ok", errors=1, system="wh40k6")], 1),  # an audited log with an unreadable line
     ([_with(errors=1, kind="list", system="wh40k6")], 2),  # a list that did not read
 ])

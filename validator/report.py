@@ -231,18 +231,24 @@ def _one_json(report: Report) -> str:
 # --- exit code ------------------------------------------------------------------------------
 
 
-def exit_code(reports: Report | Iterable[Report]) -> int:
-    """The process exit code for a run (FORMATS §4): 0 clean, 1 violations, 2 unusable input.
+def unusable(report: Report) -> bool:
+    """Whether an input could not be used at all: a list with input errors (a list is checked
+    only once it reads), a log whose header or armies could not be read (no system)."""
+    return bool(report.errors) and (report.kind == "list" or report.system is None)
 
-    2 wins over 1, 1 over 0. 2 when an input could not be used at all: a list with input
-    errors (a list is checked only once it reads), a log whose header or armies could not be
-    read (its report has no system). A log that was audited but had lines that could not be
-    read gives 1, like a violation: the rest of it was audited and is reported, what was
-    skipped is listed with its line. The other reports of a batch are always checked and
-    reported in full. Warnings and ``not_covered`` verdicts do not change the code.
+
+def exit_code(reports: Report | Iterable[Report]) -> int:
+    """The process exit code for a run (FORMATS §4): 0 clean, 1 findings, 2 nothing usable.
+
+    A batch keeps going: an input that could not be used is reported and the others are
+    checked all the same. 2 when no input of the run could be used at all (a single
+    unusable list or log, or every one of a batch); 1 when one was skipped but others were
+    checked, when a violation was found, or when a log that was audited had lines that
+    could not be read (the rest of it was audited, what was skipped is listed with its
+    line); else 0. Warnings and ``not_covered`` verdicts do not change the code.
     """
     items = [reports] if isinstance(reports, Report) else list(reports)
-    if any(r.errors and (r.kind == "list" or r.system is None) for r in items):
+    if items and all(unusable(r) for r in items):
         return EXIT_UNUSABLE
     if any(r.errors for r in items):
         return EXIT_VIOLATIONS

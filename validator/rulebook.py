@@ -25,6 +25,7 @@ from kb.graph import Graph
 from kb.lemmas import fold, lemma_key, lemma_words
 from kb.models import Fact, Node
 from kb.text import sentences, stem_match
+from validator.inputs.models import InputError
 from validator.verdicts import RuleCitation
 
 T = TypeVar("T")
@@ -323,3 +324,17 @@ def _under(graph: Graph, node: Node, outer: Sequence[str]) -> bool:
 
 def _owned_by(graph: Graph, node: Node, type_node: Node) -> bool:
     return node.id == type_node.id or any(a.id == type_node.id for a in graph.ancestors(node.id))
+
+
+def missing_system(graph: Graph, system: str, file: str | None = None) -> InputError | None:
+    """The input error of a list or log whose system the KB holds no rules of, else None.
+
+    Checking such an input would only say that every unit type is unknown; the error says
+    instead which systems the KB does hold, so the user can pick the right KB.
+    """
+    held = [s.id for s in graph.kb.systems]
+    if system in held:
+        return None
+    have = ", ".join(held) if held else "ни одной системы"
+    return InputError(message=f"в базе знаний нет правил системы «{system}»; в ней есть: {have}",
+                      kind="system", file=file)

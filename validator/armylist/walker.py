@@ -37,6 +37,7 @@ from validator.inputs.models import DEFAULT_MAX_BYTES, ArmyList, ListInputError
 from validator.inputs.roster import Aliases
 from validator.registry import Check, Finding, checks
 from validator.report import failure_report
+from validator.rulebook import missing_system
 from validator.verdicts import Application, Report, RuleRef, TypeRef, UnitReport, Verdict
 
 _UNIT_FIELD = re.compile(r"^units\[(\d+)\](?:\.(.*))?$")
@@ -103,8 +104,9 @@ def check_lists(paths: Iterable[str | os.PathLike[str]], graph: Graph, *,
                 max_bytes: int = DEFAULT_MAX_BYTES) -> list[Report]:
     """Check every list of ``paths`` (a folder stands for the list files inside it).
 
-    A file that cannot be read gives a report holding only its input errors; the other
-    lists are checked and reported all the same, in the order given.
+    A file that cannot be read, or a list of a system the KB holds no rules of, gives a
+    report holding only its input errors; the other lists are checked and reported all the
+    same, in the order given.
     """
     resolver = Resolver(graph, aliases)
     reports: list[Report] = []
@@ -112,6 +114,11 @@ def check_lists(paths: Iterable[str | os.PathLike[str]], graph: Graph, *,
         if isinstance(item, ListInputError):
             reports.append(failure_report("list", item.file or UNNAMED_INPUT, item,
                                           system=item.system))
+        elif (lacking := missing_system(graph, item.system, item.source)) is not None:
+            where = item.positions.get("system")
+            error = lacking.at(line=where.line, column=where.column) if where else lacking
+            reports.append(failure_report("list", item.source or UNNAMED_INPUT,
+                                          ListInputError([error]), system=item.system))
         else:
             reports.append(check_list(item, graph, resolver=resolver))
     return reports

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -26,6 +26,7 @@ from validator.inputs.gamelog import read_log
 from validator.inputs.models import GameLogError, InputError
 from validator.inputs.roster import Aliases
 from validator.report import EXIT_CLEAN, EXIT_UNUSABLE, EXIT_VIOLATIONS
+from validator.rulebook import missing_system
 from validator.verdicts import Report, Verdict
 
 __all__ = ["Audit", "audit_log", "write_audits"]
@@ -35,12 +36,16 @@ def audit_log(path: str | os.PathLike[str], graph: Graph,
               aliases: Aliases | None = None) -> Report:
     """Audit one log and hold the whole report (use :func:`write_audits` for big logs).
 
-    A log whose header cannot be used gives a report holding only its errors.
+    A log whose header cannot be used, or of a system the KB holds no rules of, gives a
+    report holding only its errors.
     """
     try:
         log = read_log(path)
     except GameLogError as exc:
         return Report(kind="log", input=str(path), errors=exc.errors)
+    lacking = missing_system(graph, log.system, str(path))
+    if lacking is not None:
+        return Report(kind="log", input=str(path), errors=(lacking.at(line=log.header_line),))
     verdicts: list[Verdict] = []
     errors: list[InputError] = []
     for item in Audit(log, graph, aliases).run():
@@ -66,15 +71,20 @@ def log_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
 
 
 def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: TextIO,
-                 fmt: Format, aliases: Aliases | None = None) -> int:
+                 fmt: Format, aliases: Aliases | None = None,
+                 on_error: Callable[[InputError], None] | None = None) -> int:
     """Audit logs one after another, streaming each report to ``out``; the exit code.
 
-    A folder stands for every ``.jsonl`` log inside it (every level, sorted). 2 when a log
-    could not be audited at all (its header or an army is unusable; the other logs are still
-    audited), else 1 when a violation was found or a line could not be read, else 0.
+    A folder stands for every ``.jsonl`` log inside it (every level, sorted). A log that
+    cannot be audited at all (its header or an army is unusable, the KB holds no rules of
+    its system) is reported with its errors and the others are still audited. The exit
+    code: 2 when no log could be audited at all, else 1 when one was skipped, a violation
+    was found or a line could not be read, else 0. ``on_error`` is called with every input
+    error as it is reported (the CLI also prints each on stderr).
     """
     paths = log_files(paths)
-    code = EXIT_CLEAN
+    audited = skipped = 0
+    findings = False
     if fmt == "json" and len(paths) != 1:
         out.write("[\n")
     for index, path in enumerate(paths):
@@ -84,11 +94,17 @@ def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: Tex
             out.write("\n")
         try:
             log = read_log(path)
+            lacking = missing_system(graph, log.system, str(path))
+            if lacking is not None:
+                raise GameLogError([lacking.at(line=log.header_line)])
         except GameLogError as exc:
             writer = LogReportWriter(out, fmt, str(path), None)
             writer.start(exc.errors)
             writer.finish(Counter(), {}, {})
-            code = EXIT_UNUSABLE
+            for error in exc.errors:
+                if on_error is not None:
+                    on_error(error)
+            skipped += 1
             continue
         audit = Audit(log, graph, aliases)
         writer = LogReportWriter(out, fmt, str(path), log.system)
@@ -96,13 +112,17 @@ def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: Tex
         for item in audit.run():
             if isinstance(item, InputError):
                 writer.error(item)
+                if on_error is not None:
+                    on_error(item)
             else:
                 writer.verdict(item)
         tally = audit.tally
         total = tally.total
         writer.finish(total, tally.by_player, tally.by_unit)
-        if code != EXIT_UNUSABLE and (total["violation"] or tally.errors):
-            code = EXIT_VIOLATIONS
+        audited += 1
+        findings = findings or bool(total["violation"] or tally.errors)
     if fmt == "json" and len(paths) != 1:
         out.write("]\n")
-    return code
+    if not audited:
+        return EXIT_UNUSABLE
+    return EXIT_VIOLATIONS if skipped or findings else EXIT_CLEAN

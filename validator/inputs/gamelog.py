@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from kb.files import os_reason
 from validator.inputs.events import EVENT_TYPES, BaseEvent, GameHeader, KnownEvent, UnknownEvent
 from validator.inputs.lists import (
     Positions,
@@ -80,6 +81,9 @@ def _event_errors(raw: bytes, exc: ValidationError, file: str, line: int) -> lis
     except RecursionError:
         return [InputError(message="слишком глубокая вложенность", kind="syntax", file=file,
                            line=line)]
+    except ValueError:  # Python's limit on the length of an int's text
+        return [InputError(message="слишком длинное число (больше 4300 цифр)", kind="syntax",
+                           file=file, line=line)]
     if not isinstance(data, dict):
         return [InputError(message=f"ожидался объект JSON с полем «action», {got(data)}",
                            kind="type", expected="объект", file=file, line=line, column=1)]
@@ -276,7 +280,7 @@ def read_log(
         raise GameLogError([InputError(message="файл не найден", kind="not_found",
                                        file=file)]) from None
     except OSError as exc:
-        raise GameLogError([InputError(message=f"не удалось прочитать файл ({exc.strerror})",
+        raise GameLogError([InputError(message=f"не удалось прочитать файл ({os_reason(exc)})",
                                        kind="io", file=file)]) from None
     with stream:
         line = 0

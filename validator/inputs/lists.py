@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -25,6 +26,8 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from kb.files import os_reason
+from validator.inputs import yamlerrors
 from validator.inputs.models import (
     DEFAULT_MAX_BYTES,
     SYSTEM_IDS,
@@ -48,7 +51,7 @@ Positions = dict[FieldPath, SourcePos]
 
 # fields of ArmyList that the reader fills; a list that writes them has an unknown field
 _READER_FIELDS = frozenset({"source", "positions"})
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Loader: Any = yamlerrors.Loader
 
 
 def _fail(file: str | None, message: str, kind: str, **where: Any) -> ListInputError:
@@ -76,7 +79,7 @@ def read_bytes(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     except FileNotFoundError:
         raise _fail(file, "файл не найден", "not_found") from None
     except OSError as exc:
-        raise _fail(file, f"не удалось прочитать файл ({exc.strerror})", "io") from None
+        raise _fail(file, f"не удалось прочитать файл ({os_reason(exc)})", "io") from None
     if path.is_dir():
         raise _fail(file, "это папка, а не файл", "io")
     too_large = f"файл слишком велик: {{}}, предел {_size_text(max_bytes)}"
@@ -86,7 +89,7 @@ def read_bytes(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
         with path.open("rb") as stream:
             data = stream.read(max_bytes + 1)  # the file may have grown since stat()
     except OSError as exc:
-        raise _fail(file, f"не удалось прочитать файл ({exc.strerror})", "io") from None
+        raise _fail(file, f"не удалось прочитать файл ({os_reason(exc)})", "io") from None
     if len(data) > max_bytes:
         raise _fail(file, too_large.format(f"больше {_size_text(max_bytes)}"), "too_large")
     if not data.strip():
@@ -107,26 +110,6 @@ def decode(data: bytes, file: str | None) -> str:
 
 # --- parsing with positions -----------------------------------------------------------------
 
-_YAML_PROBLEMS = {
-    "could not find expected ':'": "не найдено ожидаемое «:»",
-    "mapping values are not allowed": "здесь не может стоять «:» (неверный отступ или значение "
-    "с двоеточием без кавычек)",
-    "found character '\\t' that cannot start any token": "табуляция вместо пробелов",
-    "found character that cannot start any token": "символ, с которого не может начинаться "
-    "значение",
-    "did not find expected key": "не найден ожидаемый ключ (неверный отступ?)",
-    "did not find expected '-' indicator": "не найден ожидаемый «-» (неверный отступ в списке?)",
-    "did not find expected ',' or ']'": "не найдено ожидаемое «,» или «]»",
-    "did not find expected ',' or '}'": "не найдено ожидаемое «,» или «}»",
-    "did not find expected node content": "не найдено ожидаемое значение",
-    "found unexpected end of stream": "файл оборвался посреди значения",
-    "found unexpected ':'": "неожиданное «:»",
-    "expected <block end>": "неверный отступ",
-    "found undefined alias": "ссылка на неопределённый якорь",
-    "found unhashable key": "ключом словаря может быть только строка",
-    "but found another document": "в файле больше одного документа YAML",
-    "expected a single document": "в файле больше одного документа YAML",
-}
 _JSON_PROBLEMS = {
     "Expecting value": "ожидалось значение",
     "Expecting property name enclosed in double quotes": "ожидалось имя поля в двойных кавычках",
@@ -151,6 +134,15 @@ def json_syntax_error(exc: json.JSONDecodeError, file: str | None) -> InputError
     """An :class:`InputError` for a JSON syntax error, at the parser's line and column."""
     return InputError(message=f"ошибка синтаксиса JSON: {_translate(exc.msg, _JSON_PROBLEMS)}",
                       kind="syntax", file=file, line=exc.lineno, column=exc.colno)
+
+
+def _long_number(text: str, file: str | None) -> ListInputError:
+    where: dict[str, int] = {}
+    found = re.search(r"\d{4000,}", text)
+    if found is not None:
+        where = {"line": text.count("\n", 0, found.start()) + 1,
+                 "column": found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1}
+    return _fail(file, "слишком длинное число (больше 4300 цифр)", "syntax", **where)
 
 
 def _too_deep(file: str | None) -> ListInputError:
@@ -212,13 +204,10 @@ def parse_yaml(text: str, file: str | None) -> tuple[Any, Positions, list[InputE
     """
     try:
         node, data = _compose(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = _translate(exc.problem or exc.context or "", _YAML_PROBLEMS)
-        where = {"line": mark.line + 1, "column": mark.column + 1} if mark else {}
-        raise _fail(file, f"ошибка синтаксиса YAML: {problem}", "syntax", **where) from None
     except yaml.YAMLError as exc:
-        raise _fail(file, f"ошибка синтаксиса YAML: {exc}", "syntax") from None
+        problem, mark = yamlerrors.describe(exc, text)
+        where = {"line": mark[0], "column": mark[1]} if mark else {}
+        raise _fail(file, f"ошибка синтаксиса YAML: {problem}", "syntax", **where) from None
     except RecursionError:
         raise _too_deep(file) from None
     if node is None:
@@ -239,6 +228,8 @@ def parse_json(text: str, file: str | None) -> tuple[Any, Positions, list[InputE
         raise ListInputError([json_syntax_error(exc, file)]) from None
     except RecursionError:
         raise _too_deep(file) from None
+    except ValueError:  # Python's limit on the length of an int's text (4300 digits)
+        raise _long_number(text, file) from None
     try:
         node, _ = _compose(text)
     except (yaml.YAMLError, RecursionError):
@@ -505,6 +496,8 @@ def read_list(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTE
     """
     p = Path(path)
     suffix = p.suffix.lower()
+    if not p.exists() and not p.is_symlink():
+        raise _fail(str(p), "файл не найден", "not_found")
     if suffix in ROSTER_SUFFIXES:
         from validator.inputs.roster import read_roster  # roster builds on this module
 

@@ -29,6 +29,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as safe_xml
 from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
 
+from kb.files import os_reason
 from kb.lemmas import fold
 from validator.inputs.lists import build_list, read_bytes
 from validator.inputs.models import (
@@ -320,7 +321,7 @@ def _read_aliases(path: Path) -> Aliases:
             table = tomllib.load(stream)
     except OSError as exc:
         raise AliasFileError(f"{path}: не удалось прочитать файл псевдонимов "
-                             f"({exc.strerror})") from None
+                             f"({os_reason(exc)})") from None
     except tomllib.TOMLDecodeError as exc:
         raise AliasFileError(f"{path}: ошибка синтаксиса TOML ({exc})") from None
     aliases: Aliases = {}

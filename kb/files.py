@@ -1,0 +1,109 @@
+"""Files written whole or not at all, and OS errors said in Russian.
+
+A file that :func:`atomic_writer` writes appears under its name only once it is complete: the
+text goes to a temporary file in the same folder, which is flushed to disk and then renamed
+over the target (a rename within one file system is atomic). A crash, Ctrl-C or a second
+process writing the same file at the same time never leaves a half-written file under the
+name; the reader sees the old file or the new one.
+
+Example::
+
+    with atomic_writer("kb.json") as out:
+        out.write(text)
+
+:func:`os_reason` says what went wrong with a file in Russian (the OS's own words are English
+or depend on the locale).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+_REASONS: dict[int, str] = {
+    errno.ENOENT: "нет такого файла или папки",
+    errno.EACCES: "нет прав доступа",
+    errno.EPERM: "операция не разрешена",
+    errno.EISDIR: "это папка, а не файл",
+    errno.ENOTDIR: "часть пути — не папка",
+    errno.EEXIST: "файл уже существует",
+    errno.ENOSPC: "на диске нет места",
+    errno.EROFS: "файловая система только для чтения",
+    errno.ENAMETOOLONG: "слишком длинное имя файла",
+    errno.ELOOP: "слишком много символических ссылок (ссылка на саму себя?)",
+    errno.EMFILE: "открыто слишком много файлов",
+    errno.ENFILE: "в системе открыто слишком много файлов",
+    errno.EIO: "ошибка ввода-вывода устройства",
+    errno.EFBIG: "файл слишком велик",
+    errno.EBUSY: "файл или устройство заняты",
+    errno.EXDEV: "переименование между разными файловыми системами",
+    errno.ENOTEMPTY: "папка не пуста",
+    errno.EINVAL: "недопустимый аргумент (неподходящее имя или тип файла?)",
+    errno.EPIPE: "канал закрыт читающей стороной",
+    errno.ENXIO: "нет такого устройства",
+    errno.ETXTBSY: "файл занят",
+    errno.EAGAIN: "ресурс временно недоступен",
+}
+if hasattr(errno, "EDQUOT"):
+    _REASONS[errno.EDQUOT] = "превышена дисковая квота"
+
+
+def os_reason(exc: OSError) -> str:
+    """What an OS error means, in Russian, without the path (the caller names the file).
+
+    >>> os_reason(IsADirectoryError(21, "Is a directory"))
+    'это папка, а не файл'
+    """
+    if exc.errno in _REASONS:
+        return _REASONS[exc.errno]
+    code = errno.errorcode.get(exc.errno or 0)
+    return f"ошибка операционной системы {code}" if code else "ошибка операционной системы"
+
+
+@contextmanager
+def atomic_writer(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+    """A text stream (UTF-8, ``\\n`` line ends) whose content replaces ``path`` on success.
+
+    The temporary file (``.NAME.XXXXXXXX.tmp`` beside the target) is created at once, so
+    a folder that is missing or not writable fails before any work is done; it takes the
+    permissions a new file gets (the umask), or those of the file it replaces. On any
+    exception, Ctrl-C included, it is removed and ``path`` stays as it was. A symbolic link
+    at ``path`` is followed: the file it points to is replaced.
+
+    Raises:
+        OSError: the temporary file cannot be created, written or renamed.
+    """
+    target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        try:
+            os.fchmod(fd, os.stat(target).st_mode & 0o7777)
+        except OSError:
+            pass  # a new file: the umask already applies
+        with open(fd, "w", encoding="utf-8", newline="\n") as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass  # already renamed or never created
+        raise
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` all at once (see :func:`atomic_writer`)."""
+    with atomic_writer(path) as out:
+        out.write(text)

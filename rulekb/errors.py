@@ -1,0 +1,259 @@
+"""The CLI's error discipline: every failure is one Russian line on stderr and an exit code.
+
+:func:`run` calls a command and turns whatever escapes it into that line and code: click's
+usage errors (their texts in Russian, :mod:`rulekb.clickru`), the library's own exceptions
+(their messages are already Russian), OS errors (what was being done, to which path: see
+:func:`doing`), Ctrl-C, a closed pipe, and — as a last resort — a bug, said as such.
+
+:data:`EXIT_CODES` documents every exit code of every command; the CLI reference, the README
+and ``tests/test_cli_exit_codes.py`` are kept to it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from kb.files import os_reason
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_UNUSABLE = 2
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+EXIT_TERMINATED = 143
+
+DEBUG_ENV = "RULEKB_DEBUG"
+"""Set to 1 to get the traceback of an internal error instead of its one line."""
+
+COMMON_CODES: tuple[tuple[int, str], ...] = (
+    (EXIT_UNUSABLE, "ошибка в командной строке (нет аргумента, неизвестный параметр или "
+                    "команда, недопустимое значение), файл базы знаний, таблицы псевдонимов или "
+                    "вывода не читается или не пишется"),
+    (EXIT_INTERNAL, "внутренняя ошибка rulekb (ошибка в программе; подробности — с "
+                    f"{DEBUG_ENV}=1)"),
+    (EXIT_INTERRUPTED, "прервано Ctrl-C"),
+    (EXIT_BROKEN_PIPE, "читатель стандартного вывода закрыл канал (`| head`); без сообщения"),
+    (EXIT_TERMINATED, "завершено сигналом SIGTERM"),
+)
+"""What every command may exit with besides its own codes."""
+
+EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
+    "build": (
+        (EXIT_OK, "база знаний записана, все файлы прочитаны"),
+        (EXIT_FINDINGS, "база знаний записана, но какой-то файл пропущен (он назван в stderr и "
+                        "в учёте базы знаний)"),
+        (EXIT_UNUSABLE, "ни одного пригодного текста правил: база знаний не записана"),
+    ),
+    "show": (
+        (EXIT_OK, "узел найден и показан"),
+        (EXIT_UNUSABLE, "имя не найдено (с ближайшими именами) или означает узлы нескольких "
+                        "систем; неизвестная система"),
+    ),
+    "search": (
+        (EXIT_OK, "поиск выполнен (в том числе когда ничего не найдено)"),
+        (EXIT_UNUSABLE, "неизвестная система; -n меньше 1"),
+    ),
+    "stats": (
+        (EXIT_OK, "сводка выведена"),
+    ),
+    "check-list": (
+        (EXIT_OK, "все списки проверены, нарушений нет"),
+        (EXIT_FINDINGS, "есть нарушения, или какой-то список не удалось прочитать (остальные "
+                        "проверены; каждая ошибка — строкой в stderr)"),
+        (EXIT_UNUSABLE, "ни один список не удалось проверить: не читается, нет такого файла, "
+                        "в папке нет списков, в базе знаний нет правил его системы"),
+    ),
+    "audit": (
+        (EXIT_OK, "все журналы проверены, нарушений нет"),
+        (EXIT_FINDINGS, "есть нарушения, нечитаемые строки, или какой-то журнал не удалось "
+                        "проверить (остальные проверены; каждая ошибка — строкой в stderr)"),
+        (EXIT_UNUSABLE, "ни один журнал не удалось проверить: нет заголовка, армия не читается, "
+                        "нет такого файла, в базе знаний нет правил его системы"),
+    ),
+    "site": (
+        (EXIT_OK, "сайт собран"),
+        (EXIT_UNUSABLE, "сайт не собран: предупреждение Sphinx, папку вывода нельзя записать"),
+    ),
+}
+"""Each command's own exit codes and what they mean (Russian, as the reference shows them)."""
+
+
+def codes_of(command: str) -> tuple[tuple[int, str], ...]:
+    """Every exit code ``command`` may give, its own then the common ones, by code."""
+    own = EXIT_CODES.get(command, ())
+    mine = {code for code, _ in own}
+    return own + tuple((code, text) for code, text in COMMON_CODES if code not in mine)
+
+
+def exit_codes_help(command: str) -> str:
+    """The exit codes of a command as its ``--help`` epilog."""
+    own = "; ".join(f"{code} — {text}" for code, text in EXIT_CODES.get(command, ()))
+    return f"Код выхода: {own}; общие для всех команд коды — в справочнике команд."
+
+
+class UserError(click.ClickException):
+    """A clean error for the user: printed as one line, exit code 2."""
+
+    exit_code = EXIT_UNUSABLE
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"Ошибка: {one_line(self.message)}", err=True)
+
+
+class Interrupted(BaseException):
+    """Ctrl-C or SIGTERM, carried past click's own handling (which would print a blank line
+    and English) to :func:`run`; a BaseException, so no ``except Exception`` swallows it."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class PipeClosed(BaseException):
+    """The reader of stdout went away (``rulekb search … | head -1``)."""
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and runs of spaces become single spaces."""
+    return " ".join(text.split())
+
+
+@contextmanager
+def doing(action: str, path: object) -> Iterator[None]:
+    """Say what was being done, to which path, when an OS error stops it.
+
+    >>> with doing("запись отчёта в", "out/report.txt"):   # doctest: +SKIP
+    ...     open("out/report.txt", "w")
+    UserError: запись отчёта в out/report.txt: нет такого файла или папки
+    """
+    try:
+        yield
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        raise UserError(f"{action} {path}: {os_reason(exc)}") from None
+
+
+_LIBRARY_ERRORS = (
+    ("ingest.load", "LoadError"),
+    ("kb.store", "KBFileError"),
+    ("kb.names", "LookupFailed"),
+    ("kb.graph", "UnknownNode"),
+    ("validator.inputs.roster", "AliasFileError"),
+    ("rulekb.site.errors", "SiteBuildError"),
+)
+
+
+def _library_errors() -> tuple[type[BaseException], ...]:
+    """The library's exceptions whose message is already the Russian line to show.
+
+    Only modules already imported are looked at: an exception of a module never imported
+    cannot have been raised, and importing ``ingest`` here would cost a lookup its speed.
+    """
+    found: list[type[BaseException]] = []
+    for module_name, name in _LIBRARY_ERRORS:
+        module = sys.modules.get(module_name)
+        error = getattr(module, name, None) if module is not None else None
+        if isinstance(error, type) and issubclass(error, BaseException):
+            found.append(error)
+    return tuple(found)
+
+
+def _say(line: str) -> None:
+    try:
+        click.echo(line, err=True)
+    except (OSError, ValueError):
+        pass  # stderr itself is gone: the exit code still tells
+
+
+def _usage_line(exc: click.UsageError) -> str:
+    message = one_line(exc.format_message()).rstrip()
+    if message and message[-1] not in ".?!":
+        message += "."
+    where = f" Справка: {exc.ctx.command_path} --help" if exc.ctx is not None else ""
+    return f"Ошибка: {message}{where}"
+
+
+def _exit_code(code: object) -> int:
+    if code is None:
+        return EXIT_OK
+    if isinstance(code, int):
+        return code
+    _say(f"Ошибка: {code}")
+    return EXIT_UNUSABLE
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise PipeClosed() from None
+
+
+def _silence_stdout() -> None:
+    # the interpreter flushes stdout once more at exit; pointing it at /dev/null keeps that
+    # flush from raising again (the recipe of the Python docs for SIGPIPE)
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run(command: Callable[[], object]) -> int:
+    """Run ``command`` (click's ``main`` in non-standalone mode) and return the exit code,
+    every failure said on stderr as one Russian line."""
+    no_args_help = getattr(click.exceptions, "NoArgsIsHelpError", None)
+    try:
+        try:
+            result = command()
+            _flush_stdout()
+            return result if isinstance(result, int) else EXIT_OK
+        except SystemExit as exc:
+            _flush_stdout()
+            return _exit_code(exc.code)
+    except PipeClosed:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except Interrupted as exc:
+        _say(exc.message)
+        return exc.code
+    except (KeyboardInterrupt, click.Abort):
+        _say("Прервано (Ctrl-C).")
+        return EXIT_INTERRUPTED
+    except click.UsageError as exc:
+        if no_args_help is not None and isinstance(exc, no_args_help) and exc.ctx is not None:
+            click.echo(exc.ctx.get_help())  # «rulekb» alone: the help, as click 8.1 gave it
+            return EXIT_OK
+        _say(_usage_line(exc))
+        return EXIT_UNUSABLE
+    except click.ClickException as exc:
+        _say(f"Ошибка: {one_line(exc.format_message())}")
+        return exc.exit_code
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except _library_errors() as exc:
+        _say(f"Ошибка: {one_line(str(exc))}")
+        return EXIT_UNUSABLE
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        _say(f"Ошибка ввода-вывода: {where}{os_reason(exc)}")
+        return EXIT_UNUSABLE
+    except MemoryError:
+        _say("Ошибка: не хватило памяти; входные данные слишком велики для этой машины")
+        return EXIT_UNUSABLE
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        _say(f"Ошибка: внутренняя ошибка rulekb ({type(exc).__name__}: {one_line(str(exc))}); "
+             f"трассировку покажет запуск с {DEBUG_ENV}=1")
+        return EXIT_INTERNAL
