@@ -1,26 +1,127 @@
 """Russian lemma keys: how a name in any inflected form, case or spelling is looked up.
 
 ё is kept in every text the KB stores and folded to е only here, in lookup keys.
+
+The dictionary (pymorphy3) is imported and loaded on first use only (~60 ms). What the
+functions that ask it computed is kept in :class:`Memo` tables, which a caller may save and
+give to a later process (:func:`memo_state`, :func:`load_memo`): a lookup in a fresh process
+then answers without loading the dictionary when its words were seen before.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, update_wrapper
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-import pymorphy3
+if TYPE_CHECKING:
+    import pymorphy3
 
 WORD_RE = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+(?:[-'][0-9A-Za-zА-Яа-яЁё]+)*")
 
+MEMO_LIMIT = 200_000
+"""Entries a :class:`Memo` holds at most (it starts afresh when full)."""
+
 _morph: pymorphy3.MorphAnalyzer | None = None
+
+T = TypeVar("T")
 
 
 def morph() -> pymorphy3.MorphAnalyzer:
-    """The shared pymorphy3 analyser (loading the dictionary takes ~50 ms, once)."""
+    """The shared pymorphy3 analyser (importing it and loading the dictionary take ~60 ms,
+    once per process)."""
     global _morph
     if _morph is None:
+        import pymorphy3
+
         _morph = pymorphy3.MorphAnalyzer()
     return _morph
+
+
+def morph_loaded() -> bool:
+    """Whether this process has loaded the dictionary."""
+    return _morph is not None
+
+
+class Memo(Generic[T]):
+    """The results of a one-argument function of words, by argument.
+
+    Like :func:`functools.lru_cache`, but its table can be saved and loaded: the results
+    are the function's, for the same dictionary and code, so a table from an earlier
+    process answers exactly as the function would. :meth:`wrap` gives the memoised
+    function (a closure over the table: a hit costs what an ``lru_cache`` hit does).
+    """
+
+    def __init__(self, function: Callable[[str], T], name: str,
+                 decode: Callable[[Any], T] | None = None) -> None:
+        self.function = function
+        self.name = name
+        self.decode = decode
+        self.table: dict[str, T] = {}
+        self.grown = False
+        MEMOS[name] = self
+        if name in _SAVED:  # loaded before the module defining this memo was imported
+            self.load(_SAVED.pop(name))
+
+    def wrap(self) -> Callable[[str], T]:
+        """The memoised function."""
+        table, function, memo = self.table, self.function, self
+
+        def call(word: str) -> T:
+            try:
+                return table[word]
+            except KeyError:
+                pass
+            value = function(word)
+            if len(table) >= MEMO_LIMIT:
+                table.clear()
+            table[word] = value
+            memo.grown = True
+            return value
+
+        update_wrapper(call, function)
+        return call
+
+    def load(self, saved: dict[str, Any]) -> None:
+        """Take results saved earlier (those computed here win)."""
+        decode, table = self.decode, self.table
+        for word, value in saved.items():
+            if len(table) >= MEMO_LIMIT:
+                break
+            if isinstance(word, str) and word not in table:
+                table[word] = decode(value) if decode is not None else value
+
+
+MEMOS: dict[str, Memo[Any]] = {}
+"""Every :class:`Memo` by name (``lemma``, ``word_terms`` of :mod:`kb.search`)."""
+
+_SAVED: dict[str, dict[str, Any]] = {}
+# tables loaded for memos whose module is not imported (yet): given to them when it is
+
+
+def memo_state() -> dict[str, dict[str, Any]]:
+    """Every memo's table (and those loaded for memos not imported), for saving as JSON."""
+    state = {name: dict(table) for name, table in _SAVED.items()}
+    state.update((name, dict(memo.table)) for name, memo in MEMOS.items())
+    return dict(sorted(state.items()))
+
+
+def load_memo(state: dict[str, Any]) -> None:
+    """Give the memos the tables :func:`memo_state` saved."""
+    for name, table in state.items():
+        if not isinstance(table, dict):
+            continue
+        memo = MEMOS.get(name)
+        if memo is not None:
+            memo.load(table)
+        else:
+            _SAVED[name] = table
+
+
+def memo_grown() -> bool:
+    """Whether any memo learnt something since the process started."""
+    return any(memo.grown for memo in MEMOS.values())
 
 
 def fold(text: str) -> str:
@@ -37,8 +138,7 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(text)
 
 
-@lru_cache(maxsize=200_000)
-def lemma(word: str) -> str:
+def _lemma(word: str) -> str:
     """The dictionary form of one word, folded (``"Регенерацию"`` → ``"регенерация"``).
 
     Latin words and numbers are only folded. A hyphenated word is lemmatised as a whole
@@ -59,6 +159,9 @@ def lemma(word: str) -> str:
         if noun is not None and noun.normal_form == low:
             best = noun
     return fold(best.normal_form)
+
+
+lemma = Memo(_lemma, "lemma", decode=str).wrap()
 
 
 def lemma_words(text: str) -> list[str]:

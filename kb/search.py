@@ -37,12 +37,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from rapidfuzz import fuzz, process
 
-from kb.lemmas import WORD_RE, fold, lemma, morph
+from kb.lemmas import WORD_RE, Memo, fold, lemma, morph
 from kb.models import Node, NodeKind
 
 SEARCHED_KINDS: tuple[NodeKind, ...] = ("unit_type", "rule", "concept")
@@ -116,8 +116,7 @@ def word_terms(word: str) -> tuple[str, ...]:
     return _folded_word_terms(fold(word))
 
 
-@lru_cache(maxsize=200_000)
-def _folded_word_terms(low: str) -> tuple[str, ...]:
+def _word_terms(low: str) -> tuple[str, ...]:
     if _PART_SPLIT_RE.search(low):
         terms = [lemma(low)]
         for part in _PART_SPLIT_RE.split(low):
@@ -128,6 +127,13 @@ def _folded_word_terms(low: str) -> tuple[str, ...]:
     else:
         terms = [fold(parse.normal_form) for parse in morph().parse(low)]
     return tuple(dict.fromkeys(terms))
+
+
+def _terms(saved: Any) -> tuple[str, ...]:
+    return tuple(str(term) for term in saved)
+
+
+_folded_word_terms = Memo(_word_terms, "word_terms", decode=_terms).wrap()
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ runs, so that ``rulekb show`` answers without loading the pipeline or the valida
 
 from __future__ import annotations
 
-import difflib
 import json
 import signal
 import sys
@@ -84,6 +83,8 @@ class RulekbGroup(click.Group):
                         args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
             known = self.list_commands(ctx)
             near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
             hint = f"; возможно, «{near[0]}»" if near else ""
@@ -110,7 +111,7 @@ class RulekbGroup(click.Group):
         sys.exit(code)
 
 
-@click.group(cls=RulekbGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("rulekb", cls=RulekbGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulekb", message="%(prog)s, версия %(version)s")
 def cli() -> None:
     """rulekb: база знаний по правилам настольных варгеймов (Warhammer 40,000 6-й редакции,
@@ -200,11 +201,14 @@ def _no_system(text: str) -> str:
 @clean_errors
 def show(name: str, system: str | None, kb_path: Path | None, as_json: bool) -> None:
     """Показать правило или тип войск NAME: текст, факты, на что ссылается и кто ссылается."""
+    from rulekb import lemmacache
     from rulekb.show import render_node
 
+    lemmacache.load()
     graph = defaults.graph(kb_path)
     node = defaults.find_node(graph, name, system)
     click.echo(render_node(graph, node, as_json=as_json))
+    lemmacache.save()
 
 
 @cli.command(epilog=exit_codes_help("search"))
@@ -216,16 +220,19 @@ def show(name: str, system: str | None, kb_path: Path | None, as_json: bool) -> 
 @clean_errors
 def search(query: str, system: str | None, limit: int, kb_path: Path | None) -> None:
     """Полнотекстовый поиск по правилам (формы слов и опечатки учитываются)."""
-    graph = defaults.graph(kb_path)
+    from rulekb import lemmacache
+
     defaults.check_system(system)
+    lemmacache.load()
+    graph = defaults.graph(kb_path)
     hits = graph.fulltext.search(query, system=system, limit=limit)
     if not hits:
         click.echo(f"По запросу «{query}» ничего не найдено.")
-        return
     for i, hit in enumerate(hits, 1):
         click.echo(f"{i}. {hit.title} [{hit.system}] ({hit.node_id})")
         if hit.snippet:
             click.echo(f"   {hit.snippet}")
+    lemmacache.save()
 
 
 @cli.command(epilog=exit_codes_help("stats"))

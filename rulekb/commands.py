@@ -48,6 +48,7 @@ def site(output: Path, kb_path: Path | None) -> None:
     try:
         kb = defaults.graph(kb_path).kb
         with doing("не удалось собрать сайт в", output):
+            output.mkdir(parents=True, exist_ok=True)  # before Sphinx, whose report is long
             index = build_site(kb, output)
     except SiteBuildError as exc:
         raise UserError(str(exc)) from None

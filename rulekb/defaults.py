@@ -55,9 +55,6 @@ def _fingerprint(corpus: Path) -> str:
 
 def default_kb() -> KnowledgeBase:
     """The KB of the default corpus, built on first use and cached until the corpus changes."""
-    from ingest import build
-    from ingest import load as load_texts
-
     corpus = corpus_dir()
     cached = cache_dir() / f"kb-{_fingerprint(corpus)}.json"
     if cached.exists():
@@ -65,6 +62,9 @@ def default_kb() -> KnowledgeBase:
             return load(cached)
         except KBFileError:
             pass  # a damaged cache is rebuilt
+    from ingest import build  # only now: a lookup from the cache must not pay for ingest
+    from ingest import load as load_texts
+
     kb = build(load_texts([corpus])).kb
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)

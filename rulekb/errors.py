@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -32,69 +32,104 @@ EXIT_TERMINATED = 143
 DEBUG_ENV = "RULEKB_DEBUG"
 """Set to 1 to get the traceback of an internal error instead of its one line."""
 
-COMMON_CODES: tuple[tuple[int, str], ...] = (
-    (EXIT_UNUSABLE, "ошибка в командной строке (нет аргумента, неизвестный параметр или "
-                    "команда, недопустимое значение), файл базы знаний, таблицы псевдонимов или "
-                    "вывода не читается или не пишется"),
-    (EXIT_INTERNAL, "внутренняя ошибка rulekb (ошибка в программе; подробности — с "
-                    f"{DEBUG_ENV}=1)"),
-    (EXIT_INTERRUPTED, "прервано Ctrl-C"),
-    (EXIT_BROKEN_PIPE, "читатель стандартного вывода закрыл канал (`| head`); без сообщения"),
-    (EXIT_TERMINATED, "завершено сигналом SIGTERM"),
-)
-"""What every command may exit with besides its own codes."""
+class ExitCode(NamedTuple):
+    """One exit code of a command: what it means, in Russian (the help, the site) and in
+    English (the README)."""
 
-EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
+    code: int
+    ru: str
+    en: str
+
+
+COMMON_CODES: tuple[ExitCode, ...] = (
+    ExitCode(EXIT_UNUSABLE,
+             "ошибка в командной строке (нет аргумента, неизвестный параметр или команда, "
+             "недопустимое значение); файл базы знаний, таблицы псевдонимов или отчёта не "
+             "читается или не пишется",
+             "a usage error (missing argument, unknown option or command, bad value); the KB, "
+             "alias table or report file cannot be read or written"),
+    ExitCode(EXIT_INTERNAL,
+             f"внутренняя ошибка rulekb (ошибка в программе; трассировка — с {DEBUG_ENV}=1)",
+             f"an internal error, i.e. a bug (the traceback with {DEBUG_ENV}=1)"),
+    ExitCode(EXIT_INTERRUPTED, "прервано Ctrl-C", "interrupted by Ctrl-C"),
+    ExitCode(EXIT_BROKEN_PIPE,
+             "тот, кто читал стандартный вывод, закрыл канал (например, head); без сообщения",
+             "the reader of stdout closed the pipe (e.g. head); no message"),
+    ExitCode(EXIT_TERMINATED, "завершено сигналом SIGTERM", "terminated by SIGTERM"),
+)
+"""What every command may exit with besides its own codes (each with one line on stderr,
+except a closed pipe)."""
+
+EXIT_CODES: dict[str, tuple[ExitCode, ...]] = {
     "build": (
-        (EXIT_OK, "база знаний записана, все файлы прочитаны"),
-        (EXIT_FINDINGS, "база знаний записана, но какой-то файл пропущен (он назван в stderr и "
-                        "в учёте базы знаний)"),
-        (EXIT_UNUSABLE, "ни одного пригодного текста правил: база знаний не записана"),
+        ExitCode(EXIT_OK, "база знаний записана, все файлы прочитаны",
+                 "KB written, every file read"),
+        ExitCode(EXIT_FINDINGS, "база знаний записана, но какой-то файл пропущен (он назван в "
+                 "stderr и в учёте базы знаний)",
+                 "KB written, but a file was skipped (named on stderr and in the KB's account)"),
+        ExitCode(EXIT_UNUSABLE, "ни одного пригодного текста правил: база знаний не записана",
+                 "no usable rule text: no KB written"),
     ),
     "show": (
-        (EXIT_OK, "узел найден и показан"),
-        (EXIT_UNUSABLE, "имя не найдено (с ближайшими именами) или означает узлы нескольких "
-                        "систем; неизвестная система"),
+        ExitCode(EXIT_OK, "узел найден и показан", "the node found and shown"),
+        ExitCode(EXIT_UNUSABLE, "имя не найдено (с ближайшими именами) или означает узлы "
+                 "нескольких систем; неизвестная система",
+                 "no such name (the nearest are suggested), or it names nodes of several "
+                 "systems; unknown system"),
     ),
     "search": (
-        (EXIT_OK, "поиск выполнен (в том числе когда ничего не найдено)"),
-        (EXIT_UNUSABLE, "неизвестная система; -n меньше 1"),
+        ExitCode(EXIT_OK, "поиск выполнен (и когда ничего не найдено)",
+                 "searched (also when nothing was found)"),
+        ExitCode(EXIT_UNUSABLE, "неизвестная система; -n меньше 1",
+                 "unknown system; -n below 1"),
     ),
     "stats": (
-        (EXIT_OK, "сводка выведена"),
+        ExitCode(EXIT_OK, "сводка выведена", "summary printed"),
     ),
     "check-list": (
-        (EXIT_OK, "все списки проверены, нарушений нет"),
-        (EXIT_FINDINGS, "есть нарушения, или какой-то список не удалось прочитать (остальные "
-                        "проверены; каждая ошибка — строкой в stderr)"),
-        (EXIT_UNUSABLE, "ни один список не удалось проверить: не читается, нет такого файла, "
-                        "в папке нет списков, в базе знаний нет правил его системы"),
+        ExitCode(EXIT_OK, "все списки проверены, нарушений нет",
+                 "every list checked, no violation"),
+        ExitCode(EXIT_FINDINGS, "есть нарушения, или какой-то список не удалось проверить "
+                 "(остальные проверены; каждая ошибка — и строкой в stderr)",
+                 "violations found, or a list could not be checked (the others were; every "
+                 "input error also one line on stderr)"),
+        ExitCode(EXIT_UNUSABLE, "ни один список не удалось проверить: не читается, нет "
+                 "такого файла, в папке нет списков, в базе знаний нет правил его системы",
+                 "no list could be checked: unreadable, missing, an empty folder, a system "
+                 "the KB holds no rules of"),
     ),
     "audit": (
-        (EXIT_OK, "все журналы проверены, нарушений нет"),
-        (EXIT_FINDINGS, "есть нарушения, нечитаемые строки, или какой-то журнал не удалось "
-                        "проверить (остальные проверены; каждая ошибка — строкой в stderr)"),
-        (EXIT_UNUSABLE, "ни один журнал не удалось проверить: нет заголовка, армия не читается, "
-                        "нет такого файла, в базе знаний нет правил его системы"),
+        ExitCode(EXIT_OK, "все журналы проверены, нарушений нет",
+                 "every log audited, no violation"),
+        ExitCode(EXIT_FINDINGS, "есть нарушения или нечитаемые строки, или какой-то журнал "
+                 "не удалось проверить (остальные проверены; каждая ошибка — и строкой в "
+                 "stderr)",
+                 "violations or unreadable lines found, or a log could not be audited (the "
+                 "others were; every input error also one line on stderr)"),
+        ExitCode(EXIT_UNUSABLE, "ни один журнал не удалось проверить: нет заголовка, армия "
+                 "не читается, нет такого файла, в базе знаний нет правил его системы",
+                 "no log could be audited: no header, an unreadable army, missing, a system "
+                 "the KB holds no rules of"),
     ),
     "site": (
-        (EXIT_OK, "сайт собран"),
-        (EXIT_UNUSABLE, "сайт не собран: предупреждение Sphinx, папку вывода нельзя записать"),
+        ExitCode(EXIT_OK, "сайт собран", "site built"),
+        ExitCode(EXIT_UNUSABLE, "сайт не собран: предупреждение Sphinx, папку вывода нельзя "
+                 "записать", "site not built: a Sphinx warning, an unwritable output folder"),
     ),
 }
-"""Each command's own exit codes and what they mean (Russian, as the reference shows them)."""
+"""Each command's own exit codes."""
 
 
-def codes_of(command: str) -> tuple[tuple[int, str], ...]:
-    """Every exit code ``command`` may give, its own then the common ones, by code."""
+def codes_of(command: str) -> tuple[ExitCode, ...]:
+    """Every exit code ``command`` may give: its own, then the common ones it lacks."""
     own = EXIT_CODES.get(command, ())
-    mine = {code for code, _ in own}
-    return own + tuple((code, text) for code, text in COMMON_CODES if code not in mine)
+    mine = {item.code for item in own}
+    return own + tuple(item for item in COMMON_CODES if item.code not in mine)
 
 
 def exit_codes_help(command: str) -> str:
     """The exit codes of a command as its ``--help`` epilog."""
-    own = "; ".join(f"{code} — {text}" for code, text in EXIT_CODES.get(command, ()))
+    own = "; ".join(f"{item.code} — {item.ru}" for item in EXIT_CODES.get(command, ()))
     return f"Код выхода: {own}; общие для всех команд коды — в справочнике команд."
 
 
@@ -257,3 +292,24 @@ def run(command: Callable[[], object]) -> int:
         _say(f"Ошибка: внутренняя ошибка rulekb ({type(exc).__name__}: {one_line(str(exc))}); "
              f"трассировку покажет запуск с {DEBUG_ENV}=1")
         return EXIT_INTERNAL
+
+
+def exit_codes_rst() -> str:
+    """The exit codes of every command as an rst table (docs/cli.rst holds it verbatim)."""
+    rows = [(f"``{command}``", item) for command, items in EXIT_CODES.items()
+            for item in items]
+    rows += [("любая", item) for item in COMMON_CODES]
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 15 8 77", "",
+             "   * - команда", "     - код", "     - значение"]
+    for command, item in rows:
+        lines += [f"   * - {command}", f"     - {item.code}", f"     - {item.ru}"]
+    return "\n".join(lines) + "\n"
+
+
+def exit_codes_markdown() -> str:
+    """The exit codes of every command as a Markdown table (the README holds it verbatim)."""
+    lines = ["| command | code | meaning |", "|---|---|---|"]
+    for command, items in EXIT_CODES.items():
+        lines += [f"| `{command}` | {item.code} | {item.en} |" for item in items]
+    lines += [f"| any | {item.code} | {item.en} |" for item in COMMON_CODES]
+    return "\n".join(lines) + "\n"
