@@ -48,3 +48,13 @@ def graph_of_corpus_copy(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> G
         assert old in text, f"{old!r} not in {name}"
         path.write_text(text.replace(old, new), encoding="utf-8")
     return Graph(build(load([copy])).kb)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_outside_home(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The default KB and lemma caches of a test run go to a temporary folder, not ~/.cache
+    (unless $RULEKB_CACHE says where)."""
+    import os
+
+    if not os.environ.get("RULEKB_CACHE"):
+        os.environ["RULEKB_CACHE"] = str(tmp_path_factory.mktemp("rulekb-cache"))

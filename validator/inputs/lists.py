@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from kb.files import os_reason
-from validator.inputs import yamlerrors
+from validator.inputs import liberrors
 from validator.inputs.models import (
     DEFAULT_MAX_BYTES,
     SYSTEM_IDS,
@@ -51,7 +51,7 @@ Positions = dict[FieldPath, SourcePos]
 
 # fields of ArmyList that the reader fills; a list that writes them has an unknown field
 _READER_FIELDS = frozenset({"source", "positions"})
-_Loader: Any = yamlerrors.Loader
+_Loader: Any = liberrors.Loader
 
 
 def _fail(file: str | None, message: str, kind: str, **where: Any) -> ListInputError:
@@ -145,8 +145,60 @@ def _long_number(text: str, file: str | None) -> ListInputError:
     return _fail(file, "слишком длинное число (больше 4300 цифр)", "syntax", **where)
 
 
-def _too_deep(file: str | None) -> ListInputError:
-    return _fail(file, "слишком глубокая вложенность", "syntax")
+_YAML_UNPRINTABLE_RE = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_NESTING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}]')
+
+
+_JSON_TOKEN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}:,]')
+
+
+def _top_level_positions(text: str) -> Positions:
+    """Where the document and each key of a top-level JSON object start (no recursion)."""
+    positions: Positions = {}
+    depth = 0
+    expect_key = False
+    for match in _JSON_TOKEN_RE.finditer(text):
+        token, start = match.group(), match.start()
+        if not positions:
+            positions[()] = _position(text, start)
+        if token in "[{":
+            depth += 1
+            expect_key = token == "{" and depth == 1
+        elif token in "]}":
+            depth -= 1
+        elif token == ",":
+            expect_key = depth == 1
+        elif token == ":":
+            expect_key = False
+        elif expect_key and depth == 1:
+            positions.setdefault((json.loads(token),), _position(text, start))
+            expect_key = False
+    return positions
+
+
+def _position(text: str, offset: int) -> SourcePos:
+    line = text.count("\n", 0, offset) + 1
+    return SourcePos(line=line, column=offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def _too_deep(file: str | None, text: str | None = None) -> ListInputError:
+    """Nesting deeper than the parser's recursion allows, at the bracket that goes deepest."""
+    where: dict[str, int] = {}
+    if text is not None:
+        depth = deepest = 0
+        at = None
+        for match in _NESTING_RE.finditer(text):
+            token = match.group()
+            if token in "[{":
+                depth += 1
+                if depth > deepest:
+                    deepest, at = depth, match.start()
+            elif token in "]}":
+                depth -= 1
+        if at is not None:
+            where = {"line": text.count("\n", 0, at) + 1,
+                     "column": at - (text.rfind("\n", 0, at) + 1) + 1}
+    return _fail(file, "слишком глубокая вложенность", "syntax", **where)
 
 
 def _positions(node: Any) -> tuple[Positions, list[InputError]]:
@@ -205,7 +257,7 @@ def parse_yaml(text: str, file: str | None) -> tuple[Any, Positions, list[InputE
     try:
         node, data = _compose(text)
     except yaml.YAMLError as exc:
-        problem, mark = yamlerrors.describe(exc, text)
+        problem, mark = liberrors.describe(exc, text)
         where = {"line": mark[0], "column": mark[1]} if mark else {}
         raise _fail(file, f"ошибка синтаксиса YAML: {problem}", "syntax", **where) from None
     except RecursionError:
@@ -227,13 +279,17 @@ def parse_json(text: str, file: str | None) -> tuple[Any, Positions, list[InputE
     except json.JSONDecodeError as exc:
         raise ListInputError([json_syntax_error(exc, file)]) from None
     except RecursionError:
-        raise _too_deep(file) from None
+        raise _too_deep(file, text) from None
     except ValueError:  # Python's limit on the length of an int's text (4300 digits)
         raise _long_number(text, file) from None
     try:
-        node, _ = _compose(text)
+        # characters JSON allows raw and YAML does not (DEL, C1 controls, U+FFFE/U+FFFF)
+        # would stop the composer; one for one, so every position stays where it is
+        node, _ = _compose(_YAML_UNPRINTABLE_RE.sub("?", text))
     except (yaml.YAMLError, RecursionError):
-        return data, {}, []  # valid JSON the YAML composer rejects: no positions, still usable
+        # valid JSON the YAML composer rejects (nested deeper than it goes): the top-level
+        # fields' positions, so that every error still has a line
+        return data, _top_level_positions(text), []
     if node is None:
         return data, {}, []
     positions, repeats = _positions(node)

@@ -210,6 +210,17 @@ class SourcePos(_Frozen):
     column: int
 
 
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(message: object) -> object:
+    """A message is one line: control characters of what the input held (a field named
+    «\n») are shown escaped."""
+    if isinstance(message, str) and _CONTROL_RE.search(message):
+        return _CONTROL_RE.sub(lambda m: repr(m.group())[1:-1], message)
+    return message
+
+
 class InputError(_Frozen):
     """One thing wrong with an input file, as data.
 
@@ -221,7 +232,7 @@ class InputError(_Frozen):
     object holding it (as jsonschema does), so the field's own name is in ``message``.
     """
 
-    message: str
+    message: Annotated[str, BeforeValidator(_one_line)]
     kind: str = "value"
     path: tuple[PathItem, ...] = ()
     expected: str | None = None

@@ -31,6 +31,7 @@ from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReference
 
 from kb.files import os_reason
 from kb.lemmas import fold
+from validator.inputs import liberrors
 from validator.inputs.lists import build_list, read_bytes
 from validator.inputs.models import (
     DEFAULT_MAX_BYTES,
@@ -48,16 +49,6 @@ ALIASES_FILE = Path(__file__).resolve().parents[2] / "ingest" / "data" / "aliase
 
 _TYPE_CHARACTERISTICS = frozenset({"unit type", "type", "troop type"})
 _STAT_PROFILES = frozenset({"unit", "model", "unit type", "troop type", "vehicle", "walker"})
-_XML_PROBLEMS = {
-    "not well-formed": "недопустимый символ",
-    "mismatched tag": "закрывающий тег не совпадает с открывающим",
-    "no element found": "документ пуст или оборван",
-    "unclosed token": "незакрытый тег или строка",
-    "junk after document element": "лишний текст после корневого элемента",
-    "undefined entity": "неизвестная сущность",
-}
-
-
 class AliasFileError(ValueError):
     """A table of name aliases that cannot be read; the message names the file and the fault."""
 
@@ -90,8 +81,9 @@ def _unzip(data: bytes, file: str, max_bytes: int) -> bytes:
             return content
     except zipfile.BadZipFile:
         raise _fail(file, "это не zip-архив .rosz", "format") from None
-    except (RuntimeError, NotImplementedError, zlib.error, EOFError) as exc:
-        raise _fail(file, f"архив .rosz повреждён или зашифрован ({exc})", "format") from None
+    except (RuntimeError, NotImplementedError, zlib.error, EOFError, OSError) as exc:
+        raise _fail(file, f"{liberrors.zip_problem(exc)}: файл .rosz не читается",
+                    "format") from None
 
 
 def _parse_xml(data: bytes, file: str | None) -> Element:
@@ -113,7 +105,7 @@ def _parse_xml(data: bytes, file: str | None) -> Element:
     except ParseError as exc:
         line, column = exc.position
         text = re.sub(r": line \d+, column \d+$", "", str(exc))
-        problem = next((ru for en, ru in _XML_PROBLEMS.items() if text.startswith(en)), text)
+        problem = liberrors.xml_problem(text)
         raise _fail(file, f"ошибка синтаксиса XML: {problem}", "syntax", line=line,
                     column=column + 1) from None
     return root
@@ -145,8 +137,10 @@ def parse_roster(data: bytes, *, file: str | None = None) -> ArmyList:
         known = "Warhammer 40,000 6th Edition, Warhammer Fantasy 8th Edition, Kill Team (2018)"
         message = (f"неизвестная система «{game}»; ожидалась одна из: {known}" if game
                    else "в ростере нет gameSystemName: система неизвестна")
+        at = data.find(b"gameSystemName")
+        line = data.count(b"\n", 0, at) + 1 if at >= 0 else 1
         raise ListInputError([InputError(message=message, kind="unknown_system",
-                                         path=("gameSystemName",), file=file,
+                                         path=("gameSystemName",), file=file, line=line,
                                          expected=", ".join(SYSTEM_IDS))])
     units: list[dict[str, Any]] = []
     for force in _forces(root):
