@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
-from rulekb import clickru, defaults
+from rulekb import clickru
 from rulekb.errors import (
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
@@ -143,6 +143,7 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
     from ingest import LoadError, load
     from ingest import build as build_kb
     from kb import save
+    from rulekb import defaults
     from rulekb.summary import summary_table
 
     paths = list(corpus) or [defaults.corpus_dir()]
@@ -201,7 +202,7 @@ def _no_system(text: str) -> str:
 @clean_errors
 def show(name: str, system: str | None, kb_path: Path | None, as_json: bool) -> None:
     """Показать правило или тип войск NAME: текст, факты, на что ссылается и кто ссылается."""
-    from rulekb import lemmacache
+    from rulekb import defaults, lemmacache
     from rulekb.show import render_node
 
     lemmacache.load()
@@ -220,7 +221,7 @@ def show(name: str, system: str | None, kb_path: Path | None, as_json: bool) -> 
 @clean_errors
 def search(query: str, system: str | None, limit: int, kb_path: Path | None) -> None:
     """Полнотекстовый поиск по правилам (формы слов и опечатки учитываются)."""
-    from rulekb import lemmacache
+    from rulekb import defaults, lemmacache
 
     defaults.check_system(system)
     lemmacache.load()
@@ -241,6 +242,7 @@ def search(query: str, system: str | None, limit: int, kb_path: Path | None) -> 
 @clean_errors
 def stats(kb_path: Path | None, as_json: bool) -> None:
     """Сводка по базе знаний: узлы, связи, факты, ссылки по каждой системе."""
+    from rulekb import defaults
     from rulekb.summary import summary_rows, summary_table
 
     graph = defaults.graph(kb_path)
