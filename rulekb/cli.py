@@ -226,6 +226,7 @@ def search(query: str, system: str | None, limit: int, kb_path: Path | None) -> 
     defaults.check_system(system)
     lemmacache.load()
     graph = defaults.graph(kb_path)
+    defaults.check_system(system, graph)
     hits = graph.fulltext.search(query, system=system, limit=limit)
     if not hits:
         click.echo(f"По запросу «{query}» ничего не найдено.")

@@ -81,16 +81,21 @@ def graph(kb_path: Path | None) -> Graph:
     return Graph(load(kb_path) if kb_path else default_kb())
 
 
-def check_system(system: str | None) -> None:
-    """Refuse an unknown system name with the list of known ones."""
+def check_system(system: str | None, graph: Graph | None = None) -> None:
+    """Refuse an unknown system name with the list of known ones, and (given the graph) a
+    system the KB holds no rules of, with the systems it holds."""
     if system is not None and system not in SYSTEM_TITLES:
         known = ", ".join(SYSTEM_TITLES)
         raise DefaultsError(f"неизвестная система «{system}»; известны: {known}")
+    held = [s.id for s in graph.kb.systems] if graph is not None else []
+    if system is not None and graph is not None and system not in held:
+        have = ", ".join(held) if held else "ни одной системы"
+        raise DefaultsError(f"в базе знаний нет правил системы «{system}»; в ней есть: {have}")
 
 
 def find_node(graph: Graph, name: str, system: str | None) -> Node:
     """A node by id or by any name form; raises ``LookupFailed`` with suggestions."""
-    check_system(system)
+    check_system(system, graph)
     if name in graph.nodes:
         return graph.nodes[name]
     return graph.names.get(name, system) if system else _any_system(graph, name)
@@ -105,9 +110,10 @@ def _any_system(graph: Graph, name: str) -> Node:
             found.append(node)
     if len(found) == 1:
         return found[0]
+    shown = name if len(name) <= 80 else name[:79] + "…"  # a pasted page stays one short line
     if found:
         systems = ", ".join(n.system for n in found)
-        raise DefaultsError(f"«{name}» есть в нескольких системах ({systems}); уточните --system")
+        raise DefaultsError(f"«{shown}» есть в нескольких системах ({systems}); уточните --system")
     sugg = graph.names.find(name, None, limit=3)
     near = ", ".join(f"«{m.title}» [{m.system}] ({m.score})" for m in sugg)
-    raise DefaultsError(f"не найдено «{name}»" + (f"; ближайшие: {near}" if near else ""))
+    raise DefaultsError(f"не найдено «{shown}»" + (f"; ближайшие: {near}" if near else ""))

@@ -73,15 +73,17 @@ EXIT_CODES: dict[str, tuple[ExitCode, ...]] = {
     "show": (
         ExitCode(EXIT_OK, "узел найден и показан", "the node found and shown"),
         ExitCode(EXIT_UNUSABLE, "имя не найдено (с ближайшими именами) или означает узлы "
-                 "нескольких систем; неизвестная система",
+                 "нескольких систем; неизвестная система или такая, правил которой нет в базе "
+                 "знаний",
                  "no such name (the nearest are suggested), or it names nodes of several "
-                 "systems; unknown system"),
+                 "systems; an unknown system, or one the KB holds no rules of"),
     ),
     "search": (
         ExitCode(EXIT_OK, "поиск выполнен (и когда ничего не найдено)",
                  "searched (also when nothing was found)"),
-        ExitCode(EXIT_UNUSABLE, "неизвестная система; -n меньше 1",
-                 "unknown system; -n below 1"),
+        ExitCode(EXIT_UNUSABLE, "неизвестная система или такая, правил которой нет в базе "
+                 "знаний; -n меньше 1",
+                 "an unknown system, or one the KB holds no rules of; -n below 1"),
     ),
     "stats": (
         ExitCode(EXIT_OK, "сводка выведена", "summary printed"),

@@ -96,6 +96,17 @@ LOGS: list[tuple[str, bytes, int, list[str]]] = [
 ]
 
 
+ALIASES: list[tuple[bytes, str]] = [
+    (b"x = \n", "my.toml:1:5: ошибка синтаксиса TOML: неверное значение (строку берите в кавычки)"),
+    (b"[a\n", "my.toml:1:3: ошибка синтаксиса TOML: ожидалась «]» в конце имени таблицы"),
+    (b"\xff", "my.toml: файл псевдонимов не в кодировке UTF-8 (байт 0xff)"),
+    (b'[whfb8]\n"a" = 5\n', 'my.toml: [whfb8]: ожидались строки вида "English name" = '
+     '"Русское название"'),
+    ('[wh40k7]\n"a" = "б"\n'.encode(), "my.toml: неизвестная система «wh40k7»; известны: wh40k6, "
+     "whfb8, killteam2018"),
+]
+
+
 def _run(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, [*args, "--kb", str(MINI_KB)])
@@ -117,3 +128,12 @@ def test_a_bad_log(name: str, content: bytes, code: int, lines: list[str], tmp_p
     (tmp_path / name).write_bytes(content)
     assert _run(["audit", name], tmp_path, monkeypatch) == (
         code, "".join(f"Ошибка: {line}\n" for line in lines))
+
+
+@pytest.mark.parametrize(("content", "line"), ALIASES, ids=[row[1][:24] for row in ALIASES])
+def test_a_bad_alias_table(content: bytes, line: str, tmp_path: Path,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "my.toml").write_bytes(content)
+    (tmp_path / "list.yaml").write_text("system: whfb8\nunits: []\n", encoding="utf-8")
+    assert _run(["check-list", "list.yaml", "--aliases", "my.toml"], tmp_path, monkeypatch) == (
+        2, f"Ошибка: {line}\n")

@@ -262,3 +262,12 @@ def test_stdout_is_utf8_whatever_the_locale(tmp_path: Path) -> None:
                             capture_output=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode("utf-8").startswith("Регенерация")
+
+
+@pytest.mark.parametrize("command", ["show", "search"])
+def test_a_lookup_in_a_system_the_kb_lacks(command: str) -> None:
+    result = CliRunner().invoke(cli, [command, "Сержант", "-s", "killteam2018", "--kb",
+                                      str(MINI_KB)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("Ошибка: в базе знаний нет правил системы «killteam2018»; в ней "
+                             "есть: wh40k6, whfb8\n")

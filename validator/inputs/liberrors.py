@@ -245,3 +245,54 @@ def zip_problem(exc: BaseException) -> str:
     if isinstance(exc, NotImplementedError) or "compression" in text:
         return "архив сжат неподдерживаемым способом"
     return "архив повреждён"
+
+
+# --- tomllib --------------------------------------------------------------------------------
+
+_TOML_PROBLEMS: tuple[tuple[str, str], ...] = (
+    (r"Cannot declare (.*) twice", "{1} объявлено дважды"),
+    (r"Cannot mutate immutable namespace (.*)", "таблицу {1} нельзя дополнять"),
+    (r"Cannot overwrite a value", "значение нельзя переопределить"),
+    (r"Cannot redefine namespace (.*)", "таблицу {1} нельзя объявить заново"),
+    (r"Duplicate inline table key (.*)", "ключ {1} повторяется"),
+    (r"Escaped character is not a Unicode scalar value", "недопустимый код символа"),
+    (r"Expected '=' after a key", "после ключа ожидалось «=»"),
+    (r"Expected '\]' at the end of a table declaration", "ожидалась «]» в конце имени таблицы"),
+    (r"Expected '\]\]' at the end of an array declaration", "ожидалось «]]» в конце имени"),
+    (r"Expected (.*)", "ожидалось {1}"),
+    (r"Found invalid character (.*)", "недопустимый символ {1}"),
+    (r"Illegal character (.*)", "недопустимый символ {1}"),
+    (r"Invalid date or datetime", "неверная дата"),
+    (r"Invalid hex value", "неверное шестнадцатеричное значение"),
+    (r"Invalid initial character for a key part", "недопустимый первый символ ключа"),
+    (r"Invalid statement", "неверная строка (ожидалось «ключ = значение» или «[таблица]»)"),
+    (r"Invalid value", "неверное значение (строку берите в кавычки)"),
+    (r"Unclosed array", "не закрыт список «[»"),
+    (r"Unclosed inline table", "не закрыта таблица «{»"),
+    (r"Unescaped '\\\\' in a string", "обратная косая черта в строке не экранирована"),
+    (r"Unterminated string", "незакрытая строка"),
+)
+
+
+def toml_problem(exc: ValueError) -> tuple[str, tuple[int, int] | None]:
+    """The Russian of a :class:`tomllib.TOMLDecodeError` and its (line, column).
+
+    >>> toml_problem(ValueError("Invalid value (at line 1, column 5)"))
+    ('неверное значение (строку берите в кавычки)', (1, 5))
+    """
+    text = str(exc)
+    where = None
+    found = re.search(r" \(at line (\d+), column (\d+)\)$", text)
+    if found is not None:
+        where = (int(found.group(1)), int(found.group(2)))
+        text = text[:found.start()]
+    elif text.endswith(" (at end of document)"):
+        text = text.removesuffix(" (at end of document)")
+    for pattern, russian in _TOML_PROBLEMS:
+        match = re.fullmatch(pattern, text)
+        if match is not None:
+            out = russian
+            for index, group in enumerate(match.groups(), 1):
+                out = out.replace(f"{{{index}}}", f"«{group.strip(chr(39))}»")
+            return out, where
+    return f"сообщение tomllib: {text}", where

@@ -317,7 +317,12 @@ def _read_aliases(path: Path) -> Aliases:
         raise AliasFileError(f"{path}: не удалось прочитать файл псевдонимов "
                              f"({os_reason(exc)})") from None
     except tomllib.TOMLDecodeError as exc:
-        raise AliasFileError(f"{path}: ошибка синтаксиса TOML ({exc})") from None
+        problem, where = liberrors.toml_problem(exc)
+        at = f":{where[0]}:{where[1]}" if where else ""
+        raise AliasFileError(f"{path}{at}: ошибка синтаксиса TOML: {problem}") from None
+    except UnicodeDecodeError as exc:
+        raise AliasFileError(f"{path}: файл псевдонимов не в кодировке UTF-8 (байт "
+                             f"0x{exc.object[exc.start]:02x})") from None
     aliases: Aliases = {}
     for system_name, names in table.items():
         system = normalize_system(system_name)
