@@ -297,7 +297,7 @@ def run(command: Callable[[], object]) -> int:
 
 
 def exit_codes_rst() -> str:
-    """The exit codes of every command as an rst table (docs/cli.rst holds it verbatim)."""
+    """The exit codes of every command as an rst table (docs/about/cli.rst holds it verbatim)."""
     rows = [(f"``{command}``", item) for command, items in EXIT_CODES.items()
             for item in items]
     rows += [("любая", item) for item in COMMON_CODES]
