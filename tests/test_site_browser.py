@@ -109,7 +109,9 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     # a browser that is installed but does not start is a failure, not a skip
     driver = webdriver.Chrome(service=Service(found[1]), options=options)
     driver.set_page_load_timeout(30)
-    driver.set_window_size(1280, 1000)
+    # a window at least as large as any viewport: pointer events outside it are dropped
+    driver.set_window_size(1400, 1200)
+    _viewport(driver, (1280, 1000))
     try:
         yield driver
     finally:
@@ -198,11 +200,15 @@ SCREENSHOTS = REPO / "build" / "screenshots"
 
 
 def _viewport(driver: Any, size: tuple[int, int]) -> None:
-    """Make the page's viewport exactly ``size`` (the window's frame is added on top)."""
+    """Make the page's viewport exactly ``size``.
+
+    Chromium's device-metrics override sets the layout viewport at once; resizing the window
+    and measuring its frame raced with the resize on a loaded machine (a stale inner width
+    gave a negative window width).
+    """
     width, height = size
-    driver.set_window_size(width, height)
-    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-    driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
 
 @pytest.fixture(scope="module", params=sorted(VIEWPORTS))
