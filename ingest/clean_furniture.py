@@ -99,6 +99,8 @@ _MIN_BLOCK_LINES = 3
 _MAX_FURNITURE_LINE = 400
 # A word glued of several ("АвтомобилиАстрономияБиология"): a site's list of categories.
 _GLUED_RE = re.compile(r"\S*[a-zа-яё]{2,}[A-ZА-ЯЁ][a-zа-яё]{2,}\S*")
+# The seam of two glued words, searched first: the pattern above backtracks on every word.
+_GLUED_SEAM_RE = re.compile(r"[a-zа-яё]{2}[A-ZА-ЯЁ][a-zа-яё]{2}")
 _MASTHEAD_WORDS = 3
 UPLOAD_REASON = "блок сайта «загружено/скачать» (метки и значения)"
 GLUED_REASON = "навигация сайта: склеенный список рубрик"
@@ -121,7 +123,8 @@ def _furniture_lines(text: str) -> list[Edit]:
         if len(line) > _MAX_FURNITURE_LINE:
             kinds.append("")  # a paragraph of text, never a line of furniture
             continue
-        glued = sum(len(m.group()) for m in _GLUED_RE.finditer(line))
+        glued = sum(len(m.group()) for m in _GLUED_RE.finditer(line)) \
+            if _GLUED_SEAM_RE.search(line) else 0
         if glued and glued * 2 >= len(line.strip()):
             kinds.append("glued")
         elif _LABEL_LINE.match(line):
@@ -437,6 +440,8 @@ _TRANSLATION_RE = re.compile(
     re.MULTILINE,
 )
 _LATIN_LINE_RE = re.compile(rf"^{HSPACE}*({_LATIN_LINE}){HSPACE}*$", re.MULTILINE)
+_SPACE_RE = re.compile(r"\s*")
+_MAX_GAP = 40  # spaces between a heading's English and its bracketed Russian, at most
 ENGLISH_ABOVE_REASON = "английское название заголовка повторено строкой над ним"
 
 
@@ -452,9 +457,10 @@ def heading_translation(text: str) -> list[Edit]:
     for m in _LATIN_LINE_RE.finditer(text):
         if m.end() in joined:
             continue  # the English half of a heading being joined
-        rest = text[m.end():]
-        nxt = rest.lstrip()
         english = m.group(1)
+        space = _SPACE_RE.match(text, m.end())  # "\s*" always matches
+        at = space.end() if space else m.end()  # the next line's first character
+        nxt = text[at:at + len(english) + _MAX_GAP]  # a slice, never the rest of the text
         if nxt.casefold().startswith(english.casefold()) and len(nxt) > len(english) and \
                 re.match(r"\s*[\[(]", nxt[len(english):]) is not None:
             edits.append(block_edit(text, m.start(1), m.end(1), "heading_translation",

@@ -29,7 +29,9 @@ class Mention:
 
 
 PAGE_RE = re.compile(
-    r"(?:см\.\s*)?(?:стр\.|(?<![\w.])с\.|страниц[аеуы]|странице)\s*(\d+)(?:\s*[-–]\s*(\d+))?",
+    # every form starts with «с»: the look-ahead lets the scan skip other letters at once
+    r"(?=[сС])(?:см\.\s*)?(?:стр\.|(?<![\w.])с\.|страниц[аеуы]|странице)\s*(\d+)"
+    r"(?:\s*[-–]\s*(\d+))?",
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r"«([^«»]{2,40})»")
@@ -54,12 +56,18 @@ _GRANT_CUE = re.compile(
 )
 
 
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s|$)|\n")
+_MAX_SENTENCE = 5_000  # a longer run without a stop is no sentence: it is not read whole
+
+
 def sentence_of(text: str, pos: int) -> str:
-    """The sentence of ``text`` around offset ``pos``."""
-    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos))
-    start = 0 if start == -1 else start + 1
-    m = re.search(r"[.!?](?=\s|$)|\n", text[pos:])
-    end = pos + m.end() if m else len(text)
+    """The sentence of ``text`` around offset ``pos`` (at most 5,000 characters each side)."""
+    floor = max(0, pos - _MAX_SENTENCE)
+    dot = text.rfind(". ", floor, pos)
+    start = max(dot, text.rfind("\n", max(dot, floor), pos))
+    start = floor if start == -1 else start + 1
+    m = _SENTENCE_STOP.search(text, pos, pos + _MAX_SENTENCE)
+    end = m.end() if m else min(len(text), pos + _MAX_SENTENCE)
     return text[start:end].strip()
 
 
@@ -161,15 +169,20 @@ _LOWER_CUE = re.compile(
 )
 
 
-_PRED_ADJ = re.compile(
-    r"(\w+),?\s+котор\w+\s+(?:является|являются)\s+([А-ЯЁ][а-яё]+)(?=[.,;]|\s*$)")
+# anchored on "котор…": the noun before it is read backwards (a leading \w+ would be tried
+# at every word of the text)
+_PRED_ADJ = re.compile(r",?\s+котор\w+\s+(?:является|являются)\s+([А-ЯЁ][а-яё]+)(?=[.,;]|\s*$)")
+_WORD_BEFORE = re.compile(r"\w+$")
 
 
 def _predicate_adjectives(text: str) -> list[Mention]:
     """"от атаки, которая является Огненной" names the rule "Огненные атаки"."""
-    out = []
+    out: list[Mention] = []
     for m in _PRED_ADJ.finditer(text):
-        noun_word, adj = m.group(1), m.group(2)
+        noun = _WORD_BEFORE.search(text, max(0, m.start() - 60), m.start())
+        if noun is None:
+            continue
+        noun_word, adj = noun.group(0), m.group(1)
         p_adj = next((p for p in morph().parse(adj.lower()) if p.tag.POS == "ADJF"), None)
         p_noun = next((p for p in morph().parse(noun_word.lower()) if p.tag.POS == "NOUN"), None)
         if p_adj is None or p_noun is None:
@@ -179,7 +192,7 @@ def _predicate_adjectives(text: str) -> list[Mention]:
         if a is None or n is None:
             continue
         name = capitalize(f"{a.word} {n.word}")
-        out.append(Mention("cue", adj, name, m.span(2), sentence_of(text, m.start(2))))
+        out.append(Mention("cue", adj, name, m.span(1), sentence_of(text, m.start(1))))
     return out
 
 
@@ -221,6 +234,7 @@ def _list_items(text: str, span: Span) -> list[tuple[str, Span]]:
 
 
 _SENTENCE_END = ".!?…:;•\n|"
+_BEFORE_WINDOW = 200  # characters before a name that tell how it is written
 
 
 def written_as_name(text: str, span: Span) -> bool:
@@ -237,11 +251,14 @@ def written_as_name(text: str, span: Span) -> bool:
     words = list(WORD_RE.finditer(text, s, e))
     if not words:
         return False
-    if text.rfind("«", 0, s) > text.rfind("»", 0, s) and "»" in text[e:e + 40]:
+    # what precedes the words is read in a window, never from the text's start: a long text
+    # (a page with no headings is one section) would cost its length for every name in it
+    window = max(0, s - _BEFORE_WINDOW)
+    if text.rfind("«", window, s) > text.rfind("»", window, s) and "»" in text[e:e + 40]:
         return True
     if any(re.search(r"[A-Za-z]", w.group(0)) for w in words):
         return True
-    before = re.sub(r"\d+[.)]\s*$", "", text[:s]).rstrip(" \t(«\"-–—")
+    before = re.sub(r"\d+[.)]\s*$", "", text[window:s]).rstrip(" \t(«\"-–—")
     for i, w in enumerate(words):
         word = w.group(0)
         if not word[:1].isupper() or word.isupper():

@@ -47,6 +47,10 @@ FACT_RE = re.compile(
     )
 )
 
+# What every alternative of FACT_RE needs (a digit, or a number word of roll_words/count_words):
+# a sentence without any is not scanned, which is most sentences of a rule text.
+_MAYBE_FACT = re.compile(r"\d|шест|одн|один|двух|тр[её]х")
+
 _MAX = re.compile(r"(максимум|до|не более|не дальше|вплоть до)\s*[–\-—]?\s*(на\s*)?$")
 _MIN = re.compile(r"(минимум|не менее|как минимум|ближе,?\s*чем\s*(на|в)?)\s*(на\s*)?$")
 _WITHIN = re.compile(r"(\bв|в пределах|пределах|от)\s*$")
@@ -111,6 +115,8 @@ def find_facts(
         sent = text[ss:se]
         sent_topic: str | None = None
         topic_known = False  # the sentence's topic is found only for a sentence with a number
+        if _MAYBE_FACT.search(sent) is None:
+            continue
         for m in FACT_RE.finditer(sent):
             before = sent[: m.start()]
             if _PAGE_CITE.search(before[-12:]):

@@ -288,8 +288,11 @@ def _nontext_share(text: str) -> float:
 
 
 DETECT_CHARS = 200_000
-"""How much of a text the system is judged by: a rulebook names its system in its first pages,
-and a long file is not read through for it."""
+"""How much of a text the system is judged by at most: a rulebook names its system in its first
+pages, and a long file is not read through for it."""
+DETECT_FIRST = 20_000
+"""The system is judged by this much of a text first, and by :data:`DETECT_CHARS` only when that
+leaves it unclear, so a long file costs what its first pages cost."""
 
 
 def detect_system(text: str) -> str | None:
@@ -301,14 +304,23 @@ def detect_system(text: str) -> str | None:
     "подразделение", "Кавалерия Чудовищ", "заклинание" in WHFB; "боевой раунд", "чардж" in
     Kill Team). The best-scoring system wins when it scores at least 6 and twice as much as
     the runner-up, or, on a short page where no other system's word occurs, when two different
-    terms of it do.
+    terms of it do. The text's first 20,000 characters are judged first, its first 200,000
+    only when they leave the system unclear.
 
     >>> detect_system("В начале каждого боевого раунда игроки … чардж … FLY")
     'killteam2018'
     >>> detect_system("The quick brown fox") is None
     True
     """
-    evidence = system_evidence(text[:DETECT_CHARS])
+    for size in (DETECT_FIRST, DETECT_CHARS):
+        found = _judge(system_evidence(text[:size]))
+        if found is not None or len(text) <= size:
+            return found
+    return None
+
+
+def _judge(evidence: dict[str, list[tuple[str, int, list[str]]]]) -> str | None:
+    """The system the evidence names (see :func:`detect_system`), or ``None``."""
     scores = {system: sum(weight * len(found) for _, weight, found in terms)
               for system, terms in evidence.items()}
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)

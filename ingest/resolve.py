@@ -373,10 +373,14 @@ class SystemResolver:
 
     def _only_title(self, name: str) -> str | None:
         """The one rule, unit type or concept of the system titled ``name``, if just one."""
-        key = lemma_key(unparen(name))
-        found = [n.id for n in self.b.nodes.values()
-                 if n.system == self.system and n.kind in ("rule", "unit_type", "concept")
-                 and lemma_key(unparen(n.title)) == key]
+        titles: dict[str, list[str]] | None = self.__dict__.get("_titles")
+        if titles is None:  # built once: a look-up per name must not walk every node
+            titles = defaultdict(list)
+            for n in self.b.nodes.values():
+                if n.system == self.system and n.kind in ("rule", "unit_type", "concept"):
+                    titles[lemma_key(unparen(n.title))].append(n.id)
+            self.__dict__["_titles"] = titles
+        found = titles.get(lemma_key(unparen(name)), [])
         return found[0] if len(found) == 1 else None
 
     def _finish_nodes(self) -> None:
