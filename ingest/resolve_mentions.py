@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ingest import extract as ex
 from ingest.models import Span
 from ingest.sections import is_group_title, unparen
-from kb.lemmas import lemma_key, morph
+from kb.lemmas import is_known, lemma_key, morph
 
 if TYPE_CHECKING:
     from ingest.resolve import Part, SystemResolver
@@ -140,6 +140,8 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
     text = p.text
     if kind == "rule" and category == "section" and _is_action(r.b.nodes[target].title):
         return target  # "Реагировать": a rule named by its action is named by the verb
+    if kind == "rule" and category == "section" and _coined(r.b.nodes[target].title):
+        return target  # «Чардж»: a word of the game no dictionary knows is a term anywhere
     if kind == "rule" and category == "section" and _sibling(r, p, target) and (
             not single or r.type_of.get(target)):
         # a rule of the same chapter named in full ("Выберите цель(и)"); in a unit type's
@@ -149,6 +151,14 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
                                                       and category != "special_rule"):
         return target if ex.written_as_name(text, m.span) else None
     return target
+
+
+def _coined(title: str) -> bool:
+    """A title that is one word no dictionary knows: a coined term of the game (a loanword of
+    the players, «Чардж»), which is never an ordinary word of a sentence."""
+    ws = title.split()
+    return len(ws) == 1 and ws[0].isalpha() and re.search("[А-Яа-яЁё]", ws[0]) is not None \
+        and not is_known(ws[0])
 
 
 def _is_action(title: str) -> bool:

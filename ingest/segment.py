@@ -31,6 +31,7 @@ from ingest.sections import (
 )
 from ingest.segment_flat import caps_runs, segment_flat
 from ingest.segment_lines import is_heading_line, segment_lines
+from ingest.segment_names import name_english_headings
 from ingest.vocabulary import vocabulary
 from kb.lemmas import lemma
 
@@ -74,6 +75,7 @@ def segment(
         result = segment_flat(text, vocab)
     else:
         result = segment_lines(text, vocab, system, gaps or {}, [p.at for p in pages or []])
+    name_english_headings(text, result.sections)
     _assign_pages(result.sections, pages or [])
     return result
 

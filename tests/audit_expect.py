@@ -3,7 +3,9 @@
 A test log's event line may carry ``"expect"``: a list of the verdicts its line must get,
 each ``{"verdict": …, "check": …, "rule": …}``; ``check`` and ``rule`` (a part of the title
 of a rule the verdict cites) are optional. The audit must give that line exactly these
-verdicts (as a multiset of ``(verdict, check)``) and cite each ``rule``. A line without
+verdicts (as a multiset of ``(verdict, check)``) and cite each ``rule`` (by the rule's title
+or, given the graph, one of its other names: a Kill Team rule headed "CHARGING" is titled
+«Чардж» with "Charging" as an alias). A line without
 ``expect`` is not compared. Events keep extra fields, so ``expect`` never disturbs parsing.
 """
 
@@ -13,6 +15,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from kb import Graph
 from validator.verdicts import Report
 
 
@@ -29,9 +32,14 @@ def expectations(log: Path) -> dict[int, list[dict[str, str]]]:
     return out
 
 
-def mismatches(log: Path, report: Report) -> list[str]:
+def mismatches(log: Path, report: Report, graph: Graph | None = None) -> list[str]:
     """Every difference between a log's expectations and its report, as readable lines."""
     problems: list[str] = []
+
+    def names(rule_id: str, title: str) -> list[str]:
+        node = graph.nodes.get(rule_id) if graph is not None else None
+        return [title, *(node.aliases if node is not None else ())]
+
     for line, wanted in expectations(log).items():
         got = [v for v in report.verdicts if v.line == line]
         have = Counter((v.verdict, v.check) for v in got)
@@ -46,8 +54,9 @@ def mismatches(log: Path, report: Report) -> list[str]:
             problems.append(f"line {line}: expected {len(want)} verdicts, got "
                             f"{[(v.verdict, v.check, v.why) for v in got]}")
         for w in wanted:
-            if "rule" in w and not any(w["rule"] in r.title for v in got
-                                       if w.get("check") in (None, v.check) for r in v.rules):
+            if "rule" in w and not any(w["rule"] in name for v in got
+                                       if w.get("check") in (None, v.check) for r in v.rules
+                                       for name in names(r.id, r.title)):
                 problems.append(f"line {line}: no verdict cites a rule titled like {w['rule']!r}: "
                                 f"{[[r.title for r in v.rules] for v in got]}")
     return problems

@@ -8,7 +8,8 @@ the page each section lies on. Each category is compared as a set of rows; a row
 of a row names it when the title alone is ambiguous) and then matches any parent.
 
 * Titles match on the node's title or any alias, folded, without trailing ``.…:``.
-* Reference targets match on their lemma key (the annotation writes the nominative form).
+* Reference targets match on the lemma key of their title or an alias (the annotation writes
+  the nominative form).
 * A fact matches on its number as written, with words dropped (``"12 дюймов"`` → ``12``).
 * A page given as ``"66-68"`` matches any page of that range.
 
@@ -169,6 +170,7 @@ class FileScorer:
         # words that grant a type a rule are a grant, not also a reference
         granted = {(e.target, e.span) for e in g.kb.edges if e.kind == "grants"}
         for category, defined in (("named_refs_in_corpus", True), ("named_refs_stub", False)):
+            wanted = {lemma_key(row[1]) for row in ann[category]}
             got = []
             for n in self.nodes:
                 for e in g.out_edges(n.id):
@@ -176,7 +178,7 @@ class FileScorer:
                     if e.kind in REF_EDGES and target is not None and target.id != n.id \
                             and (e.target, e.span) not in granted \
                             and (target.kind != "concept") == defined:
-                        got.append((self.name(n), lemma_key(target.title), self.parent(n)))
+                        got.append((self.name(n), _target_key(target, wanted), self.parent(n)))
             scores[category] = compare(self.gold(ann[category], lemma_key), got)
         scores["facts"] = compare(
             self.gold(ann["facts"], norm_value),
@@ -187,6 +189,15 @@ class FileScorer:
             [(self.name(n), n.page, self.parent(n)) for n in self.nodes if n.page is not None],
             _page_matches)
         return scores
+
+
+def _target_key(target: Node, wanted: set[str]) -> str:
+    """A reference target's lemma key as the annotation names it: its title, or the alias the
+    annotation uses (a Kill Team rule titled «Чардж» is the annotation's "Charging")."""
+    for name in (target.title, *target.aliases):
+        if lemma_key(name) in wanted:
+            return lemma_key(name)
+    return lemma_key(target.title)
 
 
 def annotations(directory: Path = GOLD_DIR) -> dict[str, dict[str, Any]]:

@@ -24,7 +24,7 @@ IDS = [f"{p.parent.name}/{p.name}" for p in LOGS]
 def test_every_event_gets_the_expected_verdicts(corpus_graph: Graph, log: Path) -> None:
     report = audit_log(log, corpus_graph)
     assert report.errors == ()
-    assert mismatches(log, report) == []
+    assert mismatches(log, report, corpus_graph) == []
 
 
 @pytest.mark.parametrize("log", LOGS, ids=IDS)

@@ -106,3 +106,18 @@ def test_web_page_headings(text: str, titles: list[str]) -> None:
     from ingest.segment import segment
 
     assert [s.title for s in segment(text, "whfb8").sections] == titles
+
+
+def _english_name_cases() -> list[dict[str, object]]:
+    import tomllib
+
+    data = tomllib.loads((DATA / "english_names.toml").read_text(encoding="utf-8"))
+    cases: list[dict[str, object]] = data["case"]
+    return cases
+
+
+@pytest.mark.parametrize("case", _english_name_cases(), ids=lambda c: str(c["name"]))
+def test_english_headings_get_the_russian_name_of_their_text(case: dict[str, object]) -> None:
+    result = segment(str(case["text"]), str(case["system"]))
+    got = [f"{s.title} | {', '.join(s.aliases)}" for s in result.sections]
+    assert got == case["expected"]

@@ -115,13 +115,16 @@ class Rulebook:
 
         ``section("Мотоциклы и гравициклы", "Стрельба")`` is the «Стрельба» under
         «Мотоциклы и гравициклы», not another type's. Intermediate sections may be skipped;
-        a single title must name one section of the system.
+        a single title must name one section of the system. A title no section bears is looked
+        up among the sections' other names (the English heading of «Чардж» is "Charging").
         """
         return self._cached(("section", *titles), lambda: self._section(titles))
 
     def _section(self, titles: tuple[str, ...]) -> Node | None:
         *outer, last = titles
         found = [n for n in self._nodes if _same_title(n.title, last)]
+        if not found:  # a title the KB keeps as another name («Charging» of «Чардж»)
+            found = [n for n in self._nodes if any(_same_title(a, last) for a in n.aliases)]
         if outer:
             found = [n for n in found if _under(self.graph, n, outer)]
         if len(found) == 1:
