@@ -177,6 +177,70 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
     return block_edit(text, 0, newline, "site_furniture", MASTHEAD_REASON)
 
 
+_MAX_REPEATED_LINE = 120
+_ENDS_SENTENCE = tuple(".!?…;»\")")
+REPEATED_REASON = ("строка сайта, повторённая среди служебных строк (заголовок страницы, "
+                   "«хлебные крошки»)")
+RUNNING_LINE_REASON = "колонтитул: строка повторяется и разрывает предложение"
+BREADCRUMB_REASON = "«хлебные крошки» сайта: путь по разделам"
+# "Главная » Warhammer » Книга правил", "Статьи->Axis & Allies->Правила": short items joined by
+# one kind of path separator, three or more
+_BREADCRUMB_RE = re.compile(
+    rf"^{HSPACE}*([^\n.!?»›>→]{{1,40}}?{HSPACE}*(»|›|->|→|>){HSPACE}*[^\n.!?»›>→]{{1,60}}?"
+    rf"(?:{HSPACE}*\2{HSPACE}*[^\n.!?»›>→]{{1,60}}?)+){HSPACE}*$",
+    re.MULTILINE,
+)
+
+
+def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
+    """Lines the site repeats: a short line that is no sentence and stands twice or more, each
+    time beside furniture (a removed block, a page mark, the text's edge) or cutting a sentence
+    in two (the line above it goes on below it in lower case) — a page title repeated on every
+    page, a running header on a line of its own. A heading repeated over different sections has
+    the sections' text beside it, and a rule sentence ends as one: neither is touched."""
+    lines: list[tuple[int, int, str]] = []
+    pos = 0
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line:
+            lines.append((pos, pos + len(raw), line))
+        pos += len(raw) + 1
+    counts = Counter(line for _, _, line in lines
+                     if len(line) <= _MAX_REPEATED_LINE and not line.endswith(_ENDS_SENTENCE)
+                     and re.search(LETTERS, line))
+    repeated = {line for line, n in counts.items() if n >= 2}
+    if not repeated:
+        return []
+    taken = sorted((e.start, e.end) for e in blocks)
+    starts = [a for a, _ in taken]
+
+    def furniture(k: int) -> bool:
+        """Whether line ``k`` is furniture already: inside a removed block, or a page mark."""
+        if k < 0 or k >= len(lines):
+            return True  # the text's edge
+        start, end, line = lines[k]
+        i = bisect_left(starts, end) - 1
+        return (i >= 0 and taken[i][0] <= start and end <= taken[i][1]) \
+            or FOOTER_RE.fullmatch(line) is not None
+
+    occurrences: dict[str, list[int]] = {}
+    for k, (_, _, line) in enumerate(lines):
+        if line in repeated:
+            occurrences.setdefault(line, []).append(k)
+    edits = []
+    for line, ks in occurrences.items():
+        beside = all((furniture(k - 1) and lines[k - 1][2] != line)
+                     or (furniture(k + 1) and (k + 1 >= len(lines) or lines[k + 1][2] != line))
+                     for k in ks)
+        cuts = all(0 < k < len(lines) - 1 and not lines[k - 1][2].endswith(_ENDS_SENTENCE + (":",))
+                   and lines[k + 1][2][:1].islower() for k in ks)
+        if beside or cuts:
+            reason = REPEATED_REASON if beside else RUNNING_LINE_REASON
+            edits += [block_edit(text, lines[k][0], lines[k][1], "site_furniture", reason)
+                      for k in ks]
+    return edits
+
+
 def site_furniture(text: str) -> list[Edit]:
     """Find what the website put around the rules text.
 
@@ -195,9 +259,13 @@ def site_furniture(text: str) -> list[Edit]:
     if title_end is not None:
         blocks.append(block_edit(text, 0, title_end, "site_furniture", TITLE_LINE_REASON))
     blocks.extend(_furniture_lines(text))
+    blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
+                  for m in _BREADCRUMB_RE.finditer(text)
+                  if "«" not in m.group(1) and "<" not in m.group(1))  # quotes, not a path
     masthead = _masthead(text, blocks)
     if masthead is not None:
         blocks.append(masthead)
+    blocks.extend(_repeated_lines(text, blocks))
     blocks = merge_blocks(text, blocks)
     inline = [
         Edit(m.start(), m.end(), "", "site_furniture", reason)
