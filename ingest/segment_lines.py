@@ -102,7 +102,25 @@ def segment_lines(
         return lines[j] if j is not None else None
 
     cand = [i for i in nonblank if is_heading_line(lines[i], following(i))]
-    cand = _drop_false_headings(lines, nonblank, cand)
+    # headings that share their line with the text ("Устрашение - Некоторые создания …",
+    # "ИНСТРУМЕНТЫ ВОЙНЫ Большинство сражений …") or that a PDF broke over two lines
+    # ("Специальные" / "правила")
+    runin: dict[int, tuple[int, int]] = {}
+    joined: dict[int, int] = {}
+    taken = set(cand)
+    for i in nonblank:
+        m = run_in_heading(lines[i], dash_only=i in taken)
+        if m is not None:
+            runin[i] = m
+            continue
+        if i in taken:
+            continue
+        j = nxt[i]
+        if j is not None and j not in taken and _broken_heading(lines[i], lines[j],
+                                                                following(j)):
+            joined[i] = j
+    cand = sorted({*cand, *runin, *joined})
+    cand = _drop_false_headings(lines, nonblank, cand, set(runin))
     flavour_lines = _epigraphs(lines, nonblank, cand)
     cand = [i for i in cand if i not in flavour_lines]
     # a run of three or more heading-like lines with no text between is a list, not headings:
@@ -131,11 +149,15 @@ def segment_lines(
         start = offsets[i] + (len(lines[i]) - len(lines[i].lstrip()))
         end = offsets[i] + len(lines[i].rstrip())
         body_start = end
+        if i in runin:
+            end, body_start = offsets[i] + runin[i][0], offsets[i] + runin[i][1]
+        elif i in joined:
+            end = body_start = offsets[joined[i]] + len(lines[joined[i]].rstrip())
         body_end = offsets[heads[n + 1]] if n + 1 < len(heads) else len(text)
         while body_end > body_start and text[body_end - 1].isspace():
             body_end -= 1
         heading = text[start:end]
-        title, aliases = title_and_aliases(heading)
+        title, aliases = title_and_aliases(" ".join(heading.split()))
         sections.append(Section(title, heading, (start, end), (body_start, body_end),
                                 aliases=aliases, is_list=i in list_heads))
     flavour = _flavour_items(text, lines, offsets, flavour_lines)
@@ -146,13 +168,15 @@ def segment_lines(
     return Segmentation(sections, flavour, "lines")
 
 
-def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int]) -> list[int]:
+def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
+                         runin: set[int] | None = None) -> list[int]:
     """Heading-like lines that are not headings by what stands around them.
 
     A line after one that left a bracket open continues it ("(с." / "133)."); the text's
-    last line, when it ends in the middle of a word (a page cut off: "Некоторые т"), is no
-    heading; a numbered line is a heading only alone: a line numbered next to another of the
-    same run of numbers ("1. Инициативная фаза", "2. Фаза движения") is a list item.
+    last line heads nothing (a page cut off after it, or in it: "Некоторые т", "Не"), unless
+    its text follows the heading on the line itself; a numbered line is a heading only
+    alone: a line numbered next to another of the same run of numbers ("1. Инициативная
+    фаза", "2. Фаза движения") is a list item.
     """
     prev: dict[int, int | None] = {}
     for k, i in enumerate(nonblank):
@@ -170,7 +194,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int])
         p = prev[i]
         if p is not None and lines[p].count("(") > lines[p].count(")"):
             continue
-        if i == last and _cut_off(lines[i]):
+        if i == last and i not in (runin or set()):
             continue
         if i in numbers:
             k = order[i]
@@ -183,6 +207,58 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int])
 
 
 _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
+
+
+# "Название - текст" / "Название (уточнение) - сложность 7+": a name, a spaced dash, then a
+# sentence (a capital) or a parameter (a word and a number)
+_DASH_RUN_IN = re.compile(
+    r"^(\s*(?:\d{1,2}[.)]\s+)?[А-ЯЁA-Z][^.!?:;\n\-–—]{0,60}?)\s+[-–—]\s+"
+    r"(?=[А-ЯЁA-Z]|[а-яё]+\s+\d+\+?(?:\s|$|[.,;]))")
+# "ИНСТРУМЕНТЫ ВОЙНЫ Большинство сражений …": words in capitals open a line whose text goes
+# on in mixed case (a run-in heading, or a PDF's two columns on one line)
+_CAPS_RUN_IN = re.compile(r"^(\s*[А-ЯЁ]{2,}(?:[ ,-]+[А-ЯЁ]{2,}){1,5})\s+(?=[А-ЯЁ][а-яё])")
+_MAX_RUN_IN_WORDS = 6
+
+
+def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None:
+    """Where a heading that shares its line with the text ends, and where the text starts
+    (``dash_only``: only a name before a spaced dash, for a line that is a heading already:
+    "Образ ужасного рыцаря - сложность 6+" is titled "Образ ужасного рыцаря").
+
+    >>> line = "Устрашение - Некоторые создания вызывают страх."
+    >>> end, start = run_in_heading(line); line[:end], line[start:]
+    ('Устрашение', 'Некоторые создания вызывают страх.')
+    >>> run_in_heading("Модель - это фигурка.") is None
+    True
+    """
+    for rx in (_DASH_RUN_IN,) if dash_only else (_DASH_RUN_IN, _CAPS_RUN_IN):
+        m = rx.match(line)
+        if m is None:
+            continue
+        head = m.group(1).strip()
+        toks = words(head)
+        if not toks or len(toks) > _MAX_RUN_IN_WORDS or _has_finite_verb(head) \
+                or re.search(r"\s[-–—]\s?это\s", line):
+            continue
+        if len(line) - m.end() < _MIN_RUN_IN_TEXT and rx is _CAPS_RUN_IN:
+            continue
+        return m.start(1) + len(m.group(1).rstrip()), m.end()
+    return None
+
+
+_MIN_RUN_IN_TEXT = 20
+
+
+def _broken_heading(line: str, following: str, after: str | None) -> bool:
+    """A heading a PDF broke over two lines: a capitalised word or two, then a line of a word
+    or two in lower case ("Специальные" / "правила"), with nothing running on after them."""
+    a, b = line.strip(), following.strip()
+    if not a or not b or not a[0].isupper() or not b[0].islower():
+        return False
+    if len(words(a)) > 2 or len(words(b)) > 2 or re.search(r"[.,:;!?()«»\d]", a + b):
+        return False
+    nxt = (after or "").strip()
+    return not nxt or not (nxt[0].islower() or nxt[0] in "-–—,;)")
 
 
 def _cut_off(line: str) -> bool:
@@ -298,6 +374,7 @@ def _nest_lines(
     see = _see_also(sections, text) if layered else {}
     numbered: int | None = None
     open_group: int | None = None
+    group_caps: int | None = None  # the last capitalised member of the open group
     group_gap = 0
     phase: int | None = None
     caps: int | None = None
@@ -328,7 +405,9 @@ def _nest_lines(
                 break
         if parent is None and open_group is not None:
             if gap > group_gap:
-                open_group = None
+                open_group, group_caps = None, None
+            elif killteam and group_caps is not None and not _is_caps(sec.heading):
+                parent = group_caps  # typography within the group: mixed case under capitals
             else:
                 parent = open_group
         if parent is None and killteam:
@@ -357,9 +436,12 @@ def _nest_lines(
                 phase = i
             elif parent == phase and _is_caps(sec.heading):
                 caps = i
+        if open_group is not None and parent == open_group and _is_caps(sec.heading):
+            group_caps = i
         if is_group_title(sec.title) and (open_group is None or parent == open_group):
-            if parent is None or parent != open_group:
-                open_group, group_gap = i, gap
+            # a group in a group ("Базовые правила" in "Правила") holds what follows it
+            nested = open_group is not None and parent == open_group
+            open_group, group_gap, group_caps = i, min(gap, group_gap) if nested else gap, None
         if parent is None:
             last_top = i
         sec.is_unit_type = is_type

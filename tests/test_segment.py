@@ -121,3 +121,19 @@ def test_english_headings_get_the_russian_name_of_their_text(case: dict[str, obj
     result = segment(str(case["text"]), str(case["system"]))
     got = [f"{s.title} | {', '.join(s.aliases)}" for s in result.sections]
     assert got == case["expected"]
+
+
+def _line_heading_cases() -> list[dict[str, object]]:
+    import tomllib
+
+    data = tomllib.loads((DATA / "line_headings.toml").read_text(encoding="utf-8"))
+    cases: list[dict[str, object]] = data["case"]
+    return cases
+
+
+@pytest.mark.parametrize("case", _line_heading_cases(), ids=lambda c: str(c["name"]))
+def test_headings_of_web_pages(case: dict[str, object]) -> None:
+    result = segment(str(case["text"]), str(case["system"]))
+    got = [f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
+           for s in result.sections]
+    assert got == case["expected"]
