@@ -102,6 +102,8 @@ _GLUED_RE = re.compile(r"\S*[a-zа-яё]{2,}[A-ZА-ЯЁ][a-zа-яё]{2,}\S*")
 # The seam of two glued words, searched first: the pattern above backtracks on every word.
 _GLUED_SEAM_RE = re.compile(r"[a-zа-яё]{2}[A-ZА-ЯЁ][a-zа-яё]{2}")
 _MASTHEAD_WORDS = 3
+_NEXT_LINE_RE = re.compile(r"\s*([^\n]*)")
+_MAX_TITLE_UNDER_BRAND = 60
 UPLOAD_REASON = "блок сайта «загружено/скачать» (метки и значения)"
 GLUED_REASON = "навигация сайта: склеенный список рубрик"
 MASTHEAD_REASON = "название сайта над его навигацией"
@@ -161,20 +163,30 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
     """The site's name on the first line, right above furniture removed from the second: a
     brand (Latin letters, or one word that is no word of the language), not a page title."""
     newline = text.find("\n")
-    if newline < 0 or not blocks:
+    if newline < 0:
         return None
     first = text[:newline].strip()
-    following = min(blocks, key=lambda e: e.start)
     if not first or len(first.split()) > _MASTHEAD_WORDS or re.search(r"[.!?:;,]", first):
         return None
     # a brand, not the page's title: Latin letters, or one word no dictionary knows
-    brand = re.fullmatch(r"[A-Za-z0-9 .&-]+", first) is not None or (
-        len(first.split()) == 1 and not is_known(first))
+    latin = re.fullmatch(r"[A-Za-z0-9 .&-]+", first) is not None
+    brand = latin or (len(first.split()) == 1 and not is_known(first))
     if not brand:
         return None
-    if text[newline:following.start].strip():
-        return None
-    return block_edit(text, 0, newline, "site_furniture", MASTHEAD_REASON)
+    following = min(blocks, key=lambda e: e.start) if blocks else None
+    if following is not None and not text[newline:following.start].strip():
+        return block_edit(text, 0, newline, "site_furniture", MASTHEAD_REASON)
+    # or a Latin name right above the page's Russian title ("RED ELF" / "КАВАЛЕРИЯ"): an
+    # English heading has its Russian text under it, not another heading
+    nxt = _NEXT_LINE_RE.match(text, newline)
+    title = nxt.group(1).strip() if nxt else ""
+    if latin and title and len(title) <= _MAX_TITLE_UNDER_BRAND \
+            and re.search("[А-Яа-яЁё]", title) and not title.endswith(tuple(".!?:;,")) \
+            and not re.search(r"[A-Za-z]", title):
+        body = text[nxt.end():nxt.end() + 200].lstrip() if nxt else ""
+        if body[:1].isupper():  # the title heads text
+            return block_edit(text, 0, newline, "site_furniture", MASTHEAD_REASON)
+    return None
 
 
 _MAX_REPEATED_LINE = 120

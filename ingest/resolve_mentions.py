@@ -52,6 +52,9 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
     text = p.text
     own_type = r.type_of.get(p.id) or None
     related = _related(r, p.id)
+    # the titles of the part's own family: a namesake in another file ("Кавалерия" of the
+    # corpus, named on a page about cavalry) is the family named, not a reference
+    family = {lemma_key(unparen(r.b.nodes[x].title)) for x in related if x in r.b.nodes}
 
     def sp(local: Span) -> Span:
         return p.to_source(local)
@@ -99,6 +102,10 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
         for target in targets:
             target = _reference_target(r, p, m, target)
             if target is None or target == own_type or _shortened_own_type(r, own_type, target):
+                continue
+            if target not in related and target in r.b.nodes \
+                    and r.b.nodes[target].source != p.source.name \
+                    and lemma_key(unparen(r.b.nodes[target].title)) in family:
                 continue
             if target in related and not (_latin(m.raw) or (
                     target in r.b.nodes and _is_action(r.b.nodes[target].title))):

@@ -27,6 +27,7 @@ _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
 _BULLET = re.compile(r"^\s*[-•–—]\s")
 _NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
 _MIN_LETTERS = 2
+_BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
 _MAX_QUESTION_WORDS = 6
 _OPEN_QUOTES = "«“‘\"'„"
 _CLOSE_QUOTES = "»”’\"'“"
@@ -61,6 +62,8 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
         return False
     if s.endswith((":", ";", ",")):
         return False
+    if s.endswith(".") and re.search(r":\s+[a-zа-яё]", s):
+        return False  # "Leadership (ld): показатель морали модели." defines a term
     if s.endswith("?"):
         return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
     if s.endswith((".", "!")) or len(toks) > 6:
@@ -137,7 +140,8 @@ def segment_lines(
         if len(run) >= 3:
             heads.append(run[0])
             last = run[-1]
-            if nxt[last] is not None and nxt[last] not in cset:
+            after = nxt[last]
+            if after is not None and after not in cset and not _BARE_NUMBER.match(lines[after]):
                 heads.append(last)
                 list_heads.add(run[0])
         else:

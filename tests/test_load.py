@@ -31,6 +31,13 @@ def test_detect_system(text: str, system: str | None) -> None:
     assert detect_system(text) == system
 
 
+def test_a_long_text_is_read_past_its_first_pages_only_when_they_are_unclear() -> None:
+    filler = "Обычный текст без слов игры. " * 1_000  # 29,000 characters, no system's word
+    assert detect_system(filler + "Боевой раунд Kill Team: чардж и овервоч.") == "killteam2018"
+    whfb = "Подразделение проходит тест на Разгром, маг творит заклинание. " * 400
+    assert detect_system(whfb + "Kill Team " * 50) == "whfb8"  # decided by the first pages
+
+
 def test_corpus_folder_loads_with_detected_systems() -> None:
     texts = load([CORPUS])
     assert [(t.name, t.system, t.system_from, t.encoding) for t in texts] == [
