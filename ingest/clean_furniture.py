@@ -246,7 +246,11 @@ def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
                      for k in ks)
         cuts = all(0 < k < len(lines) - 1 and not lines[k - 1][2].endswith(_ENDS_SENTENCE + (":",))
                    and lines[k + 1][2][:1].islower() for k in ks)
-        if beside or cuts:
+        # furniture stands among different text each time; a text repeated whole (a page
+        # saved twice) repeats its lines with their neighbours, and they stay
+        contexts = {(lines[k - 1][2] if k else "", lines[k + 1][2] if k + 1 < len(lines) else "")
+                    for k in ks}
+        if (beside or cuts) and 2 * len(contexts) >= len(ks) and len(contexts) >= 2:
             reason = REPEATED_REASON if beside else RUNNING_LINE_REASON
             edits += [block_edit(text, lines[k][0], lines[k][1], "site_furniture", reason)
                       for k in ks]

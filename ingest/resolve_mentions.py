@@ -8,6 +8,7 @@ after every node and name of the system is known; a name it cannot resolve becom
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ingest import extract as ex
@@ -160,6 +161,7 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
     return target
 
 
+@lru_cache(maxsize=4_096)
 def _coined(title: str) -> bool:
     """A title that is one word no dictionary knows: a coined term of the game (a loanword of
     the players, «Чардж»), which is never an ordinary word of a sentence."""
@@ -168,6 +170,7 @@ def _coined(title: str) -> bool:
         and not is_known(ws[0])
 
 
+@lru_cache(maxsize=4_096)
 def _is_action(title: str) -> bool:
     """A title that is one verb in the infinitive ("Реагировать"): the rule of an action."""
     ws = title.split()

@@ -18,6 +18,7 @@ give and the title helpers they share are in :mod:`ingest.sections`.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -88,17 +89,13 @@ def _assign_pages(sections: list[Section], pages: Sequence[PageMarkLike]) -> Non
     """A footer closes a page: a section lies on the page of the first footer after its start;
     a mark that heads its page ("С. 152" above the text) puts what follows it on its page."""
     marks = sorted(pages, key=lambda p: p.at)
+    ats = [m.at for m in marks]  # searched, not walked: a long file has many of both
+    heads = bool(marks) and marks[0].opens
     for sec in sections:
         start = sec.heading_span[0]
-        if marks and marks[0].opens:
-            before = [m for m in marks if m.at <= start]
-            if before:
-                sec.pages = tuple(range(before[-1].first, before[-1].last + 1))
-            continue
-        for mark in marks:
-            if mark.at >= start:
-                sec.pages = tuple(range(mark.first, mark.last + 1))
-                break
+        k = bisect_right(ats, start) - 1 if heads else bisect_left(ats, start)
+        if 0 <= k < len(marks):
+            sec.pages = tuple(range(marks[k].first, marks[k].last + 1))
 
 
 __all__ = ["Flavour", "Section", "Segmentation", "segment", "normal_case", "title_and_aliases",

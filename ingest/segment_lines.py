@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from functools import lru_cache
 
 from ingest.sections import (
     Flavour,
@@ -26,7 +27,7 @@ _SENTENCE_END = (".", ":", ";", ",", "?", "…")
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
 _BULLET = re.compile(r"^\s*[-•–—]\s")
 _NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
-_MIN_LETTERS = 2
+_TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")  # a heading holds at least two letters
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
 _MAX_QUESTION_WORDS = 6
 _OPEN_QUOTES = "«“‘\"'„"
@@ -48,7 +49,7 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
     s = line.strip()
     if not s or len(s) > 80 or _BULLET.match(s):
         return False
-    if sum(ch.isalpha() for ch in s) < _MIN_LETTERS:
+    if _TWO_LETTERS.search(s) is None:
         return False
     if not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
         return False
@@ -350,6 +351,7 @@ def _is_phase(title: str) -> bool:
     return bool(lem & {"фаза", "этап"}) or "round" in lem
 
 
+@lru_cache(maxsize=20_000)
 def _is_caps(heading: str) -> bool:
     toks = words(heading)
     return bool(toks) and toks[0].isupper() and len(toks[0]) > 1

@@ -46,6 +46,7 @@ _RU_CONSONANTS = {
 }
 
 
+@lru_cache(maxsize=4_096)
 def english_skeleton(word: str) -> str:
     """The consonants of an English word as a Russian ear hears them ("charge" → "чrj").
 
@@ -99,8 +100,13 @@ def _heading_words(title: str) -> list[str]:
 
 
 def _matches(word: str, english: str) -> bool:
-    wanted = {english_skeleton(english), english_skeleton(english_lemma(english))}
-    return bool(_sounds(word) & wanted)
+    return bool(_sounds(word) & _wanted(english))
+
+
+@lru_cache(maxsize=4_096)
+def _wanted(english: str) -> frozenset[str]:
+    """The skeletons an English heading word may be heard as (its form and its lemma)."""
+    return frozenset({english_skeleton(english), english_skeleton(english_lemma(english))})
 
 
 def _nominative(adjectives: Sequence[str], noun: str) -> str:

@@ -1,0 +1,72 @@
+"""Ingest speed by the shape of the input, not only its size (issue 10).
+
+``.venv/bin/python benchmarks/ingest_shapes.py`` builds, from the WHFB corpus text, files of
+a million characters or more (1.8–2.4 MB) of three shapes that once cost more than their
+size — one huge line, 100,000 short lines, a text with no headings — and prints the speed of
+each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
+shape is also timed at a third of its size: the cost per megabyte must not grow with the size
+(the speed at the full size over the speed at a third stays near 1).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ingest import build, load  # noqa: E402
+from ingest.models import SourceText  # noqa: E402
+from rulekb.defaults import corpus_dir  # noqa: E402
+
+SIZE = 1_000_000
+
+
+def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
+    """Name → text of about ``size`` characters, made of the corpus's WHFB pages."""
+    whfb = "".join(p.read_text(encoding="utf-8-sig") for p in sorted(corpus.glob("00[12]_*.txt")))
+    words = whfb.split()
+
+    def repeat(text: str, n: int = size) -> str:
+        return (text * (n // len(text) + 1))[:n]
+
+    short = "\n".join(" ".join(words[i:i + 2]) for i in range(0, len(words), 2)) + "\n"
+    lines = max(size, 100_000 * (len(short) // short.count("\n")))  # 100,000 lines at least
+    prose = " ".join(line for line in re.split(r"\n+", whfb) if len(line) > 80)
+    return {
+        "одна строка": repeat(" ".join(words)),
+        "100 000 коротких строк": repeat(short, lines),
+        "без заголовков": repeat(prose + "\n\n"),
+    }
+
+
+def speed(text: str) -> float:
+    """MB/s (CPU time) of building one text as a WHFB file."""
+    src = SourceText(name="shape.txt", path="shape.txt", text=text, encoding="utf-8",
+                     system="whfb8")
+    t = time.process_time()
+    build([src])
+    return len(text.encode()) / 1e6 / (time.process_time() - t)
+
+
+def rows() -> list[tuple[str, str, str]]:
+    """(name, speed, goal) per shape, after one warm-up build of the corpus."""
+    corpus = corpus_dir()
+    build(load([corpus]))
+    out = []
+    small = shapes(corpus, SIZE // 3)
+    for name, text in shapes(corpus).items():
+        full = speed(text)
+        third = speed(small[name])
+        mb = len(text.encode()) / 1e6
+        out.append((f"ingest: {name} ({mb:.1f} МБ; {full / third:.2f} от скорости на трети)",
+                    f"{full:.2f} МБ/с", "≥ 1 МБ/с"))
+    return out
+
+
+if __name__ == "__main__":
+    for name, value, goal in rows():
+        print(f"{name}  {value}  (цель {goal})")
