@@ -56,6 +56,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "служебная строка сайта",
     ),
     (_line(r"\|"), "строка-разделитель «|» сайта"),
+    (_line(r"[^\n]{1,80}[ \t]×"), "баннер сайта с кнопкой «×» (закрыть)"),
     (
         _line(rf"(?i:(?:вы находитесь на странице|страница|стр\.?|page){HSPACE}*:?{HSPACE}*)"
               rf"\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+"),
@@ -66,7 +67,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "навигация сайта: пункты через «|»",
     ),
     (
-        _line(r"(?i:Главная(?: страница)?|Случайная страница|Перейти к навигации"
+        _line(r"(?i:Главная(?: страница)?|Случайная страница|Перейти к (?:навигации|содержанию)"
               r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)"),
         "навигация сайта",
     ),
@@ -104,6 +105,7 @@ _GLUED_SEAM_RE = re.compile(r"[a-zа-яё]{2}[A-ZА-ЯЁ][a-zа-яё]{2}")
 _MASTHEAD_WORDS = 3
 _NEXT_LINE_RE = re.compile(r"\s*([^\n]*)")
 _MAX_TITLE_UNDER_BRAND = 60
+_MAX_MASTHEAD = 120
 UPLOAD_REASON = "блок сайта «загружено/скачать» (метки и значения)"
 GLUED_REASON = "навигация сайта: склеенный список рубрик"
 MASTHEAD_REASON = "название сайта над его навигацией"
@@ -179,13 +181,18 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
     # or a Latin name right above the page's Russian title ("RED ELF" / "КАВАЛЕРИЯ"): an
     # English heading has its Russian text under it, not another heading
     nxt = _NEXT_LINE_RE.match(text, newline)
+    end = newline
+    while latin and nxt and re.fullmatch(r"[A-Za-z0-9 .&-]+", nxt.group(1).strip() or "-") \
+            and len(nxt.group(1).split()) <= _MASTHEAD_WORDS and end < _MAX_MASTHEAD:
+        end = nxt.end()  # the site's section under its name ("WARHAMMER 6 EDITION")
+        nxt = _NEXT_LINE_RE.match(text, end)
     title = nxt.group(1).strip() if nxt else ""
     if latin and title and len(title) <= _MAX_TITLE_UNDER_BRAND \
             and re.search("[А-Яа-яЁё]", title) and not title.endswith(tuple(".!?:;,")) \
             and not re.search(r"[A-Za-z]", title):
         body = text[nxt.end():nxt.end() + 200].lstrip() if nxt else ""
         if body[:1].isupper():  # the title heads text
-            return block_edit(text, 0, newline, "site_furniture", MASTHEAD_REASON)
+            return block_edit(text, 0, end, "site_furniture", MASTHEAD_REASON)
     return None
 
 
@@ -524,6 +531,12 @@ _TRANSLATION_RE = re.compile(
     re.MULTILINE,
 )
 _LATIN_LINE_RE = re.compile(rf"^{HSPACE}*({_LATIN_LINE}){HSPACE}*$", re.MULTILINE)
+# "ОБЪЯВЛЕНИЕ АТАК" / "(DECLARE CHARGES)": a Russian heading with its English in brackets below
+_GLOSS_RE = re.compile(
+    rf"^{HSPACE}*[А-ЯЁ][^\n.!?:;]{{0,60}}[^\s.!?:;,]({HSPACE}*\n{HSPACE}*)"
+    rf"(?=[(\[][A-Za-z][A-Za-z0-9'’&\- ]*[A-Za-z0-9][)\]]{HSPACE}*$)",
+    re.MULTILINE,
+)
 _SPACE_RE = re.compile(r"\s*")
 _MAX_GAP = 40  # spaces between a heading's English and its bracketed Russian, at most
 ENGLISH_ABOVE_REASON = "английское название заголовка повторено строкой над ним"
@@ -537,6 +550,9 @@ def heading_translation(text: str) -> list[Edit]:
     edits = [Edit(m.start(1), m.end(1), " ", "heading_translation",
                   "перевод заголовка со следующей строки присоединён к заголовку")
              for m in _TRANSLATION_RE.finditer(text)]
+    edits += [Edit(m.start(1), m.end(1), " ", "heading_translation",
+                   "английское название заголовка со следующей строки присоединено к нему")
+              for m in _GLOSS_RE.finditer(text)]
     joined = {m.start(1) for m in _TRANSLATION_RE.finditer(text)}
     for m in _LATIN_LINE_RE.finditer(text):
         if m.end() in joined:

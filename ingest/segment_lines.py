@@ -27,6 +27,9 @@ _SENTENCE_END = (".", ":", ";", ",", "?", "…")
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
 _BULLET = re.compile(r"^\s*[-•–—]\s")
 _NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
+_DATE = re.compile(
+    r"\b\d{1,2}\s+(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
+    r"\w*\s+\d{4}|\b\d{1,2}\.\d{1,2}\.\d{4}\b")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")  # a heading holds at least two letters
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
 _MAX_QUESTION_WORDS = 6
@@ -65,6 +68,8 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
         return False
     if s.endswith(".") and re.search(r":\s+[a-zа-яё]", s):
         return False  # "Leadership (ld): показатель морали модели." defines a term
+    if _DATE.search(s):
+        return False  # "Версия от 29 апреля 2008 года": a stamp, not a heading
     if s.endswith("?"):
         return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
     if s.endswith((".", "!")) or len(toks) > 6:
@@ -113,17 +118,21 @@ def segment_lines(
     joined: dict[int, int] = {}
     taken = set(cand)
     for i in nonblank:
+        if i in joined.values():
+            continue  # the second line of a broken heading
         m = run_in_heading(lines[i], dash_only=i in taken)
         if m is not None:
             runin[i] = m
             continue
-        if i in taken:
-            continue
         j = nxt[i]
-        if j is not None and j not in taken and _broken_heading(lines[i], lines[j],
-                                                                following(j)):
+        # two lines in capitals, one under the other, are one heading even if each looks one
+        adjacent_caps = j == i + 1 and lines[i].isupper() and lines[j].isupper()
+        if i in taken and not adjacent_caps:
+            continue
+        if j is not None and (j not in taken or adjacent_caps) \
+                and _broken_heading(lines[i], lines[j], following(j)):
             joined[i] = j
-    cand = sorted({*cand, *runin, *joined})
+    cand = sorted({*cand, *runin, *joined} - set(joined.values()))
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
     flavour_lines = _epigraphs(lines, nonblank, cand)
     cand = [i for i in cand if i not in flavour_lines]
@@ -180,21 +189,24 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     A line after one that left a bracket open continues it ("(с." / "133)."); the text's
     last line heads nothing (a page cut off after it, or in it: "Некоторые т", "Не"), unless
     its text follows the heading on the line itself; a numbered line is a heading only
-    alone: a line numbered next to another of the same run of numbers ("1. Инициативная
-    фаза", "2. Фаза движения") is a list item.
+    alone: a line numbered next to another of the same run of numbers and the same style
+    ("1. Инициативная фаза", "2. Фаза движения") is a list item ("2. ДВИЖЕНИЕ" above "1.
+    Объявление атак" is a heading over its list).
     """
     prev: dict[int, int | None] = {}
     for k, i in enumerate(nonblank):
         prev[i] = nonblank[k - 1] if k else None
     numbers: dict[int, int] = {}
+    styles: dict[int, bool] = {}  # a list's items share a style: all in capitals or none
     for i in nonblank:
         m = _NUMBER.match(lines[i])
         if m:
             numbers[i] = int(m.group(1))
+            styles[i] = _is_caps(lines[i][m.end():])
     keep = []
     last = nonblank[-1] if nonblank else None
     order = {i: k for k, i in enumerate(nonblank)}
-    numbered_at = sorted((order[j], n) for j, n in numbers.items())
+    numbered_at = sorted((order[j], n, j) for j, n in numbers.items())
     for i in cand:
         p = prev[i]
         if p is not None and lines[p].count("(") > lines[p].count(")"):
@@ -203,9 +215,10 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue
         if i in numbers:
             k = order[i]
-            lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1))
-            hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1))
-            if any(abs(n - numbers[i]) == 1 for at, n in numbered_at[lo:hi] if at != k):
+            lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1, -1))
+            hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))
+            if any(abs(n - numbers[i]) == 1 and styles[j] == styles[i]
+                   for at, n, j in numbered_at[lo:hi] if at != k):
                 continue
         keep.append(i)
     return keep
@@ -221,7 +234,7 @@ _DASH_RUN_IN = re.compile(
     r"(?=[А-ЯЁA-Z]|[а-яё]+\s+\d+\+?(?:\s|$|[.,;]))")
 # "ИНСТРУМЕНТЫ ВОЙНЫ Большинство сражений …": words in capitals open a line whose text goes
 # on in mixed case (a run-in heading, or a PDF's two columns on one line)
-_CAPS_RUN_IN = re.compile(r"^(\s*[А-ЯЁ]{2,}(?:[ ,-]+[А-ЯЁ]{2,}){1,5})\s+(?=[А-ЯЁ][а-яё])")
+_CAPS_RUN_IN = re.compile(r"^(\s*[А-ЯЁ]{2,}(?:[ ,-]+[А-ЯЁ]{2,}){1,5}[?!]?)\s+(?=[А-ЯЁ][а-яё])")
 _MAX_RUN_IN_WORDS = 6
 
 
@@ -247,6 +260,10 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
             continue
         if len(line) - m.end() < _MIN_RUN_IN_TEXT and rx is _CAPS_RUN_IN:
             continue
+        rest = line[m.end():]
+        if rx is _DASH_RUN_IN and rest[:1].isupper() and not _has_finite_verb(
+                _first_clause(rest)):
+            continue  # "тестов - Паники, Ужаса, Глупости": a list, not a heading and its text
         return m.start(1) + len(m.group(1).rstrip()), m.end()
     return None
 
@@ -254,12 +271,23 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
 _MIN_RUN_IN_TEXT = 20
 
 
+def _first_clause(text: str) -> str:
+    m = re.search(r"[.!?;]", text)
+    return text[:m.start()] if m else text
+
+
 def _broken_heading(line: str, following: str, after: str | None) -> bool:
     """A heading a PDF broke over two lines: a capitalised word or two, then a line of a word
-    or two in lower case ("Специальные" / "правила"), with nothing running on after them."""
+    or two in lower case ("Специальные" / "правила"), or two lines in capitals ("КРАТКИЕ" /
+    "ПРАВИЛА ИГРЫ"), with nothing running on after them."""
     a, b = line.strip(), following.strip()
-    if not a or not b or not a[0].isupper() or not b[0].islower():
+    if not a or not b or not a[0].isupper():
         return False
+    caps = _is_caps(a) and _is_caps(b) and a.isupper() and b.isupper()
+    if not (b[0].islower() or caps):
+        return False
+    if caps:
+        b = re.sub(r"\s*[(\[][^()\[\]]*[)\]]$", "", b)  # its English in brackets may follow
     if len(words(a)) > 2 or len(words(b)) > 2 or re.search(r"[.,:;!?()«»\d]", a + b):
         return False
     nxt = (after or "").strip()
@@ -379,6 +407,7 @@ def _nest_lines(
     killteam = layered
     see = _see_also(sections, text) if layered else {}
     numbered: int | None = None
+    numbered_caps: int | None = None
     open_group: int | None = None
     group_caps: int | None = None  # the last capitalised member of the open group
     group_gap = 0
@@ -419,8 +448,10 @@ def _nest_lines(
         if parent is None and killteam:
             if _is_phase(sec.title):
                 phase, caps = None, None
+            elif _NUMBER.match(sec.heading) and _is_caps(_NUMBER.sub("", sec.heading)):
+                numbered_caps = i  # "2. ДВИЖЕНИЕ": a numbered step of the book's sequence
             elif _is_caps(sec.heading) and not (sec.is_list and caps is not None):
-                parent = phase
+                parent = phase if phase is not None else numbered_caps
             else:
                 parent = _mixed_case_parent(sections, i, text,
                                             caps if caps is not None else phase, see)
@@ -440,7 +471,7 @@ def _nest_lines(
         if killteam:
             if _is_phase(sec.title):
                 phase = i
-            elif parent == phase and _is_caps(sec.heading):
+            elif parent in (phase, numbered_caps) and _is_caps(sec.heading):
                 caps = i
         if open_group is not None and parent == open_group and _is_caps(sec.heading):
             group_caps = i

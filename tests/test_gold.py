@@ -23,7 +23,7 @@ FLOORS: dict[str, tuple[tuple[float, float], ...]] = {
             (0.38, 0.92), (1.0, 1.0)),
     "002": ((1.0, 1.0), (0.90, 0.90), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 0.87),
             (0.50, 1.0), (1.0, 1.0)),
-    "003": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 0.85), (1.0, 1.0),
+    "003": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 0.91), (1.0, 1.0),
             (0.83, 1.0), (1.0, 1.0)),
     # the public example: everything it annotates is found; its refs and facts are a subset
     "004": ((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.50, 1.0),
@@ -72,18 +72,22 @@ def test_references_to_rules_of_the_corpus_over_the_whole_corpus(
 
 
 def test_pages_never_built_on(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The development and held-out pages of tests/data/heldout, built as a user would (no
-    corpus.toml): today's totals are the floors (see the README there)."""
+    """The development, held-out and fresh held-out pages of tests/data/heldout, built as a
+    user would (no corpus.toml): today's totals are the floors (see the READMEs there)."""
     from gold_score import GOLD_DIR, HELDOUT_DIR, totals
 
     from ingest import build, load
     from rulekb.defaults import corpus_dir
 
-    graph = Graph(build(load([corpus_dir(), HELDOUT_DIR / "dev", HELDOUT_DIR / "heldout"])).kb)
-    floors = {"dev": {"system": (1.0, 1.0), "sections": (0.76, 0.71), "page_refs": (1.0, 1.0)},
-              "heldout": {"system": (1.0, 0.75), "sections": (0.50, 0.47),
-                          "page_refs": (1.0, 1.0)}}
+    floors = {"dev": {"system": (1.0, 1.0), "sections": (0.72, 0.72), "page_refs": (1.0, 1.0),
+                      "named_refs_in_corpus": (0.75, 0.85)},
+              "heldout": {"system": (1.0, 1.0), "sections": (0.80, 0.89),
+                          "page_refs": (1.0, 1.0), "named_refs_in_corpus": (0.33, 1.0)},
+              # measured only (annotated before the pipeline ran on them): a floor, not a goal
+              "fresh": {"system": (1.0, 0.63), "sections": (0.77, 0.57),
+                        "page_refs": (1.0, 1.0)}}
     for folder, by_category in floors.items():
+        graph = Graph(build(load([corpus_dir(), HELDOUT_DIR / folder])).kb)  # each set apart
         got = totals(score_all(graph, HELDOUT_DIR / folder))
         for category, (p_floor, r_floor) in by_category.items():
             s = got[category]
