@@ -145,8 +145,9 @@ class SystemResolver:
             for p in sorted(file_parts, key=lambda q: (depth(q), q.index)):
                 parent = p.section.parent
                 p.parent_id = file_parts[parent].id if parent is not None else None
-                base = (f"{p.parent_id}/{slug(p.section.title)}" if p.parent_id
-                        else f"{self.system}:{slug(p.section.title)}")
+                # a heading given a Russian name keeps the id of its own words: ids stay put
+                name = slug(p.section.id_title or p.section.title)
+                base = f"{p.parent_id}/{name}" if p.parent_id else f"{self.system}:{name}"
                 p.id = self.new_id(base)
                 pieces = [p.section.body_span, *p.section.extra_spans]
                 texts = []

@@ -36,6 +36,9 @@ class Section:
     extra_spans: list[Span] = field(default_factory=list)
     # spans (cleaned text) inside the body that are flavour, not rules
     flavour_spans: list[Span] = field(default_factory=list)
+    # the heading's own title when the section was given another (an English heading's Russian
+    # name, :mod:`ingest.segment_names`): the node's id is made of it, so ids do not move
+    id_title: str | None = None
 
     @property
     def span(self) -> Span:

@@ -5,8 +5,8 @@ thing in Russian: a loanword the players use ("объявить чардж" unde
 term ("каждый боевой раунд" above "THE BATTLE ROUND"), a gloss ("может летать (т.е. … FLY)"),
 or a step of the sequence that the section details ("Киньте 2D6 и сделайте чардж" for "Make
 Charge Move"). :func:`name_english_headings` gives such a section the Russian name its own text
-uses, the English heading kept as an alias, so that a reader searching «чардж» finds
-"Charging". The signals, strongest first:
+uses, the English heading kept as an alias (and as what the node's id is made of, so ids do
+not move), so that a reader searching «чардж» finds "Charging". The signals, strongest first:
 
 1. a **gloss**: the English heading in brackets right after Russian words — "характеристики
    движения (Move characteristic)", "может летать (т.е. она имеет ключевое слово FLY)";
@@ -229,7 +229,7 @@ def name_english_headings(text: str, sections: list[Section]) -> None:
             continue
         taken.add(lemma_key(name))
         sec.aliases = list(dict.fromkeys([sec.title, *sec.aliases]))
-        sec.title = name
+        sec.id_title, sec.title = sec.title, name
 
 
 def _has_russian(names: Sequence[str]) -> bool:
