@@ -34,8 +34,9 @@ The steps, in order:
 
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
 ``whitespace``), :mod:`ingest.clean_furniture` (``site_furniture``, ``running_header``,
-``page_footer``) and :mod:`ingest.clean_words` (``hyphenation``, ``small_caps``,
-``drop_capital``); :mod:`ingest.clean_edits` holds what they shape their edits with.
+``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
+:mod:`ingest.clean_words` (``hyphenation``, ``small_caps``, ``drop_capital``);
+:mod:`ingest.clean_edits` holds what they shape their edits with.
 """
 
 from __future__ import annotations
@@ -46,12 +47,12 @@ from functools import partial
 
 from ingest.clean_furniture import (
     find_running_headers,
-    heading_translation,
     page_footer,
     page_marks,
     running_header,
     site_furniture,
 )
+from ingest.clean_headings import heading_translation
 from ingest.clean_spacing import line_endings, whitespace
 from ingest.clean_words import drop_capital, hyphenation, small_caps
 from ingest.models import Change, CleanedText, Edit, OffsetArray, SourceText

@@ -31,7 +31,8 @@ from ingest.sections import (
     title_and_aliases,
 )
 from ingest.segment_flat import caps_runs, segment_flat
-from ingest.segment_lines import is_heading_line, segment_lines
+from ingest.segment_headings import is_heading_line
+from ingest.segment_lines import segment_lines
 from ingest.segment_names import name_english_headings
 from ingest.vocabulary import vocabulary
 from kb.lemmas import lemma

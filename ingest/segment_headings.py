@@ -1,0 +1,137 @@
+"""What a line of a web page looks like when it is a heading (:mod:`ingest.segment_lines`
+reads the page with these): a heading line, a heading that shares its line with its text, a
+heading a PDF broke over two lines, a heading in capitals.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ingest.sections import is_cyrillic
+from kb.lemmas import pos, words
+
+_LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
+_BULLET = re.compile(r"^\s*[-•–—]\s")
+_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
+_DATE = re.compile(
+    r"\b\d{1,2}\s+(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
+    r"\w*\s+\d{4}|\b\d{1,2}\.\d{1,2}\.\d{4}\b")
+_TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")  # a heading holds at least two letters
+_MAX_QUESTION_WORDS = 6
+
+
+def is_heading_line(line: str, next_line: str | None) -> bool:
+    """Whether a line of a web page is a heading.
+
+    A heading is short, starts with a capital (or a digit or "+"), holds words (not only a
+    number, a date or a size), is not followed by a continuation line (one starting in lower
+    case), and, when it ends like a sentence, holds no finite verb ("Ядовитые атаки и Боевые
+    Машины." is a heading, "Именно подобные ситуации отображает правило Паники." is not). A
+    short question ("Удержаться или преследовать?") is a heading; a numbered line
+    ("4. Отступление и преследование") may be one (:func:`segment_lines` tells a numbered
+    heading from a numbered list).
+    """
+    s = line.strip()
+    if not s or len(s) > 80 or _BULLET.match(s):
+        return False
+    if _TWO_LETTERS.search(s) is None:
+        return False
+    if not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
+        return False
+    if re.search(r"\s[-–—]\s?это\s", s):
+        return False
+    nxt = (next_line or "").strip()
+    if nxt and (nxt[0].islower() or nxt[0] in "-–—,;)"):
+        return False
+    toks = words(s)
+    if not toks or len(toks) > 9:
+        return False
+    if s.endswith((":", ";", ",")):
+        return False
+    if s.endswith(".") and re.search(r":\s+[a-zа-яё]", s):
+        return False  # "Leadership (ld): показатель морали модели." defines a term
+    if _DATE.search(s):
+        return False  # "Версия от 29 апреля 2008 года": a stamp, not a heading
+    if s.endswith("?"):
+        return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
+    if s.endswith((".", "!")) or len(toks) > 6:
+        return not _has_finite_verb(s)
+    return True
+
+
+def _has_finite_verb(text: str) -> bool:
+    return any(is_cyrillic(w[0]) and pos(w) == "VERB" for w in words(text))
+
+
+# "Название - текст" / "Название (уточнение) - сложность 7+": a name, a spaced dash, then a
+# sentence (a capital) or a parameter (a word and a number)
+_DASH_RUN_IN = re.compile(
+    r"^(\s*(?:\d{1,2}[.)]\s+)?[А-ЯЁA-Z][^.!?:;\n\-–—]{0,60}?)\s+[-–—]\s+"
+    r"(?=[А-ЯЁA-Z]|[а-яё]+\s+\d+\+?(?:\s|$|[.,;]))")
+# "ИНСТРУМЕНТЫ ВОЙНЫ Большинство сражений …": words in capitals open a line whose text goes
+# on in mixed case (a run-in heading, or a PDF's two columns on one line)
+_CAPS_RUN_IN = re.compile(r"^(\s*[А-ЯЁ]{2,}(?:[ ,-]+[А-ЯЁ]{2,}){1,5}[?!]?)\s+(?=[А-ЯЁ][а-яё])")
+_MAX_RUN_IN_WORDS = 6
+
+
+def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None:
+    """Where a heading that shares its line with the text ends, and where the text starts
+    (``dash_only``: only a name before a spaced dash, for a line that is a heading already:
+    "Образ ужасного рыцаря - сложность 6+" is titled "Образ ужасного рыцаря").
+
+    >>> line = "Устрашение - Некоторые создания вызывают страх."
+    >>> end, start = run_in_heading(line); line[:end], line[start:]
+    ('Устрашение', 'Некоторые создания вызывают страх.')
+    >>> run_in_heading("Модель - это фигурка.") is None
+    True
+    """
+    for rx in (_DASH_RUN_IN,) if dash_only else (_DASH_RUN_IN, _CAPS_RUN_IN):
+        m = rx.match(line)
+        if m is None:
+            continue
+        head = m.group(1).strip()
+        toks = words(head)
+        if not toks or len(toks) > _MAX_RUN_IN_WORDS or _has_finite_verb(head) \
+                or re.search(r"\s[-–—]\s?это\s", line):
+            continue
+        if len(line) - m.end() < _MIN_RUN_IN_TEXT and rx is _CAPS_RUN_IN:
+            continue
+        rest = line[m.end():]
+        if rx is _DASH_RUN_IN and rest[:1].isupper() and not _has_finite_verb(
+                _first_clause(rest)):
+            continue  # "тестов - Паники, Ужаса, Глупости": a list, not a heading and its text
+        return m.start(1) + len(m.group(1).rstrip()), m.end()
+    return None
+
+
+_MIN_RUN_IN_TEXT = 20
+
+
+def _first_clause(text: str) -> str:
+    m = re.search(r"[.!?;]", text)
+    return text[:m.start()] if m else text
+
+
+def _broken_heading(line: str, following: str, after: str | None) -> bool:
+    """A heading a PDF broke over two lines: a capitalised word or two, then a line of a word
+    or two in lower case ("Специальные" / "правила"), or two lines in capitals ("КРАТКИЕ" /
+    "ПРАВИЛА ИГРЫ"), with nothing running on after them."""
+    a, b = line.strip(), following.strip()
+    if not a or not b or not a[0].isupper():
+        return False
+    caps = _is_caps(a) and _is_caps(b) and a.isupper() and b.isupper()
+    if not (b[0].islower() or caps):
+        return False
+    if caps:
+        b = re.sub(r"\s*[(\[][^()\[\]]*[)\]]$", "", b)  # its English in brackets may follow
+    if len(words(a)) > 2 or len(words(b)) > 2 or re.search(r"[.,:;!?()«»\d]", a + b):
+        return False
+    nxt = (after or "").strip()
+    return not nxt or not (nxt[0].islower() or nxt[0] in "-–—,;)")
+
+
+@lru_cache(maxsize=20_000)
+def _is_caps(heading: str) -> bool:
+    toks = words(heading)
+    return bool(toks) and toks[0].isupper() and len(toks[0]) > 1
