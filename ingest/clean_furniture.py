@@ -96,6 +96,7 @@ _VALUE_LINE = re.compile(
     rf"|\S*\.(?:pdf|docx?|rtf|djvu|txt|xlsx?|pptx?|zip|rar)|Скачать|Upload|Download){HSPACE}*$",
     re.IGNORECASE,
 )
+_VALUE_WORDS = frozenset({"скачать", "upload", "download"})
 _MIN_BLOCK_LINES = 3
 _MAX_FURNITURE_LINE = 400
 # A word glued of several ("АвтомобилиАстрономияБиология"): a site's list of categories.
@@ -116,25 +117,26 @@ def _furniture_lines(text: str) -> list[Edit]:
     values), and lines made of glued words (a category list)."""
     edits: list[Edit] = []
     lines: list[tuple[int, int]] = []
+    kinds = []
     pos = 0
     for line in text.split("\n"):
-        if line.strip():
-            lines.append((pos, pos + len(line)))
-        pos += len(line) + 1
-    kinds = []
-    for start, end in lines:
-        line = text[start:end]
+        start, pos = pos, pos + len(line) + 1
+        bare = line.strip()
+        if not bare:
+            continue
+        lines.append((start, start + len(line)))
         if len(line) > _MAX_FURNITURE_LINE:
             kinds.append("")  # a paragraph of text, never a line of furniture
             continue
         glued = sum(len(m.group()) for m in _GLUED_RE.finditer(line)) \
             if _GLUED_SEAM_RE.search(line) else 0
-        if glued and glued * 2 >= len(line.strip()):
+        if glued and glued * 2 >= len(bare):
             kinds.append("glued")
-        elif _LABEL_LINE.match(line):
+        elif bare.endswith(":") and _LABEL_LINE.match(line):
             kinds.append("label")
-        elif _VALUE_LINE.match(line):
-            kinds.append("value")
+        elif (bare[0].isdigit() or "." in bare or bare.lower() in _VALUE_WORDS) \
+                and _VALUE_LINE.match(line):
+            kinds.append("value")  # (the cheap tests first: what every value line has)
         else:
             kinds.append("")
     k = 0
@@ -197,6 +199,7 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
 
 
 _MAX_REPEATED_LINE = 120
+_LETTER_RE = re.compile(LETTERS)
 _ENDS_SENTENCE = tuple(".!?…;»\")")
 REPEATED_REASON = ("строка сайта, повторённая среди служебных строк (заголовок страницы, "
                    "«хлебные крошки»)")
@@ -226,7 +229,7 @@ def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
         pos += len(raw) + 1
     counts = Counter(line for _, _, line in lines
                      if len(line) <= _MAX_REPEATED_LINE and not line.endswith(_ENDS_SENTENCE)
-                     and re.search(LETTERS, line))
+                     and _LETTER_RE.search(line))
     repeated = {line for line, n in counts.items() if n >= 2}
     if not repeated:
         return []

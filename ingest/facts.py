@@ -75,8 +75,8 @@ class RawFact:
 
 
 # a period after "см", "стр", "т", "с" ("см. с. 57") ends no sentence
-_SENTENCE_END = re.compile(
-    r"(?<!см)(?<!стр)(?<!т)(?<![\s(]с)[.!?]+[\"»)]?(?=\s+[А-ЯЁA-Z«\d•]|\s*$)|\n")
+_SENTENCE_END = re.compile(  # the look-ahead first: most characters are no stop at all
+    r"(?=[.!?])(?<!см)(?<!стр)(?<!т)(?<![\s(]с)[.!?]+[\"»)]?(?=\s+[А-ЯЁA-Z«\d•]|\s*$)|\n")
 
 
 def sentences(text: str) -> list[Span]:
@@ -85,9 +85,9 @@ def sentences(text: str) -> list[Span]:
     start = 0
     for m in _SENTENCE_END.finditer(text):
         end = m.end()
-        if text[start:end].strip():
-            s = start + (len(text[start:end]) - len(text[start:end].lstrip()))
-            out.append((s, end))
+        chunk = text[start:end].lstrip()
+        if chunk:
+            out.append((end - len(chunk), end))
         start = end
     if text[start:].strip():
         s = start + (len(text[start:]) - len(text[start:].lstrip()))

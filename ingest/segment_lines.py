@@ -72,9 +72,10 @@ def segment_lines(
     runin: dict[int, tuple[int, int]] = {}
     joined: dict[int, int] = {}
     taken = set(cand)
+    seconds: set[int] = set()  # the second lines of broken headings
     for i in nonblank:
-        if i in joined.values():
-            continue  # the second line of a broken heading
+        if i in seconds:
+            continue
         m = run_in_heading(lines[i], dash_only=i in taken)
         if m is not None:
             runin[i] = m
@@ -87,7 +88,8 @@ def segment_lines(
         if j is not None and (j not in taken or adjacent_caps) \
                 and _broken_heading(lines[i], lines[j], following(j)):
             joined[i] = j
-    cand = sorted({*cand, *runin, *joined} - set(joined.values()))
+            seconds.add(j)
+    cand = sorted({*cand, *runin, *joined} - seconds)
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
     flavour_lines = _epigraphs(lines, nonblank, cand)
     cand = [i for i in cand if i not in flavour_lines]
