@@ -108,11 +108,6 @@ SCENARIOS: dict[tuple[str, int], Scenario] = {
     ("site", 2): lambda tmp, kb: ["site", "-o", str(_file(tmp) / "site"), "--kb", str(kb)],
 }
 
-# codes documented before the behaviour lands (another branch): strict, so the merge that
-# brings the behaviour fails here until the marker goes
-PENDING: dict[tuple[str, int], str] = {}
-
-
 def _file(tmp: Path) -> Path:
     (tmp / "plain").write_text("a file, not a folder", encoding="utf-8")
     return tmp / "plain"
@@ -123,11 +118,7 @@ def test_every_documented_code_has_a_scenario() -> None:
     assert set(SCENARIOS) == documented
 
 
-CASES = [pytest.param(key, marks=pytest.mark.xfail(strict=True, reason=PENDING[key]))
-         if key in PENDING else key for key in SCENARIOS]
-
-
-@pytest.mark.parametrize("key", CASES, ids=[f"{k[0]}-{k[1]}" for k in SCENARIOS])
+@pytest.mark.parametrize("key", list(SCENARIOS), ids=[f"{k[0]}-{k[1]}" for k in SCENARIOS])
 def test_the_code_is_what_happens(key: tuple[str, int], kb_file: Path, tmp_path: Path,
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))

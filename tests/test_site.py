@@ -451,15 +451,11 @@ def test_site_search_puts_the_right_rule_first(corpus: Site, part: str, tmp_path
     assert share >= 0.95, wrong
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10 (ingest): Kill Team's English-only headings "
-                   "get a Russian title with the English as an alias")
 def test_corpus_russian_slang_finds_an_english_heading(corpus: Site, tmp_path: Path) -> None:
     [first] = _rank_with_node(corpus, [("чардж", "killteam2018")], tmp_path)
     assert first == "killteam2018:faza-dvizheniya/charging"
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10 (ingest): Kill Team's English-only headings "
-                   "get a Russian title with the English as an alias")
 def test_corpus_titles_are_russian(corpus: Site) -> None:
     english = [e["title"] for e in corpus.index["entries"]
                if e["kind"] != "concept" and not any("а" <= ch.lower() <= "я" for ch in e["title"])
