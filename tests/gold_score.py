@@ -12,6 +12,8 @@ of a row names it when the title alone is ambiguous) and then matches any parent
   the nominative form).
 * A fact matches on its number as written, with words dropped (``"12 дюймов"`` → ``12``).
 * A page given as ``"66-68"`` matches any page of that range.
+* ``system: null`` annotates a page of another game: the build should skip it, so it has no
+  system row, and a system the KB gives it counts against precision.
 
 Precision = KB rows matched by some annotation row / KB rows; recall = annotation rows matched
 by some KB row / annotation rows (1.0 when there is nothing to count).
@@ -142,8 +144,10 @@ class FileScorer:
     def score(self) -> dict[str, Score]:
         ann, g = self.ann, self.graph
         scores: dict[str, Score] = {}
+        # a page of another game is annotated ``system: null``: nothing to find, and a
+        # detected system is a false one
         scores["system"] = compare(
-            [(self.source, ann["system"], ANY)],
+            [(self.source, ann["system"], ANY)] if ann["system"] is not None else [],
             [(self.source, n.system, None) for n in g.nodes.values()
              if n.kind == "source" and n.source == self.source])
         sections_only = {norm_title(t) for t, _ in ann["sections"]}
