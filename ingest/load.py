@@ -22,13 +22,12 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 
+from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
 from kb.files import os_reason
 from kb.models import SYSTEM_TITLES
@@ -47,12 +46,6 @@ _NONTEXT_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _CYRILLIC_RE = re.compile("[А-Яа-яЁё]")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 
-# A keyword counts at most this many times, so one frequent word cannot outvote all the others.
-_KEYWORD_CAP = 5
-# The best system must score at least this much and twice the runner-up, or else, when no
-# other system's word occurs at all, be named by two different terms of its own (a short page).
-_MIN_SCORE = 6
-_MIN_TERMS_ALONE = 2
 
 
 class LoadError(Exception):
@@ -298,91 +291,28 @@ leaves it unclear, so a long file costs what its first pages cost."""
 def detect_system(text: str) -> str | None:
     """The game system a text is about, judged by its own words, or ``None`` if unclear.
 
-    Each system has weighted terms, the words of its game (``[system.detect]`` of
-    ``ingest/data/vocabulary.toml``): its name, and what its rulebooks call things the other
-    systems' books call otherwise ("боевая единица", "проверка на боевой дух" in 40k;
-    "подразделение", "Кавалерия Чудовищ", "заклинание" in WHFB; "боевой раунд", "чардж" in
-    Kill Team). The best-scoring system wins when it scores at least 6 and twice as much as
-    the runner-up, or, on a short page where no other system's word occurs, when two different
-    terms of it do. The text's first 20,000 characters are judged first, its first 200,000
-    only when they leave the system unclear.
+    The judgement is statistical (:mod:`ingest.detect`): the words of each game, learned from
+    its pages, weigh for it, and the best game must lead the others and look more like a page
+    of that game than of another game. The text's first 20,000 characters are judged first,
+    its first 200,000 only when they leave the system unclear.
 
-    >>> detect_system("В начале каждого боевого раунда игроки … чардж … FLY")
-    'killteam2018'
+    >>> detect_system("Подразделение проходит тест на Панику, маг творит заклинание: "
+    ...               "Книга Армий, Лидерство генерала.")
+    'whfb8'
     >>> detect_system("The quick brown fox") is None
     True
     """
     for size in (DETECT_FIRST, DETECT_CHARS):
-        found = _judge(system_evidence(text[:size]))
+        found = detect_model().judge(text[:size]).system
         if found is not None or len(text) <= size:
             return found
     return None
 
 
-def _judge(evidence: dict[str, list[tuple[str, int, list[str]]]]) -> str | None:
-    """The system the evidence names (see :func:`detect_system`), or ``None``."""
-    scores = {system: sum(weight * len(found) for _, weight, found in terms)
-              for system, terms in evidence.items()}
-    ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
-    (best, top), (_, second) = ranked[0], ranked[1]
-    if top >= _MIN_SCORE and top >= 2 * second:
-        return best
-    if second == 0 and len(evidence[best]) >= _MIN_TERMS_ALONE:
-        return best
-    return None
-
-
-def system_scores(text: str) -> dict[str, int]:
-    """The score of each game system for ``text`` (see :func:`detect_system`)."""
-    return {system: sum(weight * len(found) for _, weight, found in terms)
-            for system, terms in system_evidence(text).items()}
-
-
-def system_evidence(text: str) -> dict[str, list[tuple[str, int, list[str]]]]:
-    """What each system's terms found in ``text``: (term, weight, the words as written, at most
-    five) for every term that occurs, per system."""
-    out: dict[str, list[tuple[str, int, list[str]]]] = {}
-    for system, terms in _detect_terms().items():
-        found_terms = []
-        for pattern, weight in terms:
-            found = []
-            for m in pattern.finditer(text):
-                end = m.end()
-                while end < len(text) and text[end].isalnum():
-                    end += 1  # the whole word, for a message
-                found.append(text[m.start():end])
-                if len(found) == _KEYWORD_CAP:
-                    break
-            if found and weight:
-                found_terms.append((pattern.pattern, weight, found))
-        out[system] = found_terms
-    return out
-
-
 def describe_evidence(text: str) -> str:
-    """What was found of each system's words, for a message that a text's system is unclear:
-    "wh40k6 — 3 («боевой единице» ×1, …); whfb8 — 0; …"."""
-    parts = []
-    evidence = system_evidence(text[:DETECT_CHARS])
-    for system in sorted(evidence, key=lambda s: -sum(w * len(f) for _, w, f in evidence[s])):
-        terms = evidence[system]
-        score = sum(weight * len(found) for _, weight, found in terms)
-        shown = ", ".join(f"«{found[0]}» ×{len(found)}" for _, _, found in terms[:4])
-        parts.append(f"{system} — {score}" + (f" ({shown})" if shown else ""))
-    return "; ".join(parts)
-
-
-@cache
-def _detect_terms() -> dict[str, list[tuple[re.Pattern[str], int]]]:
-    """The detection terms of every system, compiled (``[system.detect]`` of the vocabulary)."""
-    data = tomllib.loads(
-        resources.files("ingest").joinpath("data/vocabulary.toml").read_text(encoding="utf-8")
-    )
-    return {
-        system: [(re.compile(pattern, re.IGNORECASE), int(weight))
-                 for pattern, weight in data[system].get("detect", {}).items()]
-        for system in SYSTEM_TITLES if system in data
-    }
+    """What the words of a text say of its system, for a message that it stays unclear:
+    "больше всего похоже на whfb8 (отрыв от следующей 1.2, нужно 3.0): whfb8 — «паника», …"."""
+    return detect_model().judge(text[:DETECT_CHARS]).describe()
 
 
 def read_corpus_config(folder: Path) -> _CorpusConfig | None:

@@ -32,10 +32,13 @@ def test_detect_system(text: str, system: str | None) -> None:
 
 
 def test_a_long_text_is_read_past_its_first_pages_only_when_they_are_unclear() -> None:
+    cases = {case["name"]: case["text"] for case in
+             tomllib.loads((DATA / "detect.toml").read_text(encoding="utf-8"))["case"]}
+    kill_team = cases["Kill Team by its words, with the English glosses of its terms"]
+    whfb = cases["WHFB by its words: units, panic, spells"]
     filler = "Обычный текст без слов игры. " * 1_000  # 29,000 characters, no system's word
-    assert detect_system(filler + "Боевой раунд Kill Team: чардж и овервоч.") == "killteam2018"
-    whfb = "Подразделение проходит тест на Разгром, маг творит заклинание. " * 400
-    assert detect_system(whfb + "Kill Team " * 50) == "whfb8"  # decided by the first pages
+    assert detect_system(filler + kill_team) == "killteam2018"
+    assert detect_system(whfb * 60 + kill_team * 20) == "whfb8"  # decided by the first pages
 
 
 def test_corpus_folder_loads_with_detected_systems() -> None:

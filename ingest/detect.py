@@ -1,0 +1,345 @@
+"""Which game a text is about, judged statistically from the words of each game.
+
+Every text is reduced to its *terms*: the lemmas of its words (``kb.lemmas``), crude stems of
+its Latin words (the English glosses of Kill Team's Russian pages: "нападение (charge)"), and
+pairs of adjacent terms ("боевой единица", "kill team", "warhammer 40"). The table
+``ingest/data/system_terms.tsv`` holds, for every term, how many training sources of each class
+hold it — pages and chapters of the three known games, and pages of other games (``other``).
+Each source is cut into pieces of about a page (:data:`PIECE`) and counts the share of its
+pieces that hold the term, so a long chapter weighs as much as a short page; a line that stands
+in two sources (a site's header) is left out, so a site is no game's word.
+``tests/detect_training.py`` builds the table from the corpus, the development pages and
+``tests/data/detect/``; a test checks the committed table is what that gives.
+
+A text is judged in two steps, piece by piece:
+
+* *which game*: a naive-Bayes log-likelihood over the terms it holds, each game against the
+  others (a term peculiar to one game — "боевой единица", "подразделение", "kill team",
+  "чардж" — weighs for it; a word every game's pages hold weighs nothing); the best game must
+  lead the next by :data:`MARGIN` (natural-log odds, about 20 to 1);
+* *a game of ours at all*: a Bernoulli naive-Bayes likelihood (the terms present and absent) of
+  a page of that game against a page of another game must favour the game by
+  :data:`GAME_MARGIN`.
+
+Otherwise the system is unclear, and the caller says so. A text that names two games is judged
+by all its words, so the game whose rules it describes wins.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from kb.lemmas import WORD_RE, fold, lemma, pos
+from kb.models import SYSTEM_TITLES
+
+OTHER = "other"
+"""The class of pages of other games (and of no game)."""
+SYSTEMS: tuple[str, ...] = tuple(SYSTEM_TITLES)
+CLASSES: tuple[str, ...] = (*SYSTEMS, OTHER)
+TABLE = "data/system_terms.tsv"
+
+PIECE = 2_000
+"""Training texts are cut into pieces of about this many characters (a web page's worth)."""
+PAGE = 1_000
+"""Characters of text expected to show a page's worth of a game's words: a shorter text's
+absent terms count for its share of that (a line lacks most of a game's words)."""
+SHRINK = 4.0
+"""Pages' worth of the share of all pages holding a term that each class's share is drawn
+towards (an m-estimate): a term seen on few pages weighs little whatever class they are of."""
+MARGIN = 3.0
+"""How far (log-odds) the best game must lead the runner-up to be named."""
+GAME_MARGIN = 3.0
+"""How far (log-likelihood) a page of the best game must be likelier than one of another."""
+MIN_WORDS = 5
+"""Known words (not pairs) weighing for the best game a text must hold to be judged: a line or
+two of generic words is no evidence, however they lean."""
+MIN_PAGES = 2
+"""A term is kept in the table when this many training sources hold it."""
+
+# Segments: no pair of terms spans a comma, a sentence's end, a bracket, a quote or a line break.
+_SEGMENT_RE = re.compile(r"[.,!?;:()\[\]«»\"“”„\n|•]+")
+_LATIN_RE = re.compile(r"[a-z]")
+_CYRILLIC_RE = re.compile(r"[а-яё]")
+_ENGLISH_ENDINGS = ("ing", "ed", "es", "s", "e")
+# Parts of speech that say nothing of a game (prepositions, conjunctions, particles, pronouns):
+# no term, and they break a pair ("равный или", "при это" are no terms).
+_FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "NPRO", "INTJ"})
+_DICE_RE = re.compile(r"\d*[dд]\d+")
+
+
+def terms(text: str) -> set[str]:
+    """The terms of ``text``: its words' lemmas and Latin stems, and adjacent pairs of them.
+
+    A number is a term only after a Latin word, in a pair ("warhammer 40"): a game's name.
+
+    >>> sorted(terms("Боевые единицы"))
+    ['боевой', 'боевой единица', 'единица']
+    >>> sorted(terms("нападение (charge)"))
+    ['charg', 'нападение']
+    >>> sorted(terms("Warhammer 40,000"))
+    ['warhammer', 'warhammer 40']
+    """
+    out: set[str] = set()
+    for segment in _SEGMENT_RE.split(text):
+        previous: str | None = None
+        for word in WORD_RE.findall(segment):
+            if word.isdigit():
+                if previous is not None and _LATIN_RE.match(previous):
+                    out.add(f"{previous} {word}")
+                previous = None
+                continue
+            term = _term(word)
+            if term is None:
+                previous = None
+                continue
+            out.add(term)
+            if previous is not None:
+                out.add(f"{previous} {term}")
+            previous = term
+    return out
+
+
+def _term(word: str) -> str | None:
+    low = fold(word)
+    if _CYRILLIC_RE.search(low):
+        if len(low) < 2 or pos(low) in _FUNCTION_POS:
+            return None
+        return lemma(word)
+    if not _LATIN_RE.search(low) or len(low) < 2:
+        return None  # one letter
+    if _DICE_RE.fullmatch(low):
+        return "#d#"
+    for ending in _ENGLISH_ENDINGS:  # a crude English stem: charge, charges, charging
+        if low.endswith(ending) and len(low) - len(ending) >= 4:
+            return low[: -len(ending)]
+    return low
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the words of a text say of its game.
+
+    Attributes:
+        system: the game named, or None when unclear (or the text is of another game).
+        which: each known game's log-likelihood from the terms present, against the games'
+            mean.
+        best: the known game that scores best.
+        margin: how far ``best`` leads the next game.
+        game: how much likelier the text is a page of ``best`` than of another game.
+        evidence: per known game, the terms found that weigh for it (term, weight), the most
+            telling first.
+    """
+
+    system: str | None
+    which: dict[str, float]
+    best: str
+    margin: float
+    game: float
+    evidence: dict[str, list[tuple[str, float]]]
+
+    def describe(self, shown: int = 4) -> str:
+        """The words found and why they do not decide, in Russian, for a message that the
+        system stays unclear: "whfb8 — «паника», «ужас»; wh40k6 — ничего; …; ближе всего
+        whfb8, но отрыв от следующей игры 1.2 (нужно 3.0)"."""
+        parts = []
+        for system in sorted(SYSTEMS, key=lambda s: (-self.which[s], SYSTEMS.index(s))):
+            found = ", ".join(f"«{t}»" for t, _ in self.evidence[system][:shown])
+            parts.append(f"{system} — {found or 'ничего'}")
+        if self.margin < MARGIN:
+            why = f"отрыв от следующей игры {self.margin:.1f} (нужно {MARGIN:.1f})"
+        elif self.game < GAME_MARGIN:
+            why = (f"на страницу другой игры текст похож не меньше (перевес {self.game:.1f}, "
+                   f"нужно {GAME_MARGIN:.1f})")
+        else:
+            words = sum(1 for t, _ in self.evidence[self.best] if " " not in t)
+            why = f"слов этой игры {words} (нужно {MIN_WORDS})"
+        return "; ".join(parts) + f"; ближе всего {self.best}, но {why}"
+
+
+@dataclass(frozen=True)
+class Model:
+    """The per-class page counts of every term, and the weights they give."""
+
+    pages: dict[str, int]
+    counts: dict[str, tuple[float, ...]]  # term → sources of each class holding it (a
+    # source holding it in a share of its pieces counts that share)
+
+    @property
+    def weights(self) -> dict[str, tuple[float, ...]]:
+        """Term → for each class, the log-odds of a page of it holding the term."""
+        return _weights(self)
+
+    def judge(self, text: str) -> Judgement:
+        """Judge the game of ``text`` (see the module's docstring)."""
+        weights, base, relative = self.weights, _base(self), _relative(self)
+        absent = _absent(self)
+        which = {c: 0.0 for c in SYSTEMS}  # the terms present, each game against the three
+        likelihoods = []  # per piece, each class's Bernoulli log-likelihood
+        telling: dict[str, dict[str, float]] = {c: {} for c in SYSTEMS}
+        for piece in pieces(text):
+            found = [t for t in terms(piece) if t in weights]
+            # a page's worth of text misses the terms it lacks; a line of text is expected to
+            # miss most of them, so what it lacks counts for its share of a page only
+            share = min(1.0, len(piece) / PAGE)
+            likelihoods.append([share * base[i] + sum(
+                weights[t][i] + (1 - share) * absent[t][i] for t in found)
+                for i in range(len(CLASSES))])
+            for t in found:
+                for i, c in enumerate(SYSTEMS):
+                    which[c] += relative[t][i]
+                    if relative[t][i] > 0:
+                        telling[c][t] = relative[t][i]
+        evidence = {c: sorted(telling[c].items(), key=lambda item: (-item[1], item[0]))
+                    for c in SYSTEMS}
+        ranked = sorted(SYSTEMS, key=lambda c: (-which[c], SYSTEMS.index(c)))
+        best, second = ranked[0], ranked[1]
+        margin = which[best] - which[second]
+        # whether it is this game rather than another: the pieces that look like a page of the
+        # game decide (a site's furniture or a preamble around the rules does not outvote them)
+        leads = [p[CLASSES.index(best)] - p[CLASSES.index(OTHER)] for p in likelihoods]
+        game = sum(lead for lead in leads if lead > 0) or max(leads, default=0.0)
+        words = sum(1 for t, _ in evidence[best] if " " not in t)
+        system = best if (margin >= MARGIN and game >= GAME_MARGIN
+                          and words >= MIN_WORDS) else None
+        return Judgement(system, which, best, margin, game, evidence)
+
+
+def __hash__(self: Model) -> int:  # a frozen dataclass with dict fields: hash by identity
+    return id(self)
+
+
+Model.__hash__ = __hash__  # type: ignore[method-assign,assignment]
+
+
+def _shares(model: Model) -> dict[str, tuple[float, ...]]:
+    """Term → the share of each class's pages holding it, drawn towards all pages' share."""
+    total_pages = sum(model.pages.values())
+    out: dict[str, tuple[float, ...]] = {}
+    for term, counts in model.counts.items():
+        everywhere = (sum(counts) + 0.5) / (total_pages + 1)
+        out[term] = tuple((n + SHRINK * everywhere) / (model.pages[c] + SHRINK)
+                          for c, n in zip(CLASSES, counts, strict=True))
+    return out
+
+
+@cache
+def _weights(model: Model) -> dict[str, tuple[float, ...]]:
+    """Term → for each class, the log-odds of a page of it holding the term."""
+    return {t: tuple(math.log(p / (1 - p)) for p in shares)
+            for t, shares in _shares(model).items()}
+
+
+@cache
+def _relative(model: Model) -> dict[str, tuple[float, ...]]:
+    """Term → for each known game, the log of its share against the games' mean share (the
+    games' presence-only naive-Bayes weights: differences between two games are their
+    log-likelihood ratio)."""
+    out = {}
+    for t, shares in _shares(model).items():
+        games = shares[: len(SYSTEMS)]
+        mean = sum(games) / len(games)
+        out[t] = tuple(math.log(p / mean) for p in games)
+    return out
+
+
+@cache
+def _absent(model: Model) -> dict[str, tuple[float, ...]]:
+    """Term → for each class, the log-likelihood of a page of it not holding the term."""
+    return {t: tuple(math.log(1 - p) for p in shares) for t, shares in _shares(model).items()}
+
+
+@cache
+def _base(model: Model) -> tuple[float, ...]:
+    """For each class, the log-likelihood of a page of it holding none of the known terms."""
+    shares = list(_shares(model).values())
+    return tuple(sum(math.log(1 - s[i]) for s in shares) for i in range(len(CLASSES)))
+
+
+@cache
+def model() -> Model:
+    """The model of ``ingest/data/system_terms.tsv``."""
+    text = resources.files("ingest").joinpath(TABLE).read_text(encoding="utf-8")
+    return parse_table(text)
+
+
+def parse_table(text: str) -> Model:
+    """Read a table written by :func:`table` (a header of page counts, then one term a line)."""
+    lines = text.splitlines()
+    header = lines[0].removeprefix("#").split()
+    pages = {c: int(n) for c, n in (cell.split("=") for cell in header)}
+    counts: dict[str, tuple[float, ...]] = {}
+    for line in lines[1:]:
+        if not line or line.startswith("# "):  # a comment (a term has no space first)
+            continue
+        term, *cells = line.split("\t")
+        counts[term] = tuple(float(n) for n in cells)
+    return Model(pages, counts)
+
+
+def pieces(text: str, size: int = PIECE) -> list[str]:
+    """``text`` cut into pieces of about ``size`` characters, at line or word breaks."""
+    out, start = [], 0
+    while start < len(text):
+        end = min(len(text), start + size)
+        if end < len(text):
+            cut = text.rfind("\n", start + size // 2, end)
+            if cut < 0:
+                cut = text.rfind(" ", start + size // 2, end)
+            end = cut if cut > start else end
+        out.append(text[start:end])
+        start = end
+    return [p for p in out if p.strip()]
+
+
+def train(documents: Iterable[tuple[str, str]]) -> Model:
+    """A model from (class, text) pairs.
+
+    Each text is cut into pieces of about a page, and counts for its class as one source: a
+    term's count is the share of the text's pieces holding it, so a long chapter weighs as
+    much as a short page and its pieces do not vote many times.
+
+    A line that stands in two or more of the texts (a site's header or footer: "Добавил:",
+    "Вуз: Предмет: Файл:", "Скачать") is a site's, not a game's, and is left out, so that the
+    site a game's pages happen to come from does not become a word of that game.
+    """
+    documents = list(documents)
+    seen: dict[str, int] = {}
+    for _, text in documents:
+        for line in {" ".join(line.split()) for line in text.splitlines()}:
+            if line:
+                seen[line] = seen.get(line, 0) + 1
+    pages = {c: 0 for c in CLASSES}
+    counts: dict[str, list[float]] = {}
+    held: dict[str, int] = {}
+    for cls, raw in documents:
+        text = "\n".join(line for line in raw.splitlines()
+                         if seen.get(" ".join(line.split()), 0) < 2)
+        index = CLASSES.index(cls)
+        cut = pieces(text)
+        if not cut:
+            continue
+        pages[cls] += 1
+        share: dict[str, int] = {}
+        for piece in cut:
+            for term in terms(piece):
+                share[term] = share.get(term, 0) + 1
+        for term, n in share.items():
+            counts.setdefault(term, [0.0] * len(CLASSES))[index] += n / len(cut)
+            held[term] = held.get(term, 0) + 1
+    kept = {t: tuple(round(n, 3) for n in c) for t, c in counts.items()
+            if held[t] >= MIN_PAGES}
+    return Model(pages, kept)
+
+
+def table(trained: Model) -> str:
+    """The table of a model, sorted, as ``ingest/data/system_terms.tsv`` holds it."""
+    header = "# " + " ".join(f"{c}={trained.pages[c]}" for c in CLASSES)
+    columns = "# term\t" + "\t".join(CLASSES)
+    rows = [f"{t}\t" + "\t".join(f"{n:g}" for n in trained.counts[t])
+            for t in sorted(trained.counts)]
+    return "\n".join([header, columns, *rows]) + "\n"

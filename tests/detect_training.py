@@ -1,0 +1,78 @@
+"""The pages the game-detection table (``ingest/data/system_terms.tsv``) is learned from.
+
+``.venv/bin/python tests/detect_training.py`` writes the table anew; ``--check`` prints each
+training source's system as judged by a model learned without that source (leave one source
+out), the figure to watch when changing the detection. The sources are the corpus files
+(systems from their annotations in ``data/gold``), the development and first held-out pages of
+``data/heldout`` (systems from their annotations) and ``data/detect/<class>/`` (more pages: of
+Kill Team, and of other wargames, class ``other``). The fresh held-out sets are never learned
+from.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ingest.detect import CLASSES, TABLE, Model, table, train  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+CORPUS = ROOT.parent / "shared" / "corpus"
+LEARNED_SETS = ("dev", "heldout")
+
+
+def sources() -> list[tuple[str, str, str]]:
+    """(class, source name, text) of every training source, in a fixed order."""
+    out: list[tuple[str, str, str]] = []
+    for path in sorted((DATA / "gold").glob("*.yaml")):
+        for name, ann in yaml.safe_load(path.read_text(encoding="utf-8")).items():
+            out.append((ann["system"], name, (CORPUS / name).read_text(encoding="utf-8-sig")))
+    for folder in LEARNED_SETS:
+        anns = yaml.safe_load((DATA / "heldout" / folder / "annotations.yaml")
+                              .read_text(encoding="utf-8"))
+        for name in sorted(anns):
+            text = (DATA / "heldout" / folder / name).read_text(encoding="utf-8")
+            out.append((anns[name]["system"], f"{folder}/{name}", text))
+    for cls in CLASSES:
+        for path in sorted((DATA / "detect" / cls).glob("*.txt")):
+            out.append((cls, f"detect/{cls}/{path.name}", path.read_text(encoding="utf-8")))
+    return out
+
+
+def learned() -> Model:
+    """The model of every training source."""
+    return train((cls, text) for cls, _, text in sources())
+
+
+def leave_one_out() -> list[tuple[str, str, str | None, float]]:
+    """(source, its class, the system judged without it, margin) for every source."""
+    everything = sources()
+    out = []
+    for i, (cls, name, text) in enumerate(everything):
+        rest = train((c, t) for j, (c, _, t) in enumerate(everything) if j != i)
+        judged = rest.judge(text)
+        out.append((name, cls, judged.system, judged.margin))
+    return out
+
+
+def main() -> None:
+    if "--check" in sys.argv:
+        rows = leave_one_out()
+        right = 0
+        for name, cls, system, margin in rows:
+            expected = None if cls == "other" else cls
+            right += system == expected
+            mark = "ok " if system == expected else "MISS"
+            print(f"{mark} {name:<52} {cls:<13} {system!s:<13} {margin:6.1f}")
+        print(f"{right}/{len(rows)} judged right, each without its own source")
+        return
+    (ROOT / "ingest" / TABLE).write_text(table(learned()), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
