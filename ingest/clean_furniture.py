@@ -97,6 +97,16 @@ _VALUE_LINE = re.compile(
     re.IGNORECASE,
 )
 _VALUE_WORDS = frozenset({"скачать", "upload", "download"})
+# A label glued to its value, the site's markup lost ("Формат файлаpdf", "Дата12.04.2023",
+# "ТипКнига", "Имя файлаRuleBook.pdf"): a capitalised word or two, then without a space a
+# value in another script, case or kind (digits).
+_GLUED_LABEL_LINE = re.compile(
+    rf"^{HSPACE}*[А-ЯЁ][а-яё]+(?: [а-яё]+)?(?=[A-ZА-ЯЁ0-9a-z#])(?![а-яё])")
+# An id ("#1056278"), a page counter ("страница4 из 5") or a row of page numbers
+# ("1   2   3   4   5") inside such a block.
+_BLOCK_VALUE_LINE = re.compile(
+    rf"^{HSPACE}*(?:#\d+|\d{{1,3}}(?:{HSPACE}+\d{{1,3}})+"
+    rf"|(?i:страница|стр\.?|page){HSPACE}*\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+){HSPACE}*$")
 _MIN_BLOCK_LINES = 3
 _MAX_FURNITURE_LINE = 400
 # A word glued of several ("АвтомобилиАстрономияБиология"): a site's list of categories.
@@ -114,7 +124,8 @@ MASTHEAD_REASON = "название сайта над его навигацие�
 
 def _furniture_lines(text: str) -> list[Edit]:
     """Blocks of lines that are furniture by their shape: upload/download blocks (labels and
-    values), and lines made of glued words (a category list)."""
+    values, or labels glued to their values: "Формат файлаpdf"), and lines made of glued words
+    (a category list)."""
     edits: list[Edit] = []
     lines: list[tuple[int, int]] = []
     kinds = []
@@ -134,31 +145,35 @@ def _furniture_lines(text: str) -> list[Edit]:
             kinds.append("glued")
         elif bare.endswith(":") and _LABEL_LINE.match(line):
             kinds.append("label")
+        elif bare[0].isupper() and _GLUED_LABEL_LINE.match(line):
+            kinds.append("label")  # its value glued to it on the same line
+        elif (bare[0] in "#сСpP" or bare[0].isdigit()) and _BLOCK_VALUE_LINE.match(line):
+            kinds.append("value")
         elif (bare[0].isdigit() or "." in bare or bare.lower() in _VALUE_WORDS) \
                 and _VALUE_LINE.match(line):
             kinds.append("value")  # (the cheap tests first: what every value line has)
         else:
             kinds.append("")
+    members = ("label", "value", "glued")
     k = 0
     while k < len(lines):
-        if kinds[k] == "glued":
-            edits.append(block_edit(text, *lines[k], "site_furniture", GLUED_REASON))
-            k += 1
-            continue
-        if kinds[k] not in ("label", "value"):
+        if kinds[k] not in members:
             k += 1
             continue
         j, count = k, 0
         while j < len(lines):
-            if kinds[j] in ("label", "value"):
+            if kinds[j] in members:
                 count += 1
             elif not (kinds[j - 1] == "label" and j + 1 < len(lines)
-                      and kinds[j + 1] in ("label", "value")) or j == k:
+                      and kinds[j + 1] in members) or j == k:
                 break  # a line of text that is no label's value ends the block
             j += 1
         if count >= _MIN_BLOCK_LINES and "label" in kinds[k:j]:
             edits.append(block_edit(text, lines[k][0], lines[j - 1][1], "site_furniture",
                                     UPLOAD_REASON))
+        else:  # no block: a line of glued words alone is a category list
+            edits.extend(block_edit(text, *lines[g], "site_furniture", GLUED_REASON)
+                         for g in range(k, j) if kinds[g] == "glued")
         k = max(j, k + 1)
     return edits
 

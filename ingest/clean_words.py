@@ -117,6 +117,10 @@ def in_capitals(word: str) -> bool:
 
 
 _DROP_CAPITAL_RE = re.compile(r"(?<!\w)([А-ЯЁа-яё]) ([А-ЯЁ]{2,})(?![\w])")
+# A drop capital a PDF set on a line of its own, the rest of its word on the next line(s):
+# "Г" / "ЕРОИЧЕСКОЕ" / "ВМЕШАТЕЛЬСТВО" ("ВМЕШАТЕЛЬСТВО" is the heading's next word).
+_DROP_CAPITAL_LINE_RE = re.compile(
+    r"(?m)^[ \t]*([А-ЯЁ])[ \t]*\n(?:[ \t]*\n)?[ \t]*([А-ЯЁ]{2,})(?!\w)")
 # One-letter Russian words: after one of these a capitalised word is usually a word of its own.
 _LETTER_WORDS = frozenset("авиксоуя")
 
@@ -124,15 +128,20 @@ _LETTER_WORDS = frozenset("авиксоуя")
 def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[Edit]:
     """Join a drop capital cut off its word: "О ТСТУПЛЕНИЕ" → "ОТСТУПЛЕНИЕ".
 
-    A single letter, a space and a capitalised word. If the letter is a word itself (а в и к
-    о с у я), they join only when the rest is not a word and the joined form is ("В ЫБОР",
-    but not "В ФАЗЕ", "И ТЁМНОЭЛЬДАРСКИЕ"); otherwise they join when the joined form is a
-    word or the rest is not ("Т РУДНО", "Э ЛЬДАРСКИЕ"). A joined form found among the text's
-    words (or ``vocabulary``) counts as a word. A lower-case capital is upper-cased.
+    A single letter, a space and a capitalised word — or a capital letter alone on its line and
+    the capitalised rest of its word at the start of the next ("Г" / "ЕРОИЧЕСКОЕ"). If the
+    letter is a word itself (а в и к о с у я), they join only when the rest is not a word and
+    the joined form is ("В ЫБОР", but not "В ФАЗЕ", "И ТЁМНОЭЛЬДАРСКИЕ"); otherwise they join
+    when the joined form is a word or the rest is not ("Т РУДНО", "Э ЛЬДАРСКИЕ"). A joined form
+    found among the text's words (or ``vocabulary``) counts as a word. A lower-case capital is
+    upper-cased.
     """
     words: set[str] | None = None
     edits: list[Edit] = []
-    for m in _DROP_CAPITAL_RE.finditer(text):
+    matches = list(_DROP_CAPITAL_RE.finditer(text))
+    if "\n" in text:
+        matches += _DROP_CAPITAL_LINE_RE.finditer(text)
+    for m in sorted(matches, key=lambda m: m.start()):
         letter, rest = m.group(1), m.group(2)
         if words is None:
             words = text_vocabulary(text) | {fold(w) for w in vocabulary or ()}
@@ -145,7 +154,9 @@ def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[E
         if not join:
             continue
         joined = letter.upper() + rest
-        reason = f"буквица «{letter}» отделена от слова: «{letter} {rest}» → «{joined}»"
+        apart = text[m.end(1):m.start(2)]
+        shown = f"{letter} {rest}" if "\n" not in apart else f"{letter}↵{rest}"
+        reason = f"буквица «{letter}» отделена от слова: «{shown}» → «{joined}»"
         if letter.isupper():
             edits.append(Edit(m.end(1), m.start(2), "", "drop_capital", reason))
         else:

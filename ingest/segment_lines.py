@@ -136,6 +136,7 @@ def segment_lines(
         sec.flavour_spans = [f.span for f in flavour
                              if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
     _nest_lines(sections, text, vocab, system, gaps, page_ends)
+    _title_over_parts(sections, text)
     return Segmentation(sections, flavour, "lines")
 
 
@@ -352,6 +353,36 @@ def _nest_lines(
             last_top = i
         sec.is_unit_type = is_type
         prev_start = sec.heading_span[0]
+
+
+_MIN_TITLE_WORDS = 4
+_MIN_PARTS = 2
+
+
+def _title_over_parts(sections: list[Section], text: str) -> None:
+    """A page's title in capitals holds the shorter headings after it.
+
+    A mission, a chapter or an article opens with its title — "ВИХРЬ ВОЙНЫ: ПОД ПОКРОВОМ
+    ТАЙНЫ", set in capitals like its parts ("АРМИИ", "ПОЛЕ БОЯ"), which only its size told
+    apart on paper. The text's first heading is such a title when it is in capitals, written as
+    one (a name and a subtitle after a colon, or four words or more), opens a paragraph of its
+    own, and every top-level heading after it is shorter: those are its parts.
+    """
+    if len(sections) <= _MIN_PARTS:
+        return
+    first = sections[0]
+    if first.parent is not None or not _is_caps(first.heading):
+        return
+    size = len(words(first.title))
+    if not (": " in first.title or size >= _MIN_TITLE_WORDS):
+        return
+    if not text[first.body_span[0]:first.body_span[1]].strip():
+        return  # a heading right above another is a group's, which the nesting has placed
+    parts = [i for i, sec in enumerate(sections[1:], 1) if sec.parent is None]
+    if len(parts) < _MIN_PARTS or any(len(words(sections[i].title)) >= size for i in parts):
+        return
+    for i in parts:
+        sections[i].parent = 0
 
 
 def _see_also(sections: list[Section], text: str) -> dict[str, int]:
