@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.lemmas import WORD_RE, lemma, morph
+from kb.lemmas import WORD_RE, morph, name_lemma
 
 Span = tuple[int, int]
 
@@ -269,8 +269,9 @@ def written_as_name(text: str, span: Span) -> bool:
 
 
 def lemma_tokens(text: str) -> list[tuple[str, int, int]]:
-    """(lemma, start, end) of every word of ``text``."""
-    return [(lemma(m.group(0)), m.start(), m.end()) for m in WORD_RE.finditer(text)]
+    """(form in a name, start, end) of every word of ``text`` (:func:`kb.lemmas.name_lemma`:
+    the form :func:`kb.lemmas.lemma_key` gives names, so a mention matches its name)."""
+    return [(name_lemma(m.group(0)), m.start(), m.end()) for m in WORD_RE.finditer(text)]
 
 
 def name_mentions(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.lemmas import lemma_words
+from kb.lemmas import name_words
 
 Span = tuple[int, int]
 
@@ -126,11 +126,11 @@ def find_facts(
                 continue
             name, kind, value, shown = fact
             if not topic_known:
-                sent_topic = _best_topic(_topics(lemma_words(sent), topics) + [default_topic],
+                sent_topic = _best_topic(_topics(name_words(sent), topics) + [default_topic],
                                          topics)
                 topic_known = True
             clause = _clause(sent, m.start())
-            clause_lemmas = lemma_words(clause)
+            clause_lemmas = name_words(clause)
             topic = _best_topic(_topics(clause_lemmas, topics) + [sent_topic], topics)
             unit = _unit(clause_lemmas, unit_names)
             out.append(

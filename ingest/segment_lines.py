@@ -27,7 +27,7 @@ from ingest.segment_headings import (
     run_in_heading,
 )
 from ingest.vocabulary import Vocabulary
-from kb.lemmas import lemma_key, lemma_words, pos, words
+from kb.lemmas import lemma_key, lemma_words, name_words, pos, words
 
 _BULLET = re.compile(r"^\s*[-•–—]\s")
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
@@ -334,7 +334,7 @@ def _nest_lines(
             # бою …" under "… многосторонний бой")
             first = _first_sentence(text, sec.body_span)
             ptitle = sections[last_top].title
-            pw = lemma_words(ptitle)
+            pw = name_words(ptitle)
             if len(pw) >= 2 and _contains(lemma_key(first), " ".join(pw[-2:])):
                 parent = last_top
         sec.parent = parent

@@ -163,21 +163,57 @@ def _lemma(word: str) -> str:
 
 lemma = Memo(_lemma, "lemma", decode=str).wrap()
 
+_PARTICIPLES = frozenset({"PRTF", "PRTS"})
+
+
+def _name_lemma(word: str) -> str:
+    """A word's form in a name: its lemma, but a participle keeps its own word.
+
+    The dictionary's form of a participle is its verb's infinitive ("контузящее" and
+    "контужен" are both "контузить"), so a rule titled «Контузящее» would be named by any form
+    of the verb ("экипаж контужен"). In a name a participle is its own word, masculine,
+    nominative, singular, its tense and voice kept: "Контузящее" → "контузящий", "контужен" →
+    "контуженный", "летающих" → "летающий". (Search keeps :func:`lemma`: a query "отступать"
+    finds "отступающие".)
+    """
+    low = fold(word)
+    if not re.search("[а-я]", low) or "-" in low:
+        return lemma(word)
+    parses = morph().parse(low)
+    best = parses[0]
+    if best.tag.POS not in _PARTICIPLES or lemma(word) != fold(best.normal_form):
+        return lemma(word)  # not a participle (or read as another word first)
+    tag = best.tag
+    form = best.inflect({"PRTF", "sing", "masc", "nomn"} | {g for g in (tag.tense, tag.voice) if g})
+    return fold(form.word) if form is not None else lemma(word)
+
+
+name_lemma = Memo(_name_lemma, "name_lemma", decode=str).wrap()
+
 
 def lemma_words(text: str) -> list[str]:
-    """Lemmas of every word of ``text``, in order."""
+    """Lemmas of every word of ``text``, in order (:func:`lemma`: what search indexes)."""
     return [lemma(w) for w in words(text)]
 
 
-def lemma_key(text: str) -> str:
-    """The lookup key of a name: its lemmas joined by spaces.
+def name_words(text: str) -> list[str]:
+    """The form in a name of every word of ``text``, in order (:func:`name_lemma`)."""
+    return [name_lemma(w) for w in words(text)]
 
-    Two names that differ only in case, inflection or ё/е share a key:
+
+def lemma_key(text: str) -> str:
+    """The lookup key of a name: its words' forms in a name (:func:`name_lemma`), joined by
+    spaces.
+
+    Two names that differ only in case, inflection or ё/е share a key; a participle and
+    another form of its verb do not:
 
     >>> lemma_key("Смертельного Удара") == lemma_key("Смертельный удар")
     True
+    >>> lemma_key("Контузящее") == lemma_key("контужен")
+    False
     """
-    return " ".join(lemma_words(text))
+    return " ".join(name_words(text))
 
 
 @lru_cache(maxsize=200_000)

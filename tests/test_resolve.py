@@ -63,3 +63,11 @@ def test_vocabulary_synonyms_and_english_terms_refer() -> None:
         ("Реагировать", "Overwatch", "Overwatch"),
         ("Психическая фаза", "Инициативная фаза", "этапе инициативы"),
     }
+
+
+def test_a_rule_titled_by_a_participle_is_named_by_its_forms_not_by_its_verb() -> None:
+    """«Контузящее» is named by «контузящее» (any case of the participle), not by «контужен»
+    or «контузить», other forms of its verb."""
+    refs = refs_of(graph_of("participle_names"))
+    assert ("Контратака", "Контузящее", "контузящее") in refs
+    assert not [r for r in refs if r[0] == "Необычное оружие" and r[1] == "Контузящее"]
