@@ -7,6 +7,10 @@ verdicts (as a multiset of ``(verdict, check)``) and cite each ``rule`` (by the 
 or, given the graph, one of its other names: a Kill Team rule headed "CHARGING" is titled
 «Чардж» with "Charging" as an alias). A line without
 ``expect`` is not compared. Events keep extra fields, so ``expect`` never disturbs parsing.
+
+A line (an event or a header) may also carry ``"errors"``: the kinds of the input errors it
+must get, in order (``["order"]``); :func:`error_mismatches` compares them for every line
+that parses, so a line without ``errors`` must get none.
 """
 
 from __future__ import annotations
@@ -59,4 +63,20 @@ def mismatches(log: Path, report: Report, graph: Graph | None = None) -> list[st
                                        for name in names(r.id, r.title)):
                 problems.append(f"line {line}: no verdict cites a rule titled like {w['rule']!r}: "
                                 f"{[[r.title for r in v.rules] for v in got]}")
+    return problems
+
+
+def error_mismatches(log: Path, report: Report) -> list[str]:
+    """Every difference between the input errors a log's lines expect and those it got."""
+    problems: list[str] = []
+    for number, raw in enumerate(log.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        want = list(data.get("errors", [])) if isinstance(data, dict) else []
+        got = [e for e in report.errors if e.line == number]
+        if [e.kind for e in got] != want:
+            problems.append(f"line {number}: expected errors {want}, got "
+                            f"{[(e.kind, e.message) for e in got]}")
     return problems

@@ -2,37 +2,48 @@
 
 :class:`Audit` streams: it yields each verdict (a :class:`~validator.verdicts.VerdictRecord`,
 the :class:`~validator.verdicts.Verdict` without its validation cost) and each input error as
-soon as it is known, and keeps only the current turn's history, so a log of any length is
-audited in bounded memory. For every event line the walker:
+soon as it is known, and keeps only an index of the current turn (see
+:mod:`validator.audit.state`), so a log of any length or shape is audited in memory bounded
+by the armies' size and at a cost per event that does not grow with the turn. For every
+event line the walker:
 
 1. notes a turn, or a phase within a player's turn, that goes back (an input error; the
-   event is still audited);
+   event is still audited). A phase that goes back where no other player's turn can begin
+   is counted as the start of a new turn as well: a game recorded with one turn number is
+   then not audited as one endless turn;
 2. at a change of turn or phase, reports what the ended phase required and the log lacks
    (a panic test), against the event that required it, and resets the phase's counters;
 3. finds the acting unit and the targets in the armies (unknown ids are input errors with
    the nearest ids as suggestions);
-4. runs the event checks registered for the log's system and the action, and turns their
-   findings into verdicts at that line; an action that no check covers, or that every check
-   passes over, is ``not_covered`` with a note, never a silent ``ok``;
-5. records the event in the unit's history and runs the system's state updates.
+4. applies what the event states of its unit (:mod:`validator.audit.stated`), then runs the
+   event checks registered for the log's system and the action, and turns their findings
+   into verdicts at that line; an action that no check covers, or that every check passes
+   over, is ``not_covered`` with a note, never a silent ``ok`` — unless the event named a
+   unit the armies lack: its input error already says why it was not checked;
+5. records the event in the state and runs the system's state updates.
+
+A header line after the first starts the next game of the file (see
+:class:`~validator.inputs.gamelog.NextGame`): what the last phase required is reported and
+the state starts again with the new armies.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kb.graph import Graph
 from kb.lemmas import fold
 from kb.models import Node
 from kb.names import split_parameter, strip_parenthesised
+from validator.audit import stated
 from validator.audit.state import Done, GameState, UnitState
+from validator.audit.tally import Tally
 from validator.inputs.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, UnknownEvent
-from validator.inputs.gamelog import GameLog
+from validator.inputs.gamelog import GameLog, NextGame
 from validator.inputs.models import ArmyList, InputError, nearest
 from validator.inputs.roster import Aliases, kb_name, load_aliases
-from validator.registry import Check, Finding, checks
+from validator.registry import CHECKS, Check, Finding, checks
 from validator.rulebook import Rulebook
 from validator.verdicts import VerdictRecord
 
@@ -81,48 +92,6 @@ class EventContext:
         return self.targets[0] if self.targets else None
 
 
-@dataclass
-class Tally:
-    """Counts of verdicts: the whole log, per player and per unit.
-
-    One counter keyed by ``(unit, verdict)`` is all the walk updates (once per verdict);
-    the views are derived from it when asked.
-    """
-
-    counts: Counter[tuple[str | None, str]] = field(default_factory=Counter)
-    errors: int = 0
-    events: int = 0
-
-    def add(self, verdict: VerdictRecord) -> None:
-        self.counts[(verdict.unit, verdict.verdict)] += 1
-
-    @property
-    def total(self) -> Counter[str]:
-        """Verdicts by kind."""
-        out: Counter[str] = Counter()
-        for (_unit, kind), n in self.counts.items():
-            out[kind] += n
-        return out
-
-    @property
-    def by_unit(self) -> dict[str, Counter[str]]:
-        """Verdicts by kind for each unit (``PLAYER:id``)."""
-        out: dict[str, Counter[str]] = {}
-        for (unit, kind), n in self.counts.items():
-            if unit:
-                out.setdefault(unit, Counter())[kind] += n
-        return out
-
-    @property
-    def by_player(self) -> dict[str, Counter[str]]:
-        """Verdicts by kind for each player."""
-        out: dict[str, Counter[str]] = {}
-        for (unit, kind), n in self.counts.items():
-            if unit:
-                out.setdefault(unit.split(":", 1)[0], Counter())[kind] += n
-        return out
-
-
 class Audit:
     """The audit of one game log against one KB; iterate :meth:`run` once."""
 
@@ -131,14 +100,24 @@ class Audit:
         self.system = log.system
         self.book = Rulebook(graph, self.system)
         self.aliases = aliases if aliases is not None else load_aliases()
-        self.game = GameState(units=self._units(log.armies))
-        self.ctx = EventContext(self.book, self.game)
         self.tally = Tally()
         self._checks: dict[str, list[Check]] = {}
-        self._phase_index: int | None = None
-        self._uncovered: dict[tuple[object, ...], Finding] = {}
-        self._turn_players: set[str | None] = set()
         self._updates: dict[str, list[Check]] = {}
+        self._hooks: dict[str, tuple[list[stated.Hook], list[stated.Hook]]] = {}
+        self._uncovered: dict[tuple[object, ...], Finding] = {}
+        # the actions of FORMATS and those a check names («rally»): the caches hold only these
+        self._named = frozenset({*EVENT_TYPES,
+                                 *(a for c in CHECKS.values() for a in c.actions or ())})
+        self._start(log.armies)
+
+    def _start(self, armies: dict[str, ArmyList]) -> None:
+        """Set up the state of a game (the first of the file, or the next)."""
+        self.game = GameState(units=self._units(armies))
+        self.ctx = EventContext(self.book, self.game)
+        self.tally.known = self.tally.known | frozenset(self.game.units)
+        self._players = frozenset(armies)
+        self._phase_index: int | None = None
+        self._turn_players: set[str | None] = set()
 
     # -- set-up ----------------------------------------------------------------------
     def _units(self, armies: dict[str, ArmyList]) -> dict[str, UnitState]:
@@ -181,11 +160,34 @@ class Audit:
         return frozenset(names)
 
     def checks_for(self, action: str) -> list[Check]:
-        """The event checks of this log's system for an action (looked up once)."""
-        if action not in self._checks:
-            self._checks[action] = checks("event", self.system, action)
-            self._updates[action] = checks("track", self.system, action)
-        return self._checks[action]
+        """The event checks of this log's system for an action (looked up once).
+
+        Only actions some check or update names are remembered: a log may name any number
+        of actions of its own, and none of them costs memory.
+        """
+        found = self._checks.get(action)
+        if found is None:
+            found = checks("event", self.system, action)
+            updates = checks("track", self.system, action)
+            if action not in self._named and not found and not updates:
+                return found
+            self._checks[action], self._updates[action] = found, updates
+            self._hooks[action] = stated.hooks_for(self.system, action)
+        return found
+
+    def _updates_for(self, action: str) -> list[Check]:
+        updates = self._updates.get(action)
+        if updates is None:
+            self.checks_for(action)
+            updates = self._updates.get(action, [])
+        return updates
+
+    def _hooks_for(self, action: str) -> tuple[list[stated.Hook], list[stated.Hook]]:
+        hooks = self._hooks.get(action)
+        if hooks is None:
+            self.checks_for(action)
+            hooks = self._hooks.get(action) or stated.hooks_for(self.system, action)
+        return hooks
 
     # -- the walk --------------------------------------------------------------------
     def run(self) -> Iterator[VerdictRecord | InputError]:
@@ -193,16 +195,40 @@ class Audit:
         out: list[VerdictRecord | InputError] = []
         event_line = self._event
         tally = self.tally
+        skipping = False  # in a game whose header could not be used
         for line, item in self.log.events():
             if isinstance(item, InputError):
                 tally.errors += 1
                 yield item
+                continue
+            if isinstance(item, NextGame):
+                yield from self._end_phase()
+                skipping = not self._next_game(line, item, out)
+                yield from out
+                out.clear()
+                continue
+            if skipping:
                 continue
             tally.events += 1
             event_line(line, item, out)
             yield from out
             out.clear()
         yield from self._end_phase()
+
+    def _next_game(self, line: int, game: NextGame, out: list[VerdictRecord | InputError]
+                   ) -> bool:
+        """Start the next game of the file; False when its events cannot be audited."""
+        if game.header is not None and game.header.system == self.system:
+            self._start(game.armies)
+            return True
+        why = ("заголовок партии не удалось использовать" if game.header is None else
+               f"система партии «{game.header.system}» не совпадает с системой первой партии "
+               f"файла «{self.system}»")
+        self.tally.errors += 1
+        out.append(InputError(
+            message=f"{why}; события этой партии (до следующего заголовка) не проверяются",
+            kind="game", file=str(self.log.path), line=line))
+        return False
 
     def _event(self, line: int, event: BaseEvent, out: list[VerdictRecord | InputError]) -> None:
         """Audit one event, appending its verdicts and input errors to ``out``."""
@@ -216,7 +242,7 @@ class Audit:
         errors: list[InputError] = []
         unit = None
         if event.unit is not None:
-            unit = self.game.units.get(f"{event.player}:{event.unit}") or self._find_unit(
+            unit = game.units.get(f"{event.player}:{event.unit}") or self._find_unit(
                 event.unit, event.player, line, "unit", errors)
         ctx.unit = unit
         if type(event) in _TARGETED or event.__pydantic_extra__:
@@ -229,10 +255,19 @@ class Audit:
         if errors:
             self.tally.errors += len(errors)
             out.extend(errors)
-        key = unit.key if unit is not None else _written_unit(event)
+        key = unit.key if unit is not None else self.tally.key(_written_unit(event))
         action = event.action
+        always, stating = self._hooks.get(action) or self._hooks_for(action)
+        says = stated.states_something(event)
+        if says and unit is not None:
+            stated.note(game, unit, line, stated.statements(event))
+        for hook in always:
+            hook(event, ctx)
+        if says:
+            for hook in stating:
+                hook(event, ctx)
         counts = self.tally.counts
-        covered = False
+        covered = bool(errors)  # an event with an unknown unit: its error says why
         if not isinstance(event, UnknownEvent):
             for check in self._checks.get(action) or self.checks_for(action):
                 try:
@@ -250,11 +285,14 @@ class Audit:
                     counts[(key, "not_covered")] += 1
                     covered = True
         if not covered:
-            why_key = (action, event.phase, isinstance(event, UnknownEvent),
+            known = action in self._named
+            why_key = (action if known else None, event.phase, isinstance(event, UnknownEvent),
                        unit.type_title if unit is not None else None)
-            uncovered = self._uncovered.get(why_key)
+            uncovered = self._uncovered.get(why_key) if known else None
             if uncovered is None:
-                uncovered = self._uncovered[why_key] = self._not_covered(event)
+                uncovered = self._not_covered(event)
+                if known:
+                    self._uncovered[why_key] = uncovered
             out.append(VerdictRecord(uncovered.verdict, uncovered.rules, uncovered.why,
                                      NOT_COVERED_CHECK, (), line, key, action))
             counts[(key, uncovered.verdict)] += 1
@@ -286,7 +324,7 @@ class Audit:
             if found is not None:
                 return found
         else:
-            matches = [u for u in self.game.units.values() if u.unit.id == unit_id]
+            matches = self.game.by_id.get(unit_id, ())
             if len(matches) == 1:
                 return matches[0]
         players = self.game.players()
@@ -314,52 +352,54 @@ class Audit:
             yield InputError(
                 message=f"события идут не по порядку: ход {turn} после хода {game.turn}",
                 kind="order", path=("turn",), file=str(self.log.path), line=line)
-        yield from self._phase_order(line, event)
-        new_turn = turn is not None and turn != game.turn
+        restarted = yield from self._phase_order(line, event)
+        new_turn = (turn is not None and turn != game.turn) or restarted
         new_phase = new_turn or (phase is not None and phase != game.phase)
-        if new_phase and game.turn is not None:
+        if new_phase and (game.turn is not None or game.phase is not None):
             yield from self._end_phase()
         if new_turn:
-            for unit in game.units.values():
-                unit.history.clear()
+            game.start_turn()
             game.turn = turn
         if new_phase:
-            for unit in game.units.values():
-                unit.size_at_phase_start = unit.size
-                unit.casualties_this_phase = 0
+            game.start_phase()
             game.phase = phase if phase is not None else game.phase
         if event.player is not None:
             game.player = event.player
 
-    def _phase_order(self, line: int, event: BaseEvent) -> Iterator[InputError]:
+    def _phase_order(self, line: int, event: BaseEvent) -> Generator[InputError, None, bool]:
         """A phase that goes back within a turn (a player's own turn in 40k and WHFB).
 
         In 40k and WHFB the phases start again once per player and game turn, when that
         player's turn begins; the other player's units may act in a phase meanwhile (close
         combat, shooting at them), so going back is only out of order for a player whose
-        turn has already begun.
+        turn has already begun. Returns (as a generator's value) whether the phase went
+        back out of order: the walker then counts a new turn, which the log did not number.
         """
         order = PHASE_ORDER.get(self.system)
         if order is None or event.phase not in order:
-            return
+            return False
         game, index = self.game, order.index(event.phase)
         if event.turn is not None and event.turn != game.turn:
             self._phase_index, self._turn_players = index, {event.player}
-            return
+            return False
         last = self._phase_index
         self._phase_index = index
         if last is None or index >= last:
             if last is None:
                 self._turn_players = {event.player}
-            return
-        if self.system not in SHARED_PHASES and event.player not in self._turn_players:
+            return False
+        if self.system not in SHARED_PHASES and event.player not in self._turn_players and (
+                event.player is None or event.player in self._players):
             self._turn_players.add(event.player)  # the next player's turn begins
-            return
+            return False
         self.tally.errors += 1
+        self._turn_players = {event.player}
         yield InputError(
             message=f"события идут не по порядку: фаза «{PHASE_TITLES[event.phase]}» после "
-                    f"фазы «{PHASE_TITLES[order[last]]}» в том же ходе",
+                    f"фазы «{PHASE_TITLES[order[last]]}» в том же ходе; дальше аудит считает "
+                    f"их следующим ходом",
             kind="order", path=("phase",), file=str(self.log.path), line=line)
+        return True
 
     def _end_phase(self) -> Iterator[VerdictRecord]:
         """What the ended phase required and the log does not show, at the lines requiring it."""
@@ -376,22 +416,19 @@ class Audit:
     # -- state -----------------------------------------------------------------------
     def _record(self, line: int, event: BaseEvent) -> None:
         ctx, game = self.ctx, self.game
-        done = Done(event.action, game.turn, game.phase, line, event)
-        if ctx.unit is not None:
-            ctx.unit.history.append(done)
+        action = event.action
+        known = action in EVENT_TYPES
+        unit = ctx.unit
+        if unit is not None:
+            game.record(unit, Done(action, game.turn, game.phase, line, event), index=known,
+                        own=True)
             if isinstance(event, CasualtiesEvent):
-                ctx.unit.size = max(ctx.unit.size - event.count, 0)
-                ctx.unit.casualties_this_phase += event.count
-                if event.unit_size_at_phase_start is not None:
-                    ctx.unit.size_at_phase_start = event.unit_size_at_phase_start
-        for target in ctx.targets:
-            target.history.append(Done("targeted:" + event.action, game.turn, game.phase, line,
-                                       event))
-        updates = self._updates.get(event.action)
-        if updates is None:  # an action no check knows may still change a system's state
-            self.checks_for(event.action)
-            updates = self._updates[event.action]
-        for update in updates:
+                game.lose(unit, event.count, event.unit_size_at_phase_start)
+        if ctx.targets:
+            targeted = Done("targeted:" + action, game.turn, game.phase, line, event)
+            for target in ctx.targets:
+                game.record(target, targeted, index=known)
+        for update in self._updates.get(action) or self._updates_for(action):
             update.func(event, ctx)
 
 

@@ -24,9 +24,9 @@ from validator.audit.engine import PHASE_TITLES, EventContext
 from validator.audit.killteam2018_common import (
     FLY,
     PSYKER,
+    RETREAT,
     SHOOTING,
     SYSTEMS,
-    is_retreat,
     rule_fact,
     rule_sentence,
 )
@@ -84,7 +84,7 @@ def shooting_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Findi
     if unit is None:
         return
     book = ctx.book
-    if not any(done.action in _LIMITS_SHOOTING for done in unit.history):
+    if unit.did(*_LIMITS_SHOOTING) is None:
         if ctx.game.phase == SHOOTING:
             yield from _may_shoot(book)
         return
@@ -101,7 +101,7 @@ def shooting_restrictions(event: BaseEvent, ctx: EventContext) -> Iterator[Findi
                      missing("запрета после продвижения в правиле «Продвижение»"))
     for done, title, stems, what in (
             (unit.did("fall_back"), "Отступление", ("не может стрелять позже",), "отступала"),
-            (next((d for d in reversed(unit.history) if is_retreat(d)), None), "Отход",
+            (unit.did(RETREAT), "Отход",
              ("не может стрелять позже",), "отошла")):
         if done is None:
             continue
@@ -188,8 +188,7 @@ def reinforcements_arrival(event: BaseEvent, ctx: EventContext) -> Iterator[Find
     if when is None or arrive is None:
         yield missing("правила о том, как и когда выставляют пополнение, в правиле «Пополнение»")
         return
-    on_board = next((d for d in unit.history if d.action == "reinforcements"
-                     or d.action in _REINFORCED_MAY_NOT or d.action in _REINFORCED_MAY), None)
+    on_board = unit.first("reinforcements", *_REINFORCED_MAY_NOT, *_REINFORCED_MAY)
     if on_board is not None:
         yield Finding("violation", cite(arrive),
                       f"Модель уже была на поле в этом раунде (строка {on_board.line}), а "
@@ -233,11 +232,8 @@ def one_psyker_per_round(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
     if limit is None:
         yield missing("предела псайкеров за раунд в правиле «Психическая фаза»")
         return
-    chosen = []
-    for other in ctx.game.units_of(unit.player):
-        done = other.did("manifest") if other is not unit else None
-        if done is not None:
-            chosen.append((other, done))
+    chosen = [(key, done) for key, done in ctx.game.doers(unit.player, "manifest").items()
+              if key != unit.key]
     if unit.did("manifest") is not None:
         several = rule_sentence(ctx.book, "Психическая фаза", "одну или несколько")
         yield Finding("ok", cite(several or limit),
@@ -246,7 +242,7 @@ def one_psyker_per_round(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
     elif len(chosen) >= limit.number:
         other, done = chosen[0]
         yield Finding("violation", cite(limit),
-                      f"Игрок {unit.player} уже выбрал в этом раунде псайкера {other.key} (строка"
+                      f"Игрок {unit.player} уже выбрал в этом раунде псайкера {other} (строка"
                       f" {done.line}), а предел псайкеров на игрока за раунд —"
                       f" {limit.number:g}.")
     else:

@@ -14,12 +14,12 @@ from validator.audit.common import cite, dice_range, inches, missing
 from validator.audit.engine import EventContext
 from validator.audit.killteam2018_common import (
     MOVEMENT,
+    MOVES,
+    RETREAT,
     SYSTEMS,
     actor,
     charge_distances,
     done_name,
-    is_retreat,
-    moves,
     rule_fact,
     rule_sentence,
 )
@@ -61,15 +61,16 @@ def charge_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Findi
     if limit is None:
         yield missing("предела попыток чарджа в правиле «Make Charge Move»")
         return
-    earlier = [d for d in unit.history if d.action == "charge" and d.phase == MOVEMENT]
-    if len(earlier) >= limit.number:
+    earlier = unit.count("charge", phase=MOVEMENT)
+    latest = unit.did("charge", phase=MOVEMENT)
+    if earlier >= limit.number and latest is not None:
         yield Finding("violation", cite(limit),
                       f"Модель уже пыталась чарджить в этой фазе движения (строка"
-                      f" {earlier[-1].line}), а предел попыток чарджа за фазу —"
+                      f" {latest.line}), а предел попыток чарджа за фазу —"
                       f" {limit.number:g}.")
     else:
         yield Finding("ok", cite(limit),
-                      f"Попытка чарджа модели в этой фазе движения — {len(earlier) + 1}-я, предел"
+                      f"Попытка чарджа модели в этой фазе движения — {earlier + 1}-я, предел"
                       f" — {limit.number:g}.")
 
 
@@ -169,10 +170,10 @@ def retreat_not_after_move(event: BaseEvent, ctx: EventContext) -> Iterator[Find
     if rule is None:
         yield missing("запрета отхода после движения в правиле «Отход»")
         return
-    earlier = moves(unit)
-    if earlier:
+    earlier = unit.did(*MOVES)
+    if earlier is not None:
         yield Finding("violation", cite(rule),
-                      f"Модель уже двигалась в этом раунде ({done_name(earlier[-1])}) и отходить"
+                      f"Модель уже двигалась в этом раунде ({done_name(earlier)}) и отходить"
                       " не может.")
     else:
         yield Finding("ok", cite(rule),
@@ -184,7 +185,7 @@ def retreat_not_after_move(event: BaseEvent, ctx: EventContext) -> Iterator[Find
 def retreat_ends_reactions(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """A model that retreated reacts no more."""
     unit = ctx.unit
-    retreated = next((d for d in reversed(unit.history) if is_retreat(d)), None) if unit else None
+    retreated = unit.did(RETREAT) if unit else None
     if retreated is None:
         return
     rule = rule_sentence(ctx.book, "Отход", "больше не может реагировать")

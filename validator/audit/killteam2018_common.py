@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from kb.text import stem_match
-from validator.audit.common import remember
+from validator.audit.common import remember, tracker
 from validator.audit.engine import EventContext
 from validator.audit.state import Done, UnitState
-from validator.inputs.events import ChargeEvent, ReactEvent
+from validator.inputs.events import BaseEvent, ChargeEvent, ReactEvent
 from validator.registry import Finding
 from validator.rulebook import FoundFact, Rulebook, Sentence
 
@@ -81,25 +81,26 @@ def rule_fact(book: Rulebook, title: str, name: str, *stems: str) -> FoundFact |
     return remember(book, ("fact", title, name, stems), compute)
 
 
+RETREAT = "retreat"
+CONTACT = "charged_into_contact"
+"""Tags recorded beside an event (:func:`track_tags`): a Retreat reaction (a ``react`` of kind
+``retreat``, which moves the model) and, for the target of a charge that ended within the
+charge distance, the charge that brought an enemy into contact with it."""
+
+MOVES = (*MOVE_ACTIONS, RETREAT)
+"""What moves a model: moves, advances, fall backs, charges and Retreat reactions."""
+
+
 def is_retreat(done: Done) -> bool:
     """Whether a recorded event is a Retreat reaction (a move, too)."""
-    return done.action == "react" and isinstance(done.event, ReactEvent) and (
-        done.event.kind == "retreat")
-
-
-def moves(unit: UnitState, phase: str | None = None) -> list[Done]:
-    """What moved the model this battle round (in ``phase``), in log order.
-
-    Moves, advances, fall backs, charges and Retreat reactions each move a model.
-    """
-    return [d for d in unit.history
-            if (d.action in MOVE_ACTIONS or is_retreat(d)) and (phase is None or
-                                                                 d.phase == phase)]
+    return done.action == RETREAT or (
+        done.action == "react" and isinstance(done.event, ReactEvent)
+        and done.event.kind == "retreat")
 
 
 def done_name(done: Done) -> str:
     """A recorded event in Russian, with its line: «продвижение, строка 5»."""
-    action = "retreat" if is_retreat(done) else done.action
+    action = RETREAT if is_retreat(done) else done.action
     return f"{ACTION_NAMES.get(action, action)}, строка {done.line}"
 
 
@@ -122,14 +123,31 @@ def charged_into_contact(ctx: EventContext) -> tuple[Done, FoundFact] | None:
     success = rule_fact(ctx.book, "Make Charge Move", "within_distance", "успешн")
     if success is None:
         return None
-    for done in unit.history:
-        event = done.event
-        if (done.action == "targeted:charge" and done.phase == ctx.game.phase
-                and isinstance(event, ChargeEvent) and event.end_distance is not None
-                and len({event.target, *event.targets} - {None}) == 1
-                and event.end_distance <= success.number):
-            return done, success
-    return None
+    done = unit.first(CONTACT, phase=ctx.game.phase)
+    return (done, success) if done is not None else None
+
+
+def _reached(event: ChargeEvent, success: FoundFact) -> bool:
+    return (event.end_distance is not None and len({event.target, *event.targets} - {None}) == 1
+            and event.end_distance <= success.number)
+
+
+@tracker("killteam2018_tags", systems=SYSTEMS, actions={"react", "charge"})
+def track_tags(event: BaseEvent, ctx: EventContext) -> None:
+    """Record the tags of :data:`RETREAT` and :data:`CONTACT` beside the event."""
+    game = ctx.game
+    if isinstance(event, ReactEvent):
+        if event.kind == "retreat" and ctx.unit is not None:
+            game.record(ctx.unit, Done(RETREAT, game.turn, game.phase, ctx.line, event),
+                        last=False, own=True)
+        return
+    if not isinstance(event, ChargeEvent) or not ctx.targets:
+        return
+    success = rule_fact(ctx.book, "Make Charge Move", "within_distance", "успешн")
+    if success is not None and _reached(event, success):
+        done = Done(CONTACT, game.turn, game.phase, ctx.line, event)
+        for target in ctx.targets:
+            game.record(target, done, last=False)
 
 
 def charge_distances(book: Rulebook) -> tuple[FoundFact | None, FoundFact | None]:

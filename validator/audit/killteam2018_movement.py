@@ -14,17 +14,19 @@ from validator.audit.common import cite, dice_range, inches, missing
 from validator.audit.engine import EventContext
 from validator.audit.killteam2018_common import (
     MOVEMENT,
+    MOVES,
     SYSTEMS,
     actor,
     charged_into_contact,
     done_name,
     missing_move,
     move_characteristic,
-    moves,
     number,
     rule_fact,
     rule_sentence,
 )
+from validator.audit.state import Statement
+from validator.audit.stated import newer, stated
 from validator.inputs.events import AdvanceEvent, BaseEvent, ChargeEvent, FallBackEvent, MoveEvent
 from validator.registry import Finding, event_check
 
@@ -44,14 +46,15 @@ def move_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
     if limit is None:
         yield missing("предела перемещений за фазу движения в правиле «Фаза движения»")
         return
-    earlier = moves(unit, MOVEMENT)
-    if len(earlier) >= limit.number:
+    earlier = unit.count(*MOVES, phase=MOVEMENT)
+    latest = unit.did(*MOVES, phase=MOVEMENT)
+    if earlier >= limit.number and latest is not None:
         yield Finding("violation", cite(limit),
-                      f"Модель уже перемещалась в этой фазе движения ({done_name(earlier[-1])}),"
+                      f"Модель уже перемещалась в этой фазе движения ({done_name(latest)}),"
                       f" а предел перемещений за фазу — {limit.number:g}.")
     else:
         yield Finding("ok", cite(limit),
-                      f"Перемещение модели в этой фазе движения — {len(earlier) + 1}-е, предел"
+                      f"Перемещение модели в этой фазе движения — {earlier + 1}-е, предел"
                       f" — {limit.number:g}.")
 
 
@@ -219,10 +222,10 @@ def ready_allowed(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     if rule is None:
         yield missing("условия подготовки в правиле «Подготовка»")
         return
-    earlier = moves(unit, MOVEMENT)
-    if earlier:
+    earlier = unit.did(*MOVES, phase=MOVEMENT)
+    if earlier is not None:
         yield Finding("violation", cite(rule),
-                      f"Модель уже перемещалась в этой фазе движения ({done_name(earlier[-1])}),"
+                      f"Модель уже перемещалась в этой фазе движения ({done_name(earlier)}),"
                       " а подготовку объявляют модели, которая не делает хода.")
     else:
         yield Finding("ok", cite(rule),
@@ -243,10 +246,19 @@ def charged_model_stays(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
     """A model an enemy charged into contact this phase stays where it is.
 
     The charger ended within 1" of it, so it is a model within 1" of an enemy: it cannot
-    make a normal move, advance, fall back, charge or ready.
+    make a normal move, advance, fall back, charge or ready. A log that states the model is
+    in close combat (``in_close_combat``) is believed over the charges: true forbids all but
+    falling back (which a model within 1" of an enemy does), false forbids nothing.
     """
+    unit = ctx.unit
+    if unit is None or ctx.game.phase != MOVEMENT:
+        return
     contact = charged_into_contact(ctx)
-    if contact is None or ctx.game.phase != MOVEMENT:
+    said = stated(ctx.game, unit, "in_close_combat", "phase")
+    if said is not None and newer(said, contact[0] if contact else None):
+        yield from _stated_in_contact(event, ctx, said)
+        return
+    if contact is None:
         return
     done, success = contact
     title, stems, doing = _IN_CONTACT[event.action]
@@ -261,4 +273,19 @@ def charged_model_stays(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
                   f"Вражеская модель {actor(done)} закончила чардж в"
                   f" {inches(charger.end_distance)} от этой модели (строка {done.line}), а"
                   f" в пределах {success.text} от врага модель не может {doing}.")
+
+
+def _stated_in_contact(event: BaseEvent, ctx: EventContext,
+                       said: Statement) -> Iterator[Finding]:
+    if not said.value or event.action == "fall_back":
+        return
+    success = rule_fact(ctx.book, "Make Charge Move", "within_distance", "успешн")
+    title, stems, doing = _IN_CONTACT[event.action]
+    rule = rule_sentence(ctx.book, title, *stems)
+    if rule is None or success is None:
+        yield missing(f"запрета для модели в ближнем бою в правиле «{title}»")
+        return
+    yield Finding("violation", cite(rule),
+                  f"В журнале модель в ближнем бою, в пределах {success.text} от врага"
+                  f" (строка {said.line}), а такая модель не может {doing}.")
 

@@ -1,14 +1,23 @@
 """The game state a log replays into: per unit, what it did this turn and phase.
 
 The mechanism is shared by the three systems; what a system's checks ask of it differs.
-Every event a unit takes part in is recorded as a :class:`Done` in that unit's history of the
-current turn (the game turn in 40k and WHFB, the battle round in Kill Team), so a check asks
-"has this unit turbo-boosted this turn?" as ``unit.did("turbo_boost")``. Counters that the
-rules speak of per phase (casualties, the unit's size at the start of the phase, panic tests)
-are reset when the phase changes; ``flags`` holds what a system keeps longer (a flight mode,
-a unit fleeing, a psyker that manifested).
+Every event a unit takes part in is recorded as a :class:`Done` of the current turn (the
+game turn in 40k and WHFB, the battle round in Kill Team), so a check asks "has this unit
+turbo-boosted this turn?" as ``unit.did("turbo_boost")`` and "how many times did it charge
+in this phase?" as ``unit.count("charge", phase="movement")``.
 
-Memory stays bounded whatever the log's length: history is kept for the current turn only.
+What is recorded is not a list but an index kept as the log streams: per action (and per
+action and phase) the first and the latest :class:`Done` and how many there were. Every
+question a check asks of the past is then a few dictionary lookups, whatever the length of
+the turn, and the state of a unit holds a bounded number of entries (actions × phases), so
+the memory of an audit is bounded by the armies' size, not by the events of a turn: a log
+recorded with one turn number, or a million moves in one phase, costs per event what a
+well-numbered log does.
+
+Counters that the rules speak of per phase (casualties, the unit's size at the start of the
+phase) are reset when the phase changes; ``flags`` holds what a system keeps longer (a
+flight mode, a unit fleeing); ``stated`` holds what the log said of the unit explicitly
+(:mod:`validator.audit.stated`).
 """
 
 from __future__ import annotations
@@ -22,13 +31,46 @@ from validator.inputs.models import Unit
 
 @dataclass(slots=True)
 class Done:
-    """One thing a unit did: the event, where it stands in the log and in the game."""
+    """One thing a unit did: the event, where it stands in the log and in the game.
+
+    ``action`` is the event's action, ``targeted:<action>`` for a unit the event targets, or
+    a tag a system records beside the event (``retreat`` for a Kill Team Retreat reaction).
+    """
 
     action: str
     turn: int | None
     phase: str | None
     line: int
     event: BaseEvent
+
+
+@dataclass(slots=True)
+class Statement:
+    """What the log stated of a unit (a field of :mod:`validator.audit.stated`).
+
+    Attributes:
+        value: the stated value.
+        line: the log line that says it.
+        turn: the game's turn serial then (:attr:`GameState.turn_serial`).
+        phase: the game's phase serial then (:attr:`GameState.phase_serial`).
+    """
+
+    value: bool
+    line: int
+    turn: int
+    phase: int
+
+
+def _latest(found: Done | None, other: Done | None) -> Done | None:
+    if found is None or (other is not None and other.line > found.line):
+        return other
+    return found
+
+
+def _earliest(found: Done | None, other: Done | None) -> Done | None:
+    if found is None or (other is not None and other.line < found.line):
+        return other
+    return found
 
 
 @dataclass(slots=True)
@@ -45,10 +87,11 @@ class UnitState:
         rules: folded names of its declared special rules, without parameters.
         keywords: upper-case Kill Team keywords (``FLY``, ``PSYKER``).
         size: models left.
-        history: what it did this turn, in log order.
         size_at_phase_start: models at the start of the current phase.
         casualties_this_phase: models lost in the current phase.
         flags: what a system's rules keep longer than a phase.
+        stated: what the log stated of the unit, by field name (latest statement).
+        last: the latest event of this turn the unit took part in (its own or as a target).
     """
 
     key: str
@@ -59,30 +102,86 @@ class UnitState:
     rules: frozenset[str] = frozenset()
     keywords: frozenset[str] = frozenset()
     size: int = 0
-    history: list[Done] = field(default_factory=list)
     size_at_phase_start: int = 0
     casualties_this_phase: int = 0
     flags: dict[str, object] = field(default_factory=dict)
+    stated: dict[str, Statement] = field(default_factory=dict)
+    last: Done | None = None
+    # this turn's index: action, or (action, phase) → the latest / first Done, and the count
+    _latest: dict[object, Done] = field(default_factory=dict)
+    _first: dict[object, Done] = field(default_factory=dict)
+    _times: dict[object, int] = field(default_factory=dict)
+    _in_turn: bool = False  # in GameState._recorded
+    _in_phase: bool = False  # in GameState._counted
 
-    def did(self, *actions: str, phase: str | None = None, turn: int | None = None,
-            before: int | None = None) -> Done | None:
-        """The latest thing done this turn with one of ``actions`` (in ``phase``), or None.
+    # -- the index ----------------------------------------------------------------------
+    def record(self, done: Done, *, index: bool = True, last: bool = True) -> None:
+        """Record something the unit did this turn.
 
-        ``before`` limits the search to events before that log line.
+        Args:
+            done: what it did.
+            index: whether checks may ask for its action (False for an action no format
+                names: a log's own action never passes for a tag a system records).
+            last: whether it becomes :attr:`last` (False for a tag beside an event).
         """
-        for done in reversed(self.history):
-            if before is not None and done.line >= before:
-                continue
-            if done.action in actions and (phase is None or done.phase == phase) and (
-                    turn is None or done.turn == turn):
-                return done
-        return None
+        if last:
+            self.last = done
+        if not index:
+            return
+        latest, first, times = self._latest, self._first, self._times
+        for key in (done.action, (done.action, done.phase)):
+            latest[key] = done
+            if key not in first:
+                first[key] = done
+                times[key] = 1
+            else:
+                times[key] += 1
+
+    def forget_turn(self) -> None:
+        """A new turn began: what the unit did in the last one no longer counts."""
+        self._latest.clear()
+        self._first.clear()
+        self._times.clear()
+        self.last = None
+
+    def did(self, *actions: str, phase: str | None = None,
+            phases: Collection[str] = ()) -> Done | None:
+        """The latest thing done this turn with one of ``actions`` (in ``phase``, or in one
+        of ``phases``), or None."""
+        index = self._latest
+        if len(actions) == 1 and not phases:
+            return index.get(actions[0] if phase is None else (actions[0], phase))
+        found: Done | None = None
+        for action in actions:
+            if phases:
+                for one in phases:
+                    found = _latest(found, index.get((action, one)))
+            else:
+                found = _latest(found, index.get(action if phase is None else
+                                                 (action, phase)))
+        return found
+
+    def first(self, *actions: str, phase: str | None = None,
+              phases: Collection[str] = ()) -> Done | None:
+        """The first thing done this turn with one of ``actions`` (in ``phase``, or in one
+        of ``phases``), or None."""
+        index = self._first
+        found: Done | None = None
+        for action in actions:
+            if phases:
+                for one in phases:
+                    found = _earliest(found, index.get((action, one)))
+            else:
+                found = _earliest(found, index.get(action if phase is None else
+                                                   (action, phase)))
+        return found
 
     def count(self, *actions: str, phase: str | None = None) -> int:
         """How many times this turn the unit did one of ``actions`` (in ``phase``)."""
-        return sum(1 for d in self.history
-                   if d.action in actions and (phase is None or d.phase == phase))
+        times = self._times
+        return sum(times.get(a if phase is None else (a, phase), 0) for a in actions)
 
+    # -- what the unit is -----------------------------------------------------------------
     def is_a(self, *type_ids: str) -> bool:
         """Whether the unit's type is (or inherits) one of ``type_ids``."""
         return any(t in self.types for t in type_ids)
@@ -116,15 +215,82 @@ class Obligation:
 
 @dataclass(slots=True)
 class GameState:
-    """The whole game: the units of both armies, where the log is, what is pending."""
+    """The whole game: the units of both armies, where the log is, what is pending.
+
+    ``turn_serial`` and ``phase_serial`` count the turns and phases the audit has seen (a
+    turn the log did not number, see :mod:`validator.audit.engine`, counts too): what a
+    system keeps in ``flags`` for "this turn" or "this phase" compares them.
+    """
 
     units: dict[str, UnitState]
     turn: int | None = None
     phase: str | None = None
     player: str | None = None
+    turn_serial: int = 0
+    phase_serial: int = 0
     obligations: list[Obligation] = field(default_factory=list)
     flags: dict[str, object] = field(default_factory=dict)
+    by_id: dict[str, list[UnitState]] = field(default_factory=dict)
+    # units with something recorded this turn / with phase counters changed this phase
+    _recorded: list[UnitState] = field(default_factory=list)
+    _counted: list[UnitState] = field(default_factory=list)
+    # (player, action) → unit key → the first Done of that unit this turn
+    _doers: dict[tuple[str, str], dict[str, Done]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for unit in self.units.values():
+            self.by_id.setdefault(unit.unit.id, []).append(unit)
+
+    # -- recording ------------------------------------------------------------------------
+    def record(self, unit: UnitState, done: Done, *, index: bool = True, last: bool = True,
+               own: bool = False) -> None:
+        """Record ``done`` for ``unit`` (see :meth:`UnitState.record`); ``own`` when the
+        unit acted (not targeted), which :meth:`doers` answers from."""
+        if not unit._in_turn:
+            unit._in_turn = True
+            self._recorded.append(unit)
+        unit.record(done, index=index, last=last)
+        if own and index:
+            doers = self._doers.get((unit.player, done.action))
+            if doers is None:
+                doers = self._doers[(unit.player, done.action)] = {}
+            if unit.key not in doers:
+                doers[unit.key] = done
+
+    def lose(self, unit: UnitState, count: int, size_at_phase_start: int | None) -> None:
+        """The unit lost ``count`` models (``size_at_phase_start``: as the log states it)."""
+        if not unit._in_phase:
+            unit._in_phase = True
+            self._counted.append(unit)
+        unit.size = max(unit.size - count, 0)
+        unit.casualties_this_phase += count
+        if size_at_phase_start is not None:
+            unit.size_at_phase_start = size_at_phase_start
+
+    def start_turn(self) -> None:
+        """A new turn: every unit's record of the last one is dropped."""
+        for unit in self._recorded:
+            unit.forget_turn()
+            unit._in_turn = False
+        self._recorded.clear()
+        self._doers.clear()
+        self.turn_serial += 1
+
+    def start_phase(self) -> None:
+        """A new phase: the phase counters start again."""
+        for unit in self._counted:
+            unit.size_at_phase_start = unit.size
+            unit.casualties_this_phase = 0
+            unit._in_phase = False
+        self._counted.clear()
+        self.phase_serial += 1
+
+    def doers(self, player: str, action: str) -> dict[str, Done]:
+        """The player's units that did ``action`` this turn (key → the first time), in the
+        order they first did it."""
+        return self._doers.get((player, action), {})
+
+    # -- lookups --------------------------------------------------------------------------
     def players(self) -> list[str]:
         """The players, in the header's order."""
         return list(dict.fromkeys(u.player for u in self.units.values()))
@@ -138,8 +304,8 @@ class GameState:
         when one army has that id), else the reference as written."""
         if ref in self.units:
             return ref
-        matches = [key for key, unit in self.units.items() if unit.unit.id == ref]
-        return matches[0] if len(matches) == 1 else ref
+        matches = self.by_id.get(ref, ())
+        return matches[0].key if len(matches) == 1 else ref
 
     def expect(self, kind: str, unit: str, line: int, action: str, finding: object) -> None:
         """Record an obligation (once per kind and unit until it is fulfilled)."""

@@ -19,6 +19,7 @@ from kb.models import Node
 from validator.audit.common import extra, missing, remember, tracker
 from validator.audit.engine import EventContext
 from validator.audit.state import UnitState
+from validator.audit.stated import newer, stated
 from validator.audit.wh40k6_common import (
     SYSTEMS,
     found,
@@ -122,15 +123,21 @@ def artillery_fire_after_move(event: ShootEvent, ctx: EventContext) -> Iterator[
         yield missing("запрета стрелять из орудия после движения")
         return
     label = unit_label(unit)
-    moved = next((d for d in unit.history
-                  if d.action == "move" and d.phase in rules.moved_phases), None)
-    if moved is not None:
+    moved = unit.first("move", phases=rules.moved_phases)
+    said = stated(ctx.game, unit, "moved", "turn")
+    if newer(said, unit.did("move", phases=rules.moved_phases)):
+        assert said is not None
+        if said.value:
+            yield found("violation", rule, f"{label}: в журнале орудие передвигалось в этом ходе "
+                                           f"(строка {said.line}), а из него стрелять нельзя.")
+        else:
+            yield found("ok", rule, f"{label}: журнал отмечает, что орудие в этом ходе не "
+                                    f"передвигалось (строка {said.line}), и из него можно "
+                                    f"стрелять.")
+    elif moved is not None:
         yield found("violation", rule, f"{label}: отряд передвигался в этом ходе (строка "
                                        f"{moved.line}), а из орудия, которое передвигалось, "
                                        f"стрелять нельзя.")
-    elif event.moved:
-        yield found("violation", rule, f"{label}: в журнале орудие передвигалось в этом ходе, а "
-                                       f"из него стрелять нельзя.")
     else:
         yield found("ok", rule, f"{label}: отряд не передвигался в фазе движения этого хода, "
                                 f"поэтому из орудия можно стрелять.")

@@ -128,28 +128,57 @@ def monstrous_creature_weapons(event: ShootEvent, ctx: EventContext) -> Iterator
     if limit is None or same_target is None:
         yield missing("предела оружий монструозного создания и правила одной цели")
         return
-    phase = event.phase or ctx.game.phase
-    shots = [*(d.event for d in unit.history if d.action == "shoot" and d.phase == phase), event]
-    weapons = sum(len(getattr(shot, "weapons", ())) for shot in shots)
-    targets: list[str] = []
-    for shot in shots:
-        for target in [getattr(shot, "target", None),
-                       *(extra(w, "target") for w in getattr(shot, "weapons", ()))]:
-            if isinstance(target, str) and ctx.game.key_of(target) not in targets:
-                targets.append(ctx.game.key_of(target))
+    weapons, targets = _with_shot(_shots(unit, ctx), event, ctx)
     label, allowed = unit_label(unit), int(limit.number)
     if weapons > allowed:
         yield found("violation", limit, f"{label}: в этой фазе использовано оружий — "
                                         f"{weapons}, а монструозные создания используют не "
                                         f"больше {allowed}.")
     if len(targets) > 1:
+        named = ", ".join(targets[:MAX_TARGETS]) + (", …" if len(targets) > MAX_TARGETS else "")
         yield found("violation", same_target, f"{label}: стрельба по разным целям ("
-                                              f"{', '.join(targets)}), а стрелять нужно по "
+                                              f"{named}), а стрелять нужно по "
                                               f"одной и той же цели.")
     if weapons <= allowed and len(targets) <= 1:
         at = f", все по одной цели ({targets[0]})" if targets else ""
         yield found("ok", limit, f"{label}: в этой фазе использовано оружий — {weapons} из "
                                  f"{allowed} возможных{at}.")
+
+
+SHOTS = "wh40k6:shots"
+MAX_TARGETS = 8
+"""Distinct targets a unit's shots of a phase are remembered by (two already break the rule)."""
+
+
+def _shots(unit: UnitState, ctx: EventContext) -> tuple[int, tuple[str, ...]]:
+    """The weapons the unit used in this phase so far, and their distinct targets."""
+    kept = unit.flags.get(SHOTS)
+    here = (ctx.game.turn_serial, ctx.event.phase or ctx.game.phase)
+    if isinstance(kept, tuple) and kept[0] == here:
+        return kept[1], kept[2]
+    return 0, ()
+
+
+def _with_shot(shots: tuple[int, tuple[str, ...]], event: ShootEvent,
+               ctx: EventContext) -> tuple[int, tuple[str, ...]]:
+    weapons, targets = shots
+    more = list(targets)
+    for target in [event.target, *(extra(w, "target") for w in event.weapons)]:
+        if isinstance(target, str) and len(more) <= MAX_TARGETS:
+            key = ctx.game.key_of(target)
+            if key not in more:
+                more.append(key)
+    return weapons + len(event.weapons), tuple(more)
+
+
+@tracker("wh40k6_shots", systems=SYSTEMS, actions={"shoot"})
+def track_shots(event: ShootEvent, ctx: EventContext) -> None:
+    """Count the weapons and targets of a monstrous creature's shots in this phase."""
+    unit, rules = ctx.unit, monster_rules(ctx.book)
+    if unit is None or rules.monsters is None or rules.monsters.id not in unit.types:
+        return
+    here = (ctx.game.turn_serial, event.phase or ctx.game.phase)
+    unit.flags[SHOTS] = (here, *_with_shot(_shots(unit, ctx), event, ctx))
 
 
 # -- flying monstrous creatures ----------------------------------------------------------------

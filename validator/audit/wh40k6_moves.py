@@ -13,9 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kb.models import Node
-from validator.audit.common import extra, inches, missing, remember
+from validator.audit.common import inches, missing, remember, tracker
 from validator.audit.engine import EventContext
 from validator.audit.state import Done, UnitState
+from validator.audit.stated import newer, stated
 from validator.audit.wh40k6_common import (
     SYSTEMS,
     dice_expr,
@@ -168,9 +169,21 @@ def _uses_jump_pack(event: BaseEvent, jump_unit: bool) -> bool:
     return mode == "jump" or (jump_unit and mode == "glide")
 
 
+JUMP_PACK = "jump_pack"
+"""The tag recorded beside a move or charge that may have used a jump pack (:func:`track_jump`)."""
+
+
 def _earlier_jump(unit: UnitState) -> Done | None:
-    return next((d for d in unit.history
-                 if d.action in ("move", "charge") and _uses_jump_pack(d.event, True)), None)
+    return unit.first(JUMP_PACK)
+
+
+@tracker("wh40k6_jump_pack", systems=SYSTEMS, actions={"move", "charge"})
+def track_jump(event: BaseEvent, ctx: EventContext) -> None:
+    """Tag a move or charge made in a jump pack's mode (``jump``, or ``glide``: a gliding
+    flyer moves as a jump unit), so that the next one of the turn finds it."""
+    unit, game = ctx.unit, ctx.game
+    if unit is not None and _uses_jump_pack(event, True):
+        game.record(unit, Done(JUMP_PACK, game.turn, game.phase, ctx.line, event), last=False)
 
 
 @event_check("jump_pack_once_per_turn", systems=SYSTEMS, actions={"move", "charge"})
@@ -256,13 +269,17 @@ def jet_pack_thrust_move(event: MoveEvent, ctx: EventContext) -> Iterator[Findin
     label, expr, most = unit_label(unit), dice_expr(dice), dice_max(dice)
     charged = unit.did("charge", phase=phase)
     charged_by = unit.did("targeted:charge", phase=phase)
+    said = stated(ctx.game, unit, "in_close_combat", "phase")
+    if said is not None and newer(said, charged_by):  # the log's word is the latest
+        locked, how = said.value, "в журнале отряд связан боем"
+    else:
+        locked = charged_by is not None
+        how = f"на отряд напали (строка {charged_by.line})" if charged_by is not None else ""
     if charged is not None:
         yield found("violation", rule, f"{label}: отряд нападал в этой фазе (строка "
                                        f"{charged.line}), а реактивный скачок делает только "
                                        f"отряд, который не нападает.")
-    elif charged_by is not None or extra(event, "locked_in_combat"):
-        how = (f"на отряд напали (строка {charged_by.line})" if charged_by is not None
-               else "в журнале отряд связан боем")
+    elif locked:
         yield found("violation", rule, f"{label}: {how}, а реактивный скачок делает только "
                                        f"отряд, не связанный боем.")
     elif most is None:

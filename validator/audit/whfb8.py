@@ -11,6 +11,7 @@ module keeps the game state they share up to date after every event.
 
 from __future__ import annotations
 
+from kb.lemmas import fold
 from validator.audit import (  # noqa: F401  (registration)
     whfb8_combat,
     whfb8_deploy,
@@ -20,21 +21,93 @@ from validator.audit import (  # noqa: F401  (registration)
 )
 from validator.audit.common import tracker
 from validator.audit.engine import EventContext
+from validator.audit.state import UnitState
+from validator.audit.stated import before_checks, statements
 from validator.audit.whfb8_common import (
     MOVE_ACTIONS,
+    STATED_ENEMY,
     SYSTEMS,
+    Whfb8State,
     engage,
     leave_combat,
     state,
 )
 from validator.audit.whfb8_deploy import start_of_play
-from validator.inputs.events import EVENT_TYPES, BaseEvent, CasualtiesEvent, HitEvent, WoundEvent
+from validator.inputs.events import (
+    EVENT_TYPES,
+    BaseEvent,
+    CasualtiesEvent,
+    HitEvent,
+    ShootEvent,
+    WoundEvent,
+)
 
-__all__ = ["track"]
+__all__ = ["apply_statements", "not_in_combat_when_shot", "track"]
 
 # Actions after which a fleeing unit is no longer fleeing: it rallied to do them, or the log
 # says so («rally», an action beyond FORMATS: no rule of the corpus checks it, see docs).
 RALLIED_ACTIONS = frozenset({"move", "charge", "shoot", "rally"})
+
+
+SHOOTING = "shooting"
+SHOOTING_CAUSES = ("shoot", "stand", "стрел", "стоять")
+"""How a ``casualties`` event's ``cause`` says shooting («стрельба», «Стоять и стрелять»)."""
+
+
+def _shot_at(st: Whfb8State, unit: UnitState, phase: str | None) -> None:
+    """Shooting shows that the unit is not in close combat: no one shoots into a combat, and
+    a unit in combat does not shoot. In the shooting phase no combat can have begun since
+    the last close combat phase, so its combat is over (or never was); in another phase (a
+    Stand and Shoot reaction) the unit is only not in combat in that phase."""
+    if phase == SHOOTING:
+        leave_combat(st, unit.key)
+    st.shot_at[unit.key] = st.clock.phase
+
+
+@before_checks(systems=SYSTEMS, actions={"shoot", "hit", "wound", "casualties"})
+def not_in_combat_when_shot(event: BaseEvent, ctx: EventContext) -> None:
+    """Before the checks: a unit shot at, or taking shooting casualties, or shooting in the
+    shooting phase, is not in close combat (see :func:`_shot_at`)."""
+    st = state(ctx)
+    phase = event.phase or ctx.game.phase
+    unit = ctx.unit
+    if isinstance(event, ShootEvent):
+        shooters = [unit] if unit is not None and phase == SHOOTING else []
+        for one in [*shooters, *ctx.targets]:
+            _shot_at(st, one, phase)
+    elif isinstance(event, HitEvent | WoundEvent):
+        if event.attack == SHOOTING or (event.attack is None and phase == SHOOTING):
+            for one in ctx.targets:
+                _shot_at(st, one, phase)
+    elif isinstance(event, CasualtiesEvent) and unit is not None and (
+            phase == SHOOTING or (event.cause is not None
+                                  and fold(event.cause).startswith(SHOOTING_CAUSES))):
+        _shot_at(st, unit, phase)
+
+
+@before_checks(systems=SYSTEMS)
+def apply_statements(event: BaseEvent, ctx: EventContext) -> None:
+    """What the event states of its unit wins over what the audit inferred: in close combat
+    or not, fleeing or not, moved this player turn or not (:mod:`validator.audit.stated`)."""
+    unit = ctx.unit
+    if unit is None:
+        return
+    st = state(ctx)
+    said = statements(event)
+    fighting, fleeing, moved = (said.get("in_close_combat"), said.get("fleeing"),
+                                said.get("moved"))
+    if fleeing is True:
+        leave_combat(st, unit.key)
+        st.fleeing.add(unit.key)
+    elif fleeing is False:
+        st.fleeing.discard(unit.key)
+    if fighting is True:
+        engage(st, unit.key, STATED_ENEMY)
+        st.shot_at.pop(unit.key, None)
+    elif fighting is False:
+        leave_combat(st, unit.key)
+    if moved is not None:
+        unit.flags["whfb8:moved"] = (st.clock.player_turn, event if moved else None)
 
 
 @tracker("whfb8_track", systems=SYSTEMS, actions=frozenset({*EVENT_TYPES, "rally"}))

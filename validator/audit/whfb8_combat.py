@@ -131,7 +131,7 @@ def _automatic_wound(event: WoundEvent, ctx: EventContext) -> bool:
     unit = ctx.unit
     if unit is None:
         return False
-    last = unit.history[-1] if unit.history else None
+    last = unit.last
     return (last is not None and last.action == "hit" and isinstance(last.event, HitEvent)
             and last.event.claimed == "auto_wound" and last.phase == event.phase)
 

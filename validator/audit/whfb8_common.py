@@ -62,8 +62,10 @@ class Whfb8State:
     """The whfb8 game state the checks keep beside the shared :class:`GameState`."""
 
     clock: Clock = field(default_factory=Clock)
-    # unit key → keys of the enemy units it is fighting in close combat
+    # unit key → keys of the enemy units it is fighting in close combat (or STATED_ENEMY)
     engaged: dict[str, set[str]] = field(default_factory=dict)
+    # unit key → the phase (clock) in which shooting showed it is not in close combat
+    shot_at: dict[str, int] = field(default_factory=dict)
     fleeing: set[str] = field(default_factory=set)
     destroyed: set[str] = field(default_factory=set)
     # unit key → (phase index, line) of its last panic test
@@ -193,9 +195,18 @@ def resolve_unit(ctx: EventContext, ref: str, player: str | None) -> UnitState |
     return None
 
 
+STATED_ENEMY = "?"
+"""The enemy of a unit the log states is in close combat (``in_close_combat: true``)."""
+
+
 def in_combat(ctx: EventContext, unit: UnitState) -> bool:
-    """Whether the log shows the unit fighting an enemy that is still in the fight."""
-    return bool(state(ctx).engaged.get(unit.key))
+    """Whether the log shows the unit fighting an enemy that is still in the fight.
+
+    Not in a phase in which it was shot at or took shooting casualties (no shooting into
+    close combat): a charger that a Stand and Shoot reaction hits is not yet fighting.
+    """
+    st = state(ctx)
+    return bool(st.engaged.get(unit.key)) and st.shot_at.get(unit.key) != st.clock.phase
 
 
 def leave_combat(st: Whfb8State, key: str) -> None:
@@ -213,10 +224,12 @@ def engage(st: Whfb8State, one: str, other: str) -> None:
 
 
 def moved_this_turn(ctx: EventContext, unit: UnitState) -> BaseEvent | None:
-    """The unit's last move of the current player turn (see :data:`MOVE_ACTIONS`), if any."""
+    """The unit's last move of the current player turn (see :data:`MOVE_ACTIONS`), if any,
+    or the event that states it moved (``moved: true``); None when it did not, or when the
+    log states so after its last move (``moved: false``)."""
     record = unit.flags.get("whfb8:moved")
     if isinstance(record, tuple) and record[0] == state(ctx).clock.player_turn:
-        return cast(BaseEvent, record[1])
+        return cast(BaseEvent | None, record[1])
     return None
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from validator.audit.common import extra, missing, tracker
 from validator.audit.engine import EventContext
 from validator.audit.whfb8_common import (
+    MOVE_ACTIONS,
     SYSTEMS,
     moved_this_turn,
     state,
@@ -62,7 +63,7 @@ def move_or_fire(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
         yield Finding("violation", (pivot.citation(),),
                       f"Отряд в этот ход поворачивался на месте ({move.pivot:g}°), а оружие "
                       "«Двигаться или стрелять» после этого стрелять не может.")
-    elif move is not None:
+    elif move is not None and (move.action in MOVE_ACTIONS or move is not event):
         what = {"charge": "нападал", "flee": "отступал"}.get(move.action, "двигался")
         yield Finding("violation", (same_turn.citation(),),
                       f"Отряд в этот ход {what}, а оружие «Двигаться или стрелять» в такой "

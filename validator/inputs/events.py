@@ -43,8 +43,17 @@ DeploySpecial = Annotated[Literal["vanguard", "scouts", "ambushers"], _Lower]
 ReserveClaim = Annotated[Literal["arrives", "delayed"], _Lower]
 
 
+STATE_FIELDS = ("in_close_combat", "fleeing", "moved")
+"""Fields beyond FORMATS §3 by which any event states its unit's state (see
+:mod:`validator.audit.stated`); ``moved`` is FORMATS's own field of ``shoot``."""
+
+
 class BaseEvent(BaseModel):
-    """Fields every event may carry; extra fields are kept (FORMATS is only ever extended)."""
+    """Fields every event may carry; extra fields are kept (FORMATS is only ever extended).
+
+    ``in_close_combat``, ``fleeing`` and ``moved`` state the acting unit's state at this
+    event (:data:`STATE_FIELDS`); None when the log does not say.
+    """
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
@@ -54,6 +63,9 @@ class BaseEvent(BaseModel):
     player: str | None = None
     unit: str | None = None
     note: str | None = None
+    in_close_combat: bool | None = None
+    fleeing: bool | None = None
+    moved: bool | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.player}:{self.unit}, turn {self.turn})"
@@ -140,7 +152,6 @@ class ShootEvent(BaseEvent):
     target: str | None = None
     weapons: tuple[Weapon, ...] = ()
     snap_shots: bool = False
-    moved: bool | None = None
     firing_models: int | None = Field(default=None, ge=0)
 
 

@@ -4,7 +4,9 @@
 cannot be used raises :class:`~validator.inputs.models.GameLogError`, since nothing in it can be
 audited. :meth:`GameLog.events` then reads the rest line by line, in constant memory, and
 never stops: a malformed line yields an :class:`~validator.inputs.models.InputError` in its place,
-an action no check knows yields an :class:`~validator.inputs.events.UnknownEvent`.
+an action no check knows yields an :class:`~validator.inputs.events.UnknownEvent`. A file may
+hold several games one after another (``cat`` of logs), each under its own header: a header
+line after the first yields a :class:`NextGame`.
 
 Example::
 
@@ -12,7 +14,7 @@ Example::
     for line, item in log.events():
         if isinstance(item, InputError):
             print(item)          # game.jsonl:5:31: поле distance: ожидалось число, …
-        else:
+        elif isinstance(item, BaseEvent):
             print(line, item.action)
 """
 
@@ -20,7 +22,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +128,21 @@ def parse_event(raw: bytes | str) -> BaseEvent:
     return event
 
 
+_HEADER_MARK = re.compile(rb'"type"\s*:\s*"game"')
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """A header line after the first: the next game of a log that holds several.
+
+    ``header`` is None when that header (or an army it names) could not be used; its errors
+    come before it, and the events up to the next header cannot be audited.
+    """
+
+    header: GameHeader | None
+    armies: dict[str, ArmyList]
+
+
 class GameLog:
     """An open game log: its header and armies read, its events ready to stream.
 
@@ -135,25 +154,29 @@ class GameLog:
     """
 
     def __init__(self, path: Path, header: GameHeader, armies: dict[str, ArmyList],
-                 header_line: int, offset: int, max_line_bytes: int) -> None:
+                 header_line: int, offset: int, max_line_bytes: int,
+                 max_list_bytes: int = DEFAULT_MAX_BYTES) -> None:
         self.path = path
         self.header = header
         self.header_line = header_line
         self.armies = armies
         self._offset = offset
         self._max_line_bytes = max_line_bytes
+        self._max_list_bytes = max_list_bytes
 
     @property
     def system(self) -> str:
         """The game system of the log."""
         return self.header.system
 
-    def events(self) -> Iterator[tuple[int, BaseEvent | InputError]]:
+    def events(self) -> Iterator[tuple[int, BaseEvent | InputError | NextGame]]:
         """``(line number, event)`` for every event line, in order, read one line at a time.
 
         A malformed line (not JSON, a field of the wrong type, a missing field, too long)
-        yields ``(line number, InputError)`` instead: one per problem found in it. Blank
-        lines are skipped. The file is opened anew on every call, so this can run twice.
+        yields ``(line number, InputError)`` instead: one per problem found in it. A header
+        line (``"type": "game"``) after the first starts the next game of the file and
+        yields a :class:`NextGame`. Blank lines are skipped. The file is opened anew on
+        every call, so this can run twice.
         """
         file = str(self.path)
         limit = self._max_line_bytes
@@ -176,14 +199,31 @@ class GameLog:
                 try:
                     yield line, validate(raw)
                 except ValidationError as exc:
-                    if exc.errors(include_url=False)[0]["type"] == "union_tag_invalid":
+                    kind = exc.errors(include_url=False)[0]["type"]
+                    if kind == "union_tag_invalid":
                         try:
                             yield line, UnknownEvent.model_validate_json(raw)
                             continue
                         except ValidationError:
                             pass
+                    elif kind == "union_tag_not_found" and _HEADER_MARK.search(raw):
+                        yield from self._next_game(raw, line)
+                        continue
                     for error in _event_errors(raw, exc, file, line):
                         yield line, error
+
+    def _next_game(self, raw: bytes, line: int) -> Iterator[tuple[int, NextGame | InputError]]:
+        """A header after the first: the next game of a log of several games."""
+        file = str(self.path)
+        try:
+            header, positions = _header(raw, file, line)
+            armies = _armies(header, positions, self.path, line, self._max_list_bytes)
+        except GameLogError as exc:
+            for error in exc.errors:
+                yield line, error
+            yield line, NextGame(None, {})
+            return
+        yield line, NextGame(header, armies)
 
     def __repr__(self) -> str:
         return f"GameLog({str(self.path)!r}, {self.system}, armies={sorted(self.armies)})"
@@ -301,5 +341,5 @@ def read_log(
         offset = stream.tell()
     header, positions = _header(raw, file, line)
     armies = _armies(header, positions, log, line, max_list_bytes)
-    return GameLog(log, header, armies, line, offset, max_line_bytes)
+    return GameLog(log, header, armies, line, offset, max_line_bytes, max_list_bytes)
 
