@@ -86,7 +86,7 @@ def test_a_tag_is_indexed_without_becoming_the_last_event() -> None:
 def test_an_action_no_format_names_is_not_indexed() -> None:
     """A log's own action called like a system's tag never passes for it."""
     unit, game = _unit(), GameState(units={})
-    game.record(unit, _done("retreat", 2), index=False)
+    game.record(unit, _done("retreat", 2), ())
     last = unit.last
     assert unit.did("retreat") is None and last is not None and last.action == "retreat"
 
@@ -97,7 +97,7 @@ def test_a_turn_of_ten_thousand_events_keeps_a_bounded_index() -> None:
     for line in range(10_000):
         game.record(unit, _done(("move", "shoot", "charge")[line % 3], line, phases[line % 3]))
     assert unit.count("move") == 3334
-    assert len(unit._latest) == len(unit._first) == len(unit._times) == 6
+    assert len(unit._index) == 3 and all(len(entry[3]) == 1 for entry in unit._index.values())
 
 
 def test_phase_counters_start_again_for_the_units_that_lost_models() -> None:
@@ -151,7 +151,7 @@ def test_a_log_naming_endless_units_and_actions_keeps_bounded_state(
     items = list(audit.run())
     assert {item.line for item in items} == set(range(2, 3002))
     jetbikes = audit.game.units["A:jetbikes"]
-    assert len(jetbikes._latest) <= 4 and jetbikes.count("turbo_boost") == 1000
+    assert len(jetbikes._index) <= 2 and jetbikes.count("turbo_boost") == 1000
     assert not any(a.startswith("dance_") for a in [*audit._checks, *audit._updates])
     assert len(audit._uncovered) <= 2
     assert len(audit.tally.counts) <= MAX_UNKNOWN_UNITS + 4

@@ -76,11 +76,17 @@ def cite(*found: Sentence | FoundFact | None) -> tuple[RuleCitation, ...]:
             break
     else:
         return ()
-    # the value keeps the objects alive, so no other object can take their ids meanwhile
-    kept: tuple[tuple[Sentence | FoundFact | None, ...], tuple[RuleCitation, ...]] = remember(
-        first.book, ("cite", *map(id, found)),
-        lambda: (found, tuple(f.citation() for f in found if f is not None)))
-    return kept[1]
+    book = first.book
+    if _LastBook.book is not book:
+        remember(book, ("cite",), tuple)  # makes ``book`` the last book
+    lookups = _LastBook.lookups
+    key = ("cite", *map(id, found))
+    kept = lookups.get(key)  # (remember's work, inline: a verdict of every event cites)
+    if kept is None:
+        # the value keeps the objects alive, so no other object can take their ids meanwhile
+        kept = lookups[key] = (found, tuple(f.citation() for f in found if f is not None))
+    citations: tuple[RuleCitation, ...] = kept[1]
+    return citations
 
 
 def missing(what: str) -> Finding:

@@ -101,9 +101,11 @@ class Audit:
         self.book = Rulebook(graph, self.system)
         self.aliases = aliases if aliases is not None else load_aliases()
         self.tally = Tally()
+        self._file = str(log.path)
         self._checks: dict[str, list[Check]] = {}
         self._updates: dict[str, list[Check]] = {}
         self._hooks: dict[str, tuple[list[stated.Hook], list[stated.Hook]]] = {}
+        self._names: dict[str, _Names] = {}
         self._uncovered: dict[tuple[object, ...], Finding] = {}
         # the actions of FORMATS and those a check names («rally»): the caches hold only these
         self._named = frozenset({*EVENT_TYPES,
@@ -114,6 +116,7 @@ class Audit:
         """Set up the state of a game (the first of the file, or the next)."""
         self.game = GameState(units=self._units(armies))
         self.ctx = EventContext(self.book, self.game)
+        self._missing: dict[tuple[str | None, str, str], InputError] = {}
         self.tally.known = self.tally.known | frozenset(self.game.units)
         self._players = frozenset(armies)
         self._phase_index: int | None = None
@@ -175,6 +178,18 @@ class Audit:
             self._hooks[action] = stated.hooks_for(self.system, action)
         return found
 
+    def _names_for(self, action: str) -> _Names:
+        """The names an event with ``action`` is indexed by, for its unit and its targets:
+        the action and its system's groups (:func:`~validator.audit.stated.group`); none for
+        an action no format names."""
+        if action not in EVENT_TYPES:
+            return (), (), []
+        plain, when = stated.names_of(self.system, action)
+        targeted = ("targeted:" + action,) if action in stated.TARGETED.get(self.system, ()) \
+            else ()
+        names = self._names[action] = (plain, targeted, when)
+        return names
+
     def _updates_for(self, action: str) -> list[Check]:
         updates = self._updates.get(action)
         if updates is None:
@@ -197,20 +212,21 @@ class Audit:
         tally = self.tally
         skipping = False  # in a game whose header could not be used
         for line, item in self.log.events():
-            if isinstance(item, InputError):
+            kind = type(item)
+            if kind is InputError:
                 tally.errors += 1
-                yield item
+                yield item  # type: ignore[misc]  # (type() narrows nothing for mypy)
                 continue
-            if isinstance(item, NextGame):
+            if kind is NextGame:
                 yield from self._end_phase()
-                skipping = not self._next_game(line, item, out)
+                skipping = not self._next_game(line, item, out)  # type: ignore[arg-type]
                 yield from out
                 out.clear()
                 continue
             if skipping:
                 continue
             tally.events += 1
-            event_line(line, item, out)
+            event_line(line, item, out)  # type: ignore[arg-type]
             yield from out
             out.clear()
         yield from self._end_phase()
@@ -227,49 +243,68 @@ class Audit:
         self.tally.errors += 1
         out.append(InputError(
             message=f"{why}; события этой партии (до следующего заголовка) не проверяются",
-            kind="game", file=str(self.log.path), line=line))
+            kind="game", file=self._file, line=line))
         return False
 
     def _event(self, line: int, event: BaseEvent, out: list[VerdictRecord | InputError]) -> None:
         """Audit one event, appending its verdicts and input errors to ``out``."""
         game = self.game
-        if event.turn != game.turn or (event.phase is not None and event.phase != game.phase):
+        fields = event.__dict__  # (faster than the attributes of a pydantic model)
+        player = fields["player"]
+        if fields["turn"] != game.turn or (fields["phase"] is not None
+                                           and fields["phase"] != game.phase):
             out.extend(self._advance(line, event))
-        elif event.player is not None:
-            game.player = event.player
+        elif player is not None:
+            game.player = player
         ctx = self.ctx
-        ctx.event, ctx.line, ctx.targets = event, line, []
-        errors: list[InputError] = []
+        targets: list[UnitState] = []
+        ctx.event, ctx.line, ctx.targets = event, line, targets
+        # input errors go to ``out`` first (one for each unit not found), then the verdicts
+        errors = 0
         unit = None
-        if event.unit is not None:
-            unit = game.units.get(f"{event.player}:{event.unit}") or self._find_unit(
-                event.unit, event.player, line, "unit", errors)
+        unit_id = fields["unit"]
+        if unit_id is not None:
+            unit = game.units.get(f"{player}:{unit_id}") or self._find_unit(
+                unit_id, player, line, "unit", out)
+            if unit is None:
+                errors = 1
         ctx.unit = unit
-        if type(event) in _TARGETED or event.__pydantic_extra__:
+        extra = event.__pydantic_extra__
+        if extra or type(event) in _TARGETED:
             for index, ref in enumerate(_targets(event)):
                 where = "target" if index == 0 and ref == _field(event, "target") else \
                     f"targets[{index}]"
-                found = self._find_unit(ref, None, line, where, errors)
+                found = self._find_unit(ref, None, line, where, out)
                 if found is not None:
-                    ctx.targets.append(found)
+                    targets.append(found)
+                else:
+                    errors += 1
+        covered = errors > 0  # an event with an unknown unit: its error says why
+        says: dict[str, bool] = {}
+        if extra or fields.get("moved") is not None:
+            says, wrong = stated.read(event)
+            out.extend(InputError(message="ожидалось true или false", kind="type",
+                                  path=(name,), expected="true или false",
+                                  file=self._file, line=line) for name in wrong)
+            if says and unit is not None:
+                stated.note(game, unit, line, says)
+            errors += len(wrong)
         if errors:
-            self.tally.errors += len(errors)
-            out.extend(errors)
-        key = unit.key if unit is not None else self.tally.key(_written_unit(event))
-        action = event.action
-        always, stating = self._hooks.get(action) or self._hooks_for(action)
-        says = stated.states_something(event)
-        if says and unit is not None:
-            stated.note(game, unit, line, stated.statements(event))
+            self.tally.errors += errors
+        key = unit.key if unit is not None else (
+            self.tally.key(_written_unit(event)) if unit_id is not None else None)
+        action = fields["action"]
+        hooks = self._hooks.get(action)
+        always, stating = hooks if hooks is not None else self._hooks_for(action)
         for hook in always:
             hook(event, ctx)
         if says:
             for hook in stating:
                 hook(event, ctx)
         counts = self.tally.counts
-        covered = bool(errors)  # an event with an unknown unit: its error says why
-        if not isinstance(event, UnknownEvent):
-            for check in self._checks.get(action) or self.checks_for(action):
+        if type(event) is not UnknownEvent:
+            registered = self._checks.get(action)
+            for check in registered if registered is not None else self.checks_for(action):
                 try:
                     for finding in check.func(event, ctx):
                         out.append(VerdictRecord(finding.verdict, finding.rules, finding.why,
@@ -314,7 +349,7 @@ class Audit:
         return Finding("not_covered", (), why)
 
     def _find_unit(self, ref: str, player: str | None, line: int, field_name: str,
-                   errors: list[InputError]) -> UnitState | None:
+                   errors: list[VerdictRecord | InputError]) -> UnitState | None:
         if ":" in ref:
             player, unit_id = ref.split(":", 1)
         else:
@@ -327,21 +362,30 @@ class Audit:
             matches = self.game.by_id.get(unit_id, ())
             if len(matches) == 1:
                 return matches[0]
+        # a log misspells the same unit on many lines: the message is found once
+        cache_key = (player, unit_id, field_name)
+        found_error = self._missing.get(cache_key)
+        if found_error is None:
+            if len(self._missing) >= 1024:
+                self._missing.clear()
+            found_error = self._missing[cache_key] = self._missing_unit(player, unit_id,
+                                                                        field_name)
+        errors.append(found_error.model_copy(update={"line": line}))
+        return None
+
+    def _missing_unit(self, player: str | None, unit_id: str, field_name: str) -> InputError:
         players = self.game.players()
         if player is not None and player not in players:
-            errors.append(InputError(
+            return InputError(
                 message=f"игрока «{player}» в партии нет (игроки: {', '.join(players)})",
                 kind="unknown_player", path=("player" if field_name == "unit" else field_name,),
-                file=str(self.log.path), line=line))
-            return None
+                file=self._file)
         known = [k for k in self.game.units if player is None or k.startswith(f"{player}:")]
         close = nearest(f"{player}:{unit_id}" if player else unit_id, known, limit=3, cutoff=50)
         hint = f"; возможно: {', '.join(f'«{c}»' for c in close)}" if close else ""
         whose = f"армии игрока {player}" if player else "армиях партии"
-        errors.append(InputError(
-            message=f"отряда «{unit_id}» нет в {whose}{hint}", kind="unknown_unit",
-            path=(field_name,), file=str(self.log.path), line=line))
-        return None
+        return InputError(message=f"отряда «{unit_id}» нет в {whose}{hint}",
+                          kind="unknown_unit", path=(field_name,), file=self._file)
 
     # -- turns and phases -------------------------------------------------------------
     def _advance(self, line: int, event: BaseEvent) -> Iterator[VerdictRecord | InputError]:
@@ -351,7 +395,7 @@ class Audit:
             self.tally.errors += 1
             yield InputError(
                 message=f"события идут не по порядку: ход {turn} после хода {game.turn}",
-                kind="order", path=("turn",), file=str(self.log.path), line=line)
+                kind="order", path=("turn",), file=self._file, line=line)
         restarted = yield from self._phase_order(line, event)
         new_turn = (turn is not None and turn != game.turn) or restarted
         new_phase = new_turn or (phase is not None and phase != game.phase)
@@ -361,7 +405,10 @@ class Audit:
             game.start_turn()
             game.turn = turn
         if new_phase:
-            game.start_phase()
+            if game.counted:
+                game.start_phase()
+            else:
+                game.phase_serial += 1
             game.phase = phase if phase is not None else game.phase
         if event.player is not None:
             game.player = event.player
@@ -398,7 +445,7 @@ class Audit:
             message=f"события идут не по порядку: фаза «{PHASE_TITLES[event.phase]}» после "
                     f"фазы «{PHASE_TITLES[order[last]]}» в том же ходе; дальше аудит считает "
                     f"их следующим ходом",
-            kind="order", path=("phase",), file=str(self.log.path), line=line)
+            kind="order", path=("phase",), file=self._file, line=line)
         return True
 
     def _end_phase(self) -> Iterator[VerdictRecord]:
@@ -417,20 +464,31 @@ class Audit:
     def _record(self, line: int, event: BaseEvent) -> None:
         ctx, game = self.ctx, self.game
         action = event.action
-        known = action in EVENT_TYPES
+        names = self._names.get(action)
+        if names is None:
+            names = self._names_for(action)
         unit = ctx.unit
         if unit is not None:
-            game.record(unit, Done(action, game.turn, game.phase, line, event), index=known,
-                        own=True)
-            if isinstance(event, CasualtiesEvent):
+            own = names[0]
+            if names[2]:  # groups by a field's value: a Retreat, a jump-pack move
+                fields = event.__dict__
+                own = (*own, *(name for name, (field_name, values) in names[2]
+                               if fields.get(field_name) in values))
+            unit.record(Done(action, game.turn, game.phase, line, event), own)
+            if type(event) is CasualtiesEvent:
                 game.lose(unit, event.count, event.unit_size_at_phase_start)
-        if ctx.targets:
+        targets = ctx.targets
+        if targets:
             targeted = Done("targeted:" + action, game.turn, game.phase, line, event)
-            for target in ctx.targets:
-                game.record(target, targeted, index=known)
-        for update in self._updates.get(action) or self._updates_for(action):
+            for target in targets:
+                target.record(targeted, names[1])
+        updates = self._updates.get(action)
+        for update in updates if updates is not None else self._updates_for(action):
             update.func(event, ctx)
 
+
+_Names = tuple[tuple[str, ...], tuple[str, ...], list[tuple[str, stated.Where]]]
+"""What an action's events are indexed by: for the unit, for its targets, by a field's value."""
 
 _TARGETED = frozenset(cls for cls in EVENT_TYPES.values()
                       if "target" in cls.model_fields or "targets" in cls.model_fields)

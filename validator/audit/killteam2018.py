@@ -17,9 +17,10 @@ Every number and sentence comes from the KB (see :mod:`~validator.audit.killteam
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from validator.audit import killteam2018_charge, killteam2018_movement  # noqa: F401  (registration)
-from validator.audit.common import cite, dice_range, missing
+from validator.audit.common import cite, dice_range, missing, tracker
 from validator.audit.engine import PHASE_TITLES, EventContext
 from validator.audit.killteam2018_common import (
     FLY,
@@ -222,6 +223,30 @@ def psyker_only(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
                       f" модели, отмеченные как {PSYKER}.")
 
 
+PSYKERS = "killteam2018:psykers"
+"""``GameState.flags`` key: the battle round (turn serial) and, per player, the psykers that
+manifested a power in it (key → line of the first time), in that order."""
+
+
+def _psykers(ctx: EventContext) -> dict[str, dict[str, int]]:
+    kept = ctx.game.flags.get(PSYKERS)
+    if isinstance(kept, tuple) and kept[0] == ctx.game.turn_serial:
+        return cast(dict[str, dict[str, int]], kept[1])
+    return {}
+
+
+@tracker("killteam2018_psykers", systems=SYSTEMS, actions={"manifest"})
+def track_psykers(event: BaseEvent, ctx: EventContext) -> None:
+    """Keep the psykers of each player that manifested a power this battle round."""
+    unit, game = ctx.unit, ctx.game
+    if unit is None:
+        return
+    chosen = _psykers(ctx)
+    if not chosen:
+        game.flags[PSYKERS] = (game.turn_serial, chosen)
+    chosen.setdefault(unit.player, {}).setdefault(unit.key, ctx.line)
+
+
 @event_check("one_psyker_per_round", systems=SYSTEMS, actions={"manifest"})
 def one_psyker_per_round(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     """Each player chooses only one psyker in each battle round (it may try several powers)."""
@@ -232,7 +257,7 @@ def one_psyker_per_round(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
     if limit is None:
         yield missing("предела псайкеров за раунд в правиле «Психическая фаза»")
         return
-    chosen = [(key, done) for key, done in ctx.game.doers(unit.player, "manifest").items()
+    chosen = [(key, line) for key, line in _psykers(ctx).get(unit.player, {}).items()
               if key != unit.key]
     if unit.did("manifest") is not None:
         several = rule_sentence(ctx.book, "Психическая фаза", "одну или несколько")
@@ -240,10 +265,10 @@ def one_psyker_per_round(event: BaseEvent, ctx: EventContext) -> Iterator[Findin
                       f"Псайкер {unit.key} уже выбран в этом раунде и пытается проявить ещё одну"
                       " силу.")
     elif len(chosen) >= limit.number:
-        other, done = chosen[0]
+        other, line = chosen[0]
         yield Finding("violation", cite(limit),
                       f"Игрок {unit.player} уже выбрал в этом раунде псайкера {other} (строка"
-                      f" {done.line}), а предел псайкеров на игрока за раунд —"
+                      f" {line}), а предел псайкеров на игрока за раунд —"
                       f" {limit.number:g}.")
     else:
         yield Finding("ok", cite(limit),

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from validator.audit.common import cite, dice_range, inches, missing
 from validator.audit.engine import EventContext
 from validator.audit.killteam2018_common import (
+    MOVED,
     MOVEMENT,
-    MOVES,
     RETREAT,
     SYSTEMS,
     actor,
@@ -170,7 +170,7 @@ def retreat_not_after_move(event: BaseEvent, ctx: EventContext) -> Iterator[Find
     if rule is None:
         yield missing("запрета отхода после движения в правиле «Отход»")
         return
-    earlier = unit.did(*MOVES)
+    earlier = unit.did(MOVED)
     if earlier is not None:
         yield Finding("violation", cite(rule),
                       f"Модель уже двигалась в этом раунде ({done_name(earlier)}) и отходить"

@@ -18,6 +18,7 @@ from kb.text import stem_match
 from validator.audit.common import remember, tracker
 from validator.audit.engine import EventContext
 from validator.audit.state import Done, UnitState
+from validator.audit.stated import group, index_targets
 from validator.inputs.events import BaseEvent, ChargeEvent, ReactEvent
 from validator.registry import Finding
 from validator.rulebook import FoundFact, Rulebook, Sentence
@@ -82,25 +83,28 @@ def rule_fact(book: Rulebook, title: str, name: str, *stems: str) -> FoundFact |
 
 
 RETREAT = "retreat"
+MOVED = "moved"
 CONTACT = "charged_into_contact"
-"""Tags recorded beside an event (:func:`track_tags`): a Retreat reaction (a ``react`` of kind
-``retreat``, which moves the model) and, for the target of a charge that ended within the
-charge distance, the charge that brought an enemy into contact with it."""
+"""Names the index of a turn answers for beside the actions: a Retreat reaction (a ``react``
+of kind ``retreat``, which moves the model); anything that moved the model (a move, an
+advance, a fall back, a charge, a Retreat), so that "has it moved in this phase, how often"
+is one lookup (both by :func:`~validator.audit.stated.group`); and, for the target of a
+charge that ended within the charge distance, the charge that brought an enemy into contact
+with it (:func:`track_contact`)."""
 
-MOVES = (*MOVE_ACTIONS, RETREAT)
-"""What moves a model: moves, advances, fall backs, charges and Retreat reactions."""
+
+def _is_retreat(event: BaseEvent) -> bool:
+    return isinstance(event, ReactEvent) and event.kind == "retreat"
 
 
 def is_retreat(done: Done) -> bool:
     """Whether a recorded event is a Retreat reaction (a move, too)."""
-    return done.action == RETREAT or (
-        done.action == "react" and isinstance(done.event, ReactEvent)
-        and done.event.kind == "retreat")
+    return done.action in (RETREAT, "react") and _is_retreat(done.event)
 
 
 def done_name(done: Done) -> str:
-    """A recorded event in Russian, with its line: «продвижение, строка 5»."""
-    action = RETREAT if is_retreat(done) else done.action
+    """A recorded event (or tag) in Russian, with its line: «продвижение, строка 5»."""
+    action = RETREAT if is_retreat(done) else done.event.action
     return f"{ACTION_NAMES.get(action, action)}, строка {done.line}"
 
 
@@ -118,13 +122,11 @@ def charged_into_contact(ctx: EventContext) -> tuple[Done, FoundFact] | None:
     tells which model it reached (``end_distance`` is to the nearest target).
     """
     unit = ctx.unit
-    if unit is None:
+    done = unit.first(CONTACT, phase=ctx.game.phase) if unit is not None else None
+    if done is None:
         return None
     success = rule_fact(ctx.book, "Make Charge Move", "within_distance", "успешн")
-    if success is None:
-        return None
-    done = unit.first(CONTACT, phase=ctx.game.phase)
-    return (done, success) if done is not None else None
+    return (done, success) if success is not None else None
 
 
 def _reached(event: ChargeEvent, success: FoundFact) -> bool:
@@ -132,15 +134,16 @@ def _reached(event: ChargeEvent, success: FoundFact) -> bool:
             and event.end_distance <= success.number)
 
 
-@tracker("killteam2018_tags", systems=SYSTEMS, actions={"react", "charge"})
-def track_tags(event: BaseEvent, ctx: EventContext) -> None:
-    """Record the tags of :data:`RETREAT` and :data:`CONTACT` beside the event."""
+group(SYSTEM, MOVED, MOVE_ACTIONS)
+group(SYSTEM, MOVED, {"react"}, where=("kind", {"retreat"}))
+group(SYSTEM, RETREAT, {"react"}, where=("kind", {"retreat"}))
+index_targets(SYSTEM, {"charge"})  # only the target of a charge reacts
+
+
+@tracker("killteam2018_contact", systems=SYSTEMS, actions={"charge"})
+def track_contact(event: BaseEvent, ctx: EventContext) -> None:
+    """Record :data:`CONTACT` for the target of a charge that ended within its distance."""
     game = ctx.game
-    if isinstance(event, ReactEvent):
-        if event.kind == "retreat" and ctx.unit is not None:
-            game.record(ctx.unit, Done(RETREAT, game.turn, game.phase, ctx.line, event),
-                        last=False, own=True)
-        return
     if not isinstance(event, ChargeEvent) or not ctx.targets:
         return
     success = rule_fact(ctx.book, "Make Charge Move", "within_distance", "успешн")

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from validator.audit.common import cite, dice_range, inches, missing
 from validator.audit.engine import EventContext
 from validator.audit.killteam2018_common import (
+    MOVED,
     MOVEMENT,
-    MOVES,
     SYSTEMS,
     actor,
     charged_into_contact,
@@ -46,8 +46,8 @@ def move_once_per_phase(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
     if limit is None:
         yield missing("предела перемещений за фазу движения в правиле «Фаза движения»")
         return
-    earlier = unit.count(*MOVES, phase=MOVEMENT)
-    latest = unit.did(*MOVES, phase=MOVEMENT)
+    earlier = unit.count(MOVED, phase=MOVEMENT)
+    latest = unit.did(MOVED, phase=MOVEMENT)
     if earlier >= limit.number and latest is not None:
         yield Finding("violation", cite(limit),
                       f"Модель уже перемещалась в этой фазе движения ({done_name(latest)}),"
@@ -222,7 +222,7 @@ def ready_allowed(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
     if rule is None:
         yield missing("условия подготовки в правиле «Подготовка»")
         return
-    earlier = unit.did(*MOVES, phase=MOVEMENT)
+    earlier = unit.did(MOVED, phase=MOVEMENT)
     if earlier is not None:
         yield Finding("violation", cite(rule),
                       f"Модель уже перемещалась в этой фазе движения ({done_name(earlier)}),"
@@ -254,7 +254,7 @@ def charged_model_stays(event: BaseEvent, ctx: EventContext) -> Iterator[Finding
     if unit is None or ctx.game.phase != MOVEMENT:
         return
     contact = charged_into_contact(ctx)
-    said = stated(ctx.game, unit, "in_close_combat", "phase")
+    said = stated(ctx.game, unit, "in_close_combat", "phase") if unit.stated else None
     if said is not None and newer(said, contact[0] if contact else None):
         yield from _stated_in_contact(event, ctx, said)
         return

@@ -46,7 +46,11 @@ class LogReportWriter:
                                                      encoding="utf-8")
         self._error_count = 0
         self._rules_json: dict[tuple[int, ...], tuple[object, str]] = {}
+        # id of a verdict's tuple of rules → (the tuple, its JSON): most come from a cache
+        self._rules_by_tuple: dict[int, tuple[object, str]] = {}
+        self._checks: dict[str, str] = {}
         self._where: dict[tuple[str | None, str | None], str] = {}
+        self._error_json: dict[tuple[object, ...], tuple[str, str]] = {}
         self._buffer: list[str] = []
 
     def flush(self) -> None:
@@ -138,24 +142,54 @@ class LogReportWriter:
         again (the rulebook caches citations), so their JSON is made once per combination.
         """
         rules = verdict.rules
-        key = tuple(map(id, rules))
-        cached = self._rules_json.get(key)
-        if cached is None:
-            text = json.dumps(verdict_json(verdict, "log")["rules"], ensure_ascii=False)
-            self._rules_json[key] = cached = (rules, text)  # keeps the ids alive
+        cached = self._rules_by_tuple.get(id(rules))
+        if cached is None or cached[0] is not rules:
+            key = tuple(map(id, rules))
+            cached = self._rules_json.get(key)
+            if cached is None:
+                text = json.dumps(verdict_json(verdict, "log")["rules"], ensure_ascii=False)
+                self._rules_json[key] = cached = (rules, text)  # keeps the ids alive
+            if len(self._rules_by_tuple) >= 4096:  # (a check may build its tuple anew)
+                self._rules_by_tuple.clear()
+            self._rules_by_tuple[id(rules)] = (rules, cached[1])
         where = self._where.get((verdict.unit, verdict.action))
         if where is None:
+            if len(self._where) >= 4096:  # a log may name any number of units and actions
+                self._where.clear()
             where = self._where[(verdict.unit, verdict.action)] = (
                 f'"unit": {_value(verdict.unit)}, "action": {_value(verdict.action)}, "verdict": ')
         line = "null" if verdict.line is None else str(verdict.line)
+        check = self._checks.get(verdict.check)
+        if check is None:
+            check = self._check_json(verdict.check)
         suggestions = (json.dumps(list(verdict.suggestions), ensure_ascii=False)
                        if verdict.suggestions else "[]")
         return (f'{{"line": {line}, {where}"{verdict.verdict}", "rules": {cached[1]}, '
-                f'"why": {_string(verdict.why)}, "check": {_string(verdict.check)}, '
+                f'"why": {_string(verdict.why)}, "check": {check}, '
                 f'"suggestions": {suggestions}}}')
 
+    def _check_json(self, check: str) -> str:
+        found = self._checks.get(check)
+        if found is None:
+            found = self._checks[check] = _string(check)  # (checks are few: no bound needed)
+        return found
+
     def _spool(self, error: InputError) -> None:
-        self._errors.write(json.dumps(error_json(error), ensure_ascii=False) + "\n")
+        """Keep an error for the end of the JSON report.
+
+        The errors of a log repeat (a misspelt unit on every line of it, a turn number that
+        never changes): each kind of error is serialised once and only its line written in.
+        """
+        key = (error.file, error.column, error.path, error.kind, error.message, error.expected)
+        halves = self._error_json.get(key)
+        if halves is None:
+            if len(self._error_json) >= 1024:
+                self._error_json.clear()
+            text = json.dumps({**error_json(error), "line": 0}, ensure_ascii=False)
+            head, _, tail = text.partition(', "line": 0')
+            halves = self._error_json[key] = (head + ', "line": ', tail)
+        line = "null" if error.line is None else str(error.line)
+        self._errors.write(halves[0] + line + halves[1] + "\n")
         self._error_count += 1
 
 

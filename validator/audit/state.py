@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 from validator.inputs.events import BaseEvent
 from validator.inputs.models import Unit
@@ -61,18 +62,6 @@ class Statement:
     phase: int
 
 
-def _latest(found: Done | None, other: Done | None) -> Done | None:
-    if found is None or (other is not None and other.line > found.line):
-        return other
-    return found
-
-
-def _earliest(found: Done | None, other: Done | None) -> Done | None:
-    if found is None or (other is not None and other.line < found.line):
-        return other
-    return found
-
-
 @dataclass(slots=True)
 class UnitState:
     """A unit of one army during the game.
@@ -107,79 +96,108 @@ class UnitState:
     flags: dict[str, object] = field(default_factory=dict)
     stated: dict[str, Statement] = field(default_factory=dict)
     last: Done | None = None
-    # this turn's index: action, or (action, phase) → the latest / first Done, and the count
-    _latest: dict[object, Done] = field(default_factory=dict)
-    _first: dict[object, Done] = field(default_factory=dict)
-    _times: dict[object, int] = field(default_factory=dict)
-    _in_turn: bool = False  # in GameState._recorded
-    _in_phase: bool = False  # in GameState._counted
+    # this turn's index: name → [first Done, latest Done, count, {phase: [first, latest,
+    # count]}]
+    _index: dict[str, list[Any]] = field(default_factory=dict)
+    _recorded: list[UnitState] | None = None  # GameState's units recorded this turn
+    _in_turn: bool = False  # in _recorded
+    _in_phase: bool = False  # in GameState.counted
 
     # -- the index ----------------------------------------------------------------------
-    def record(self, done: Done, *, index: bool = True, last: bool = True) -> None:
+    def record(self, done: Done, names: tuple[str, ...] | None = None, *,
+               last: bool = True) -> None:
         """Record something the unit did this turn.
 
         Args:
             done: what it did.
-            index: whether checks may ask for its action (False for an action no format
-                names: a log's own action never passes for a tag a system records).
+            names: what checks may ask for it by: ``(done.action,)`` when None; more names
+                for an action a system groups with others (Kill Team's ``moved``); ``()``
+                for an action no format names (a log's own action never passes for a tag a
+                system records).
             last: whether it becomes :attr:`last` (False for a tag beside an event).
         """
         if last:
             self.last = done
-        if not index:
-            return
-        latest, first, times = self._latest, self._first, self._times
-        for key in (done.action, (done.action, done.phase)):
-            latest[key] = done
-            if key not in first:
-                first[key] = done
-                times[key] = 1
+        if not self._in_turn:
+            self._in_turn = True
+            if self._recorded is not None:  # the game forgets this unit's turn at the next
+                self._recorded.append(self)
+        entries = self._index
+        phase = done.phase
+        for name in (done.action,) if names is None else names:
+            entry = entries.get(name)
+            if entry is None:
+                entries[name] = [done, done, 1, {phase: [done, done, 1]}]
+                continue
+            entry[1] = done
+            entry[2] += 1
+            in_phase = entry[3].get(phase)
+            if in_phase is None:
+                entry[3][phase] = [done, done, 1]
             else:
-                times[key] += 1
+                in_phase[1] = done
+                in_phase[2] += 1
 
     def forget_turn(self) -> None:
         """A new turn began: what the unit did in the last one no longer counts."""
-        self._latest.clear()
-        self._first.clear()
-        self._times.clear()
+        self._index.clear()
         self.last = None
+        self._in_turn = False
 
-    def did(self, *actions: str, phase: str | None = None,
+    def _entries(self, actions: tuple[str, ...], phase: str | None,
+                 phases: Collection[str]) -> list[list[Any]]:
+        """The index entries of ``actions`` (of ``phase``, or of each of ``phases``)."""
+        found: list[list[Any]] = []
+        for action in actions:
+            entry = self._index.get(action)
+            if entry is None:
+                continue
+            if phases:
+                found.extend(e for e in map(entry[3].get, phases) if e is not None)
+            elif phase is None:
+                found.append(entry)
+            elif phase in entry[3]:
+                found.append(entry[3][phase])
+        return found
+
+    def _entry(self, action: str, phase: str | None) -> list[Any] | None:
+        entry = self._index.get(action)
+        if entry is None or phase is None:
+            return entry
+        return entry[3].get(phase)  # type: ignore[no-any-return]
+
+    def did(self, action: str, *more: str, phase: str | None = None,
             phases: Collection[str] = ()) -> Done | None:
-        """The latest thing done this turn with one of ``actions`` (in ``phase``, or in one
+        """The latest thing done this turn with one of the actions (in ``phase``, or in one
         of ``phases``), or None."""
-        index = self._latest
-        if len(actions) == 1 and not phases:
-            return index.get(actions[0] if phase is None else (actions[0], phase))
+        if not more and not phases:
+            entry = self._entry(action, phase)
+            return entry[1] if entry is not None else None
         found: Done | None = None
-        for action in actions:
-            if phases:
-                for one in phases:
-                    found = _latest(found, index.get((action, one)))
-            else:
-                found = _latest(found, index.get(action if phase is None else
-                                                 (action, phase)))
+        for entry in self._entries((action, *more), phase, phases):
+            if found is None or entry[1].line > found.line:
+                found = entry[1]
         return found
 
-    def first(self, *actions: str, phase: str | None = None,
+    def first(self, action: str, *more: str, phase: str | None = None,
               phases: Collection[str] = ()) -> Done | None:
-        """The first thing done this turn with one of ``actions`` (in ``phase``, or in one
+        """The first thing done this turn with one of the actions (in ``phase``, or in one
         of ``phases``), or None."""
-        index = self._first
+        if not more and not phases:
+            entry = self._entry(action, phase)
+            return entry[0] if entry is not None else None
         found: Done | None = None
-        for action in actions:
-            if phases:
-                for one in phases:
-                    found = _earliest(found, index.get((action, one)))
-            else:
-                found = _earliest(found, index.get(action if phase is None else
-                                                   (action, phase)))
+        for entry in self._entries((action, *more), phase, phases):
+            if found is None or entry[0].line < found.line:
+                found = entry[0]
         return found
 
-    def count(self, *actions: str, phase: str | None = None) -> int:
-        """How many times this turn the unit did one of ``actions`` (in ``phase``)."""
-        times = self._times
-        return sum(times.get(a if phase is None else (a, phase), 0) for a in actions)
+    def count(self, action: str, *more: str, phase: str | None = None) -> int:
+        """How many times this turn the unit did one of the actions (in ``phase``)."""
+        if not more:
+            entry = self._entry(action, phase)
+            return entry[2] if entry is not None else 0
+        return sum(e[2] for e in self._entries((action, *more), phase, ()))
 
     # -- what the unit is -----------------------------------------------------------------
     def is_a(self, *type_ids: str) -> bool:
@@ -233,35 +251,27 @@ class GameState:
     by_id: dict[str, list[UnitState]] = field(default_factory=dict)
     # units with something recorded this turn / with phase counters changed this phase
     _recorded: list[UnitState] = field(default_factory=list)
-    _counted: list[UnitState] = field(default_factory=list)
-    # (player, action) → unit key → the first Done of that unit this turn
-    _doers: dict[tuple[str, str], dict[str, Done]] = field(default_factory=dict)
+    counted: list[UnitState] = field(default_factory=list)
+    """The units whose phase counters changed in this phase (:meth:`start_phase` resets)."""
 
     def __post_init__(self) -> None:
         for unit in self.units.values():
             self.by_id.setdefault(unit.unit.id, []).append(unit)
+            unit._recorded = self._recorded
 
     # -- recording ------------------------------------------------------------------------
-    def record(self, unit: UnitState, done: Done, *, index: bool = True, last: bool = True,
-               own: bool = False) -> None:
-        """Record ``done`` for ``unit`` (see :meth:`UnitState.record`); ``own`` when the
-        unit acted (not targeted), which :meth:`doers` answers from."""
-        if not unit._in_turn:
-            unit._in_turn = True
-            self._recorded.append(unit)
-        unit.record(done, index=index, last=last)
-        if own and index:
-            doers = self._doers.get((unit.player, done.action))
-            if doers is None:
-                doers = self._doers[(unit.player, done.action)] = {}
-            if unit.key not in doers:
-                doers[unit.key] = done
+    def record(self, unit: UnitState, done: Done, names: tuple[str, ...] | None = None, *,
+               last: bool = True) -> None:
+        """Record ``done`` for ``unit`` (see :meth:`UnitState.record`)."""
+        if unit._recorded is None:
+            unit._recorded = self._recorded
+        unit.record(done, names, last=last)
 
     def lose(self, unit: UnitState, count: int, size_at_phase_start: int | None) -> None:
         """The unit lost ``count`` models (``size_at_phase_start``: as the log states it)."""
         if not unit._in_phase:
             unit._in_phase = True
-            self._counted.append(unit)
+            self.counted.append(unit)
         unit.size = max(unit.size - count, 0)
         unit.casualties_this_phase += count
         if size_at_phase_start is not None:
@@ -271,24 +281,17 @@ class GameState:
         """A new turn: every unit's record of the last one is dropped."""
         for unit in self._recorded:
             unit.forget_turn()
-            unit._in_turn = False
         self._recorded.clear()
-        self._doers.clear()
         self.turn_serial += 1
 
     def start_phase(self) -> None:
         """A new phase: the phase counters start again."""
-        for unit in self._counted:
+        for unit in self.counted:
             unit.size_at_phase_start = unit.size
             unit.casualties_this_phase = 0
             unit._in_phase = False
-        self._counted.clear()
+        self.counted.clear()
         self.phase_serial += 1
-
-    def doers(self, player: str, action: str) -> dict[str, Done]:
-        """The player's units that did ``action`` this turn (key → the first time), in the
-        order they first did it."""
-        return self._doers.get((player, action), {})
 
     # -- lookups --------------------------------------------------------------------------
     def players(self) -> list[str]:

@@ -41,6 +41,45 @@ LEGACY = {"locked_in_combat": "in_close_combat"}
 
 _HOOKS: list[tuple[frozenset[str], frozenset[str] | None, Hook]] = []
 
+Where = tuple[str, frozenset[object]]
+GROUPS: dict[str, dict[str, list[tuple[str, Where | None]]]] = {}
+"""System → action → the groups the action belongs to (a name, and the field value an event
+must have, if any), which the index of a turn answers for too: in Kill Team every action that
+moves a model is also ``moved``, and a ``react`` of kind ``retreat`` is ``retreat``."""
+
+
+def group(system: str, name: str, actions: Collection[str], *,
+          where: tuple[str, Collection[object]] | None = None) -> None:
+    """Index every event of ``actions`` in ``system`` (whose field ``where[0]`` has one of
+    the values ``where[1]``, when given) under ``name`` as well.
+
+    Example::
+
+        group("killteam2018", "retreat", {"react"}, where=("kind", {"retreat"}))
+    """
+    test = (where[0], frozenset(where[1])) if where is not None else None
+    for action in actions:
+        GROUPS.setdefault(system, {}).setdefault(action, []).append((name, test))
+
+
+TARGETED: dict[str, set[str]] = {}
+"""System → the actions whose targets' index answers ``targeted:<action>`` (the others only
+make the event the target's :attr:`~validator.audit.state.UnitState.last`)."""
+
+
+def index_targets(system: str, actions: Collection[str]) -> None:
+    """Let the checks of ``system`` ask a unit whether it was the target of ``actions``
+    (``unit.did("targeted:charge")``)."""
+    TARGETED.setdefault(system, set()).update(actions)
+
+
+def names_of(system: str, action: str) -> tuple[tuple[str, ...], list[tuple[str, Where]]]:
+    """The names every event of ``action`` is indexed by (the action and its plain groups),
+    and the groups that depend on a field's value."""
+    groups = GROUPS.get(system, {}).get(action, [])
+    plain = (action, *(name for name, where in groups if where is None))
+    return plain, [(name, where) for name, where in groups if where is not None]
+
 
 def before_checks(*, systems: Collection[str], actions: Collection[str] | None = None
                   ) -> Callable[[Hook], Hook]:
@@ -62,26 +101,35 @@ def hooks_for(system: str, action: str) -> tuple[list[Hook], list[Hook]]:
     return always, stating
 
 
+def read(event: BaseEvent) -> tuple[dict[str, bool], list[str]]:
+    """The state fields an event carries (legacy names under their new ones), and the names
+    of those whose value is not ``true`` or ``false``."""
+    found: dict[str, bool] = {}
+    wrong: list[str] = []
+    extra = event.__pydantic_extra__ or {}
+    for name in STATE_FIELDS:
+        value = extra.get(name, event.__dict__.get(name))
+        if isinstance(value, bool):
+            found[name] = value
+        elif value is not None:
+            wrong.append(name)
+    for old, new in LEGACY.items():
+        value = extra.get(old)
+        if isinstance(value, bool):
+            found.setdefault(new, value)
+        elif value is not None:
+            wrong.append(old)
+    return found, wrong
+
+
 def statements(event: BaseEvent) -> dict[str, bool]:
-    """The state fields an event carries (legacy names under their new ones)."""
-    fields = event.__dict__
-    found = {name: fields[name] for name in STATE_FIELDS if fields.get(name) is not None}
-    extra = event.__pydantic_extra__
-    if extra:
-        for old, new in LEGACY.items():
-            if new not in found and isinstance(extra.get(old), bool):
-                found[new] = extra[old]
-    return found
+    """The state fields an event carries, by name (see :func:`read`)."""
+    return read(event)[0]
 
 
 def states_something(event: BaseEvent) -> bool:
-    """Whether the event carries a state field (checked for every event: kept cheap)."""
-    fields = event.__dict__
-    if (fields.get("in_close_combat") is not None or fields.get("fleeing") is not None
-            or fields.get("moved") is not None):
-        return True
-    extra = event.__pydantic_extra__
-    return extra is not None and any(name in extra for name in LEGACY)
+    """Whether the event may carry a state field (checked for every event: kept cheap)."""
+    return bool(event.__pydantic_extra__) or event.__dict__.get("moved") is not None
 
 
 def note(game: GameState, unit: UnitState, line: int, found: dict[str, bool]) -> None:

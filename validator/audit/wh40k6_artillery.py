@@ -124,7 +124,7 @@ def artillery_fire_after_move(event: ShootEvent, ctx: EventContext) -> Iterator[
         return
     label = unit_label(unit)
     moved = unit.first("move", phases=rules.moved_phases)
-    said = stated(ctx.game, unit, "moved", "turn")
+    said = stated(ctx.game, unit, "moved", "turn") if unit.stated else None
     if newer(said, unit.did("move", phases=rules.moved_phases)):
         assert said is not None
         if said.value:

@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kb.models import Node
-from validator.audit.common import inches, missing, remember, tracker
+from validator.audit.common import inches, missing, remember
 from validator.audit.engine import EventContext
 from validator.audit.state import Done, UnitState
-from validator.audit.stated import newer, stated
+from validator.audit.stated import group, index_targets, newer, stated
 from validator.audit.wh40k6_common import (
+    SYSTEM,
     SYSTEMS,
     dice_expr,
     dice_max,
@@ -170,20 +171,14 @@ def _uses_jump_pack(event: BaseEvent, jump_unit: bool) -> bool:
 
 
 JUMP_PACK = "jump_pack"
-"""The tag recorded beside a move or charge that may have used a jump pack (:func:`track_jump`)."""
+"""What the index of a turn also calls a move or charge made in a jump pack's mode (``jump``,
+or ``glide``: a gliding flyer moves as a jump unit), so that the next one finds it."""
+group(SYSTEM, JUMP_PACK, {"move", "charge"}, where=("mode", {"jump", "glide"}))
+index_targets(SYSTEM, {"charge"})  # a unit charged this phase is locked in combat
 
 
 def _earlier_jump(unit: UnitState) -> Done | None:
     return unit.first(JUMP_PACK)
-
-
-@tracker("wh40k6_jump_pack", systems=SYSTEMS, actions={"move", "charge"})
-def track_jump(event: BaseEvent, ctx: EventContext) -> None:
-    """Tag a move or charge made in a jump pack's mode (``jump``, or ``glide``: a gliding
-    flyer moves as a jump unit), so that the next one of the turn finds it."""
-    unit, game = ctx.unit, ctx.game
-    if unit is not None and _uses_jump_pack(event, True):
-        game.record(unit, Done(JUMP_PACK, game.turn, game.phase, ctx.line, event), last=False)
 
 
 @event_check("jump_pack_once_per_turn", systems=SYSTEMS, actions={"move", "charge"})
@@ -269,7 +264,7 @@ def jet_pack_thrust_move(event: MoveEvent, ctx: EventContext) -> Iterator[Findin
     label, expr, most = unit_label(unit), dice_expr(dice), dice_max(dice)
     charged = unit.did("charge", phase=phase)
     charged_by = unit.did("targeted:charge", phase=phase)
-    said = stated(ctx.game, unit, "in_close_combat", "phase")
+    said = stated(ctx.game, unit, "in_close_combat", "phase") if unit.stated else None
     if said is not None and newer(said, charged_by):  # the log's word is the latest
         locked, how = said.value, "в журнале отряд связан боем"
     else:

@@ -11,7 +11,6 @@ module keeps the game state they share up to date after every event.
 
 from __future__ import annotations
 
-from kb.lemmas import fold
 from validator.audit import (  # noqa: F401  (registration)
     whfb8_combat,
     whfb8_deploy,
@@ -25,11 +24,13 @@ from validator.audit.state import UnitState
 from validator.audit.stated import before_checks, statements
 from validator.audit.whfb8_common import (
     MOVE_ACTIONS,
+    SHOOTING,
     STATED_ENEMY,
     SYSTEMS,
     Whfb8State,
     engage,
     leave_combat,
+    shooting_casualties,
     state,
 )
 from validator.audit.whfb8_deploy import start_of_play
@@ -42,16 +43,11 @@ from validator.inputs.events import (
     WoundEvent,
 )
 
-__all__ = ["apply_statements", "not_in_combat_when_shot", "track"]
+__all__ = ["apply_statements", "track"]
 
 # Actions after which a fleeing unit is no longer fleeing: it rallied to do them, or the log
 # says so («rally», an action beyond FORMATS: no rule of the corpus checks it, see docs).
 RALLIED_ACTIONS = frozenset({"move", "charge", "shoot", "rally"})
-
-
-SHOOTING = "shooting"
-SHOOTING_CAUSES = ("shoot", "stand", "стрел", "стоять")
-"""How a ``casualties`` event's ``cause`` says shooting («стрельба», «Стоять и стрелять»)."""
 
 
 def _shot_at(st: Whfb8State, unit: UnitState, phase: str | None) -> None:
@@ -64,25 +60,25 @@ def _shot_at(st: Whfb8State, unit: UnitState, phase: str | None) -> None:
     st.shot_at[unit.key] = st.clock.phase
 
 
-@before_checks(systems=SYSTEMS, actions={"shoot", "hit", "wound", "casualties"})
-def not_in_combat_when_shot(event: BaseEvent, ctx: EventContext) -> None:
-    """Before the checks: a unit shot at, or taking shooting casualties, or shooting in the
-    shooting phase, is not in close combat (see :func:`_shot_at`)."""
-    st = state(ctx)
+def _not_in_combat_when_shot(event: BaseEvent, ctx: EventContext, st: Whfb8State) -> None:
+    """A unit shot at, or taking shooting casualties, or shooting in the shooting phase, is
+    not in close combat (see :func:`_shot_at`; the panic checks of a ``casualties`` event
+    read :func:`~validator.audit.whfb8_common.shooting_casualties` themselves)."""
     phase = event.phase or ctx.game.phase
     unit = ctx.unit
-    if isinstance(event, ShootEvent):
-        shooters = [unit] if unit is not None and phase == SHOOTING else []
-        for one in [*shooters, *ctx.targets]:
-            _shot_at(st, one, phase)
-    elif isinstance(event, HitEvent | WoundEvent):
-        if event.attack == SHOOTING or (event.attack is None and phase == SHOOTING):
-            for one in ctx.targets:
-                _shot_at(st, one, phase)
-    elif isinstance(event, CasualtiesEvent) and unit is not None and (
-            phase == SHOOTING or (event.cause is not None
-                                  and fold(event.cause).startswith(SHOOTING_CAUSES))):
-        _shot_at(st, unit, phase)
+    kind = type(event)
+    if kind is ShootEvent:
+        shot = [unit, *ctx.targets] if unit is not None and phase == SHOOTING else ctx.targets
+    elif kind is HitEvent or kind is WoundEvent:
+        attack = event.attack  # type: ignore[attr-defined]
+        shot = ctx.targets if attack == SHOOTING or (attack is None and phase == SHOOTING) \
+            else []
+    elif unit is not None and shooting_casualties(event, ctx):
+        shot = [unit]
+    else:
+        return
+    for one in shot:
+        _shot_at(st, one, phase)
 
 
 @before_checks(systems=SYSTEMS)
@@ -116,6 +112,9 @@ def track(event: BaseEvent, ctx: EventContext) -> None:
     st = state(ctx)
     if st.play_started is None:
         start_of_play(ctx, event)
+    kind = type(event)
+    if kind is ShootEvent or kind is HitEvent or kind is WoundEvent or kind is CasualtiesEvent:
+        _not_in_combat_when_shot(event, ctx, st)
     unit = ctx.unit
     if unit is None:
         return

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import cast
 
+from kb.lemmas import fold
 from kb.models import Node
 from kb.names import split_parameter
 from validator.audit.common import extra, remember
@@ -193,6 +194,19 @@ def resolve_unit(ctx: EventContext, ref: str, player: str | None) -> UnitState |
     if player is not None:
         return ctx.game.units.get(f"{player}:{ref}")
     return None
+
+
+SHOOTING = "shooting"
+SHOOTING_CAUSES = ("shoot", "stand", "стрел", "стоять")
+"""How a ``casualties`` event's ``cause`` says shooting («стрельба», «Стоять и стрелять»)."""
+
+
+def shooting_casualties(event: BaseEvent, ctx: EventContext) -> bool:
+    """Whether a ``casualties`` event's models were shot (in the shooting phase, or by its
+    ``cause``): a unit shot at is not in close combat."""
+    cause = getattr(event, "cause", None)
+    return (event.phase or ctx.game.phase) == SHOOTING or (
+        isinstance(cause, str) and fold(cause).startswith(SHOOTING_CAUSES))
 
 
 STATED_ENEMY = "?"

@@ -27,6 +27,7 @@ from validator.audit.whfb8_common import (
     in_combat,
     phase_name,
     resolve_unit,
+    shooting_casualties,
     state,
 )
 from validator.inputs.events import (
@@ -53,12 +54,16 @@ class Exemption:
     why: str
 
 
-def _exemption(ctx: EventContext, unit: UnitState, *, fighting: bool = False
-               ) -> Exemption | None:
-    """The rule that spares the unit a panic test now (None: it must test if a cause is)."""
+def _exemption(ctx: EventContext, unit: UnitState, *, fighting: bool = False,
+               shot: bool = False) -> Exemption | None:
+    """The rule that spares the unit a panic test now (None: it must test if a cause is).
+
+    ``fighting``: the event shows the unit in close combat; ``shot``: it shows the unit was
+    shot at, so it is not in close combat whatever the audit inferred before.
+    """
     rule = ctx.book.section("Паника", "Тесты на панику")
     st = state(ctx)
-    if fighting or in_combat(ctx, unit):
+    if fighting or (not shot and in_combat(ctx, unit)):
         said = ctx.book.sentence(rule, "не проходится", "ближнем бою")
         if said is not None:
             return Exemption(said.citation(), "находится в ближнем бою")
@@ -114,7 +119,12 @@ def heavy_casualties(event: BaseEvent, ctx: EventContext) -> Iterator[Finding]:
         yield Finding("ok", (threshold.citation(),),
                       f"Тяжелые потери: {told}, но отряд уничтожен — тест проходить некому.")
         return
-    spared = _exemption(ctx, unit, fighting=event.phase == "close_combat")
+    said = unit.stated.get("in_close_combat") if unit.stated else None
+    if said is not None and said.line == ctx.line:  # the log's word on this event wins
+        fighting, shot = event.phase == "close_combat" or said.value, False
+    else:
+        fighting, shot = event.phase == "close_combat", shooting_casualties(event, ctx)
+    spared = _exemption(ctx, unit, fighting=fighting, shot=shot)
     if spared is not None:
         yield Finding("ok", (threshold.citation(), spared.citation),
                       f"Тяжелые потери: {told}, но отряд {spared.why} — тест на панику не "

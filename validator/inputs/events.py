@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from validator.inputs.models import PhaseField, SystemField, lower_spelling
+from validator.inputs.models import Phase, PhaseField, SystemField, lower_spelling
 
 
 class GameHeader(BaseModel):
@@ -24,6 +24,18 @@ class GameHeader(BaseModel):
     system: SystemField
     armies: dict[str, str | dict[str, Any]]
 
+
+_PHASES = frozenset(get_args(Phase))
+_spelt_phase = get_args(PhaseField)[1].func
+
+
+def _phase(value: Any) -> Any:
+    # an event line's phase is nearly always an id as FORMATS writes it: no lookup for those
+    return value if type(value) is str and value in _PHASES else _spelt_phase(value)
+
+
+EventPhase = Annotated[Phase, BeforeValidator(_phase)]
+"""A phase by its id or any spelling of it (:data:`~validator.inputs.models.PhaseField`)."""
 
 _Lower = BeforeValidator(lower_spelling)
 Inches = Annotated[float, Field(ge=0, allow_inf_nan=False)]
@@ -44,28 +56,23 @@ ReserveClaim = Annotated[Literal["arrives", "delayed"], _Lower]
 
 
 STATE_FIELDS = ("in_close_combat", "fleeing", "moved")
-"""Fields beyond FORMATS §3 by which any event states its unit's state (see
-:mod:`validator.audit.stated`); ``moved`` is FORMATS's own field of ``shoot``."""
+"""Fields beyond FORMATS §3 by which any event states its unit's state, ``true`` or ``false``
+(see :mod:`validator.audit.stated`); ``moved`` is FORMATS's own field of ``shoot``. They are
+extra fields of the models (only ``shoot`` declares ``moved``), so that the million events of
+a log that states nothing pay nothing for them; the audit reads and checks them."""
 
 
 class BaseEvent(BaseModel):
-    """Fields every event may carry; extra fields are kept (FORMATS is only ever extended).
-
-    ``in_close_combat``, ``fleeing`` and ``moved`` state the acting unit's state at this
-    event (:data:`STATE_FIELDS`); None when the log does not say.
-    """
+    """Fields every event may carry; extra fields are kept (FORMATS is only ever extended)."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
     action: str
     turn: int | None = Field(default=None, ge=0)
-    phase: PhaseField | None = None
+    phase: EventPhase | None = None
     player: str | None = None
     unit: str | None = None
     note: str | None = None
-    in_close_combat: bool | None = None
-    fleeing: bool | None = None
-    moved: bool | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.player}:{self.unit}, turn {self.turn})"
@@ -152,6 +159,7 @@ class ShootEvent(BaseEvent):
     target: str | None = None
     weapons: tuple[Weapon, ...] = ()
     snap_shots: bool = False
+    moved: bool | None = None
     firing_models: int | None = Field(default=None, ge=0)
 
 
