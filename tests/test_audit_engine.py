@@ -69,7 +69,8 @@ def test_a_phase_going_back_within_a_players_turn(tmp_path: Path, corpus_graph: 
     assert [(e.line, e.kind) for e in errors] == [(5, "order")]
     assert errors[0].message == ("события идут не по порядку: фаза «движение» после фазы "
                                  "«стрельба» в том же ходе; дальше аудит считает их следующим "
-                                 "ходом")
+                                 "ходом (и так при каждом возврате фазы, пока номер хода не "
+                                 "сменится)")
 
 
 def test_a_huge_line_is_skipped_and_the_rest_audited(tmp_path: Path,

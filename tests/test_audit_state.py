@@ -169,3 +169,17 @@ def test_a_new_turn_after_an_out_of_order_phase(tmp_path: Path, corpus_graph: Gr
     assert [(e.line, e.kind) for e in report.errors] == [(4, "order")]
     verdicts = [(v.line, v.verdict) for v in report.verdicts if v.check == "after_turbo_boost"]
     assert verdicts == [(3, "violation"), (5, "ok")]
+
+
+def test_a_turn_number_that_never_changes_is_reported_once_per_number(
+        tmp_path: Path, corpus_graph: Graph) -> None:
+    """A game of three turns recorded as turn 1, then two as turn 2: two errors, five turns."""
+    cycle = [{"phase": "shooting", "player": "A", "unit": "jetbikes", "action": "turbo_boost",
+              "distance": 30},
+             {"phase": "assault", "player": "A", "unit": "jetbikes", "action": "charge",
+              "target": "B:tactical"}]
+    events = [{"turn": turn, **e} for turn in (1, 1, 1, 2, 2) for e in cycle]
+    report = audit_log(_write(tmp_path, events), corpus_graph)
+    assert [(e.line, e.kind) for e in report.errors] == [(4, "order"), (10, "order")]
+    verdicts = [v.verdict for v in report.verdicts if v.check == "after_turbo_boost"]
+    assert verdicts == ["violation"] * 5  # each charge after its own turn's turbo-boost

@@ -121,6 +121,7 @@ class Audit:
         self._players = frozenset(armies)
         self._phase_index: int | None = None
         self._turn_players: set[str | None] = set()
+        self._restarted: tuple[int | None] | None = None  # turn number of the last restart
 
     # -- set-up ----------------------------------------------------------------------
     def _units(self, armies: dict[str, ArmyList]) -> dict[str, UnitState]:
@@ -439,13 +440,16 @@ class Audit:
                 event.player is None or event.player in self._players):
             self._turn_players.add(event.player)  # the next player's turn begins
             return False
-        self.tally.errors += 1
         self._turn_players = {event.player}
-        yield InputError(
-            message=f"события идут не по порядку: фаза «{PHASE_TITLES[event.phase]}» после "
-                    f"фазы «{PHASE_TITLES[order[last]]}» в том же ходе; дальше аудит считает "
-                    f"их следующим ходом",
-            kind="order", path=("phase",), file=self._file, line=line)
+        if self._restarted != (game.turn,):  # once per turn number: the rest is the same slip
+            self._restarted = (game.turn,)
+            self.tally.errors += 1
+            yield InputError(
+                message=f"события идут не по порядку: фаза «{PHASE_TITLES[event.phase]}» после "
+                        f"фазы «{PHASE_TITLES[order[last]]}» в том же ходе; дальше аудит считает "
+                        f"их следующим ходом (и так при каждом возврате фазы, пока номер хода не "
+                        f"сменится)",
+                kind="order", path=("phase",), file=self._file, line=line)
         return True
 
     def _end_phase(self) -> Iterator[VerdictRecord]:
