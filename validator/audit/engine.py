@@ -106,6 +106,7 @@ class Audit:
         self._updates: dict[str, list[Check]] = {}
         self._hooks: dict[str, tuple[list[stated.Hook], list[stated.Hook]]] = {}
         self._names: dict[str, _Names] = {}
+        self._names_of_rules: dict[tuple[str, ...], frozenset[str]] = {}
         self._uncovered: dict[tuple[object, ...], Finding] = {}
         # the actions of FORMATS and those a check names («rally»): the caches hold only these
         self._named = frozenset({*EVENT_TYPES,
@@ -150,7 +151,20 @@ class Audit:
 
     def _rule_names(self, written: Iterable[str]) -> frozenset[str]:
         """Folded names of a unit's declared rules: as written, as the alias table gives them
-        in Russian, and as the KB titles them («Skyfire» → «противовоздушное»)."""
+        in Russian, and as the KB titles them («Skyfire» → «противовоздушное»).
+
+        Looked up once per set of names: a file of many small games names the same units
+        again in every header.
+        """
+        key = tuple(written)
+        found = self._names_of_rules.get(key)
+        if found is None:
+            if len(self._names_of_rules) >= 4096:
+                self._names_of_rules.clear()
+            found = self._names_of_rules[key] = self._look_up_rules(key)
+        return found
+
+    def _look_up_rules(self, written: Iterable[str]) -> frozenset[str]:
         names: set[str] = set()
         for text in written:
             alias = kb_name(text, self.system, self.aliases)
