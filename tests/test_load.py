@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -196,17 +195,15 @@ def test_two_files_with_one_name_are_refused(tmp_path: Path) -> None:
         load([CORPUS, tmp_path / "x"])
 
 
-def test_one_megabyte_single_line_loads_and_cleans_fast(tmp_path: Path) -> None:
+def test_one_megabyte_single_line_loads_and_cleans(tmp_path: Path) -> None:
     paragraph = (
         "сТРЕЛьБА Мотоциклы и гравициклы передвигают- ся на 3D6\" при отступлении, а не на "
         "2D6\" как многие другие. При турбо-ускорении гравициклы передвигаются на 24\". "
     )
     path = tmp_path / "big.txt"
     path.write_text(paragraph * (1_000_000 // len(paragraph) + 1), encoding="utf-8")
-    started = time.perf_counter()
+    # its speed is benchmarks/ingest_shapes.py's «one huge line», never a timed test
     cleaned = clean(load_file(path))
-    elapsed = time.perf_counter() - started
     assert len(cleaned.text) > 900_000
     assert cleaned.text.startswith("СТРЕЛЬБА Мотоциклы и гравициклы передвигаются на 3D6\"")
     assert "передвигают-" not in cleaned.text
-    assert elapsed < 2.5
