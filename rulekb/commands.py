@@ -137,28 +137,31 @@ def audit(logs: tuple[Path, ...], kb_path: Path | None, fmt: Format, aliases_pat
 
 @click.command("check-list", epilog=exit_codes_help("check-list"))
 @click.argument("lists", nargs=-1, required=True, type=click.Path(path_type=Path))
-@_report_options
-def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: Format,
+@click.option("--kb", "kb_path", type=click.Path(path_type=Path),
+              help="Файл базы знаний (по умолчанию — собранная из корпуса по умолчанию).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text",
+              show_default=True, help="Отчёт для людей (text), для программ (json) или одна "
+                                      "страница HTML на всю папку, которую можно разослать "
+                                      "игрокам (html).")
+@click.option("--aliases", "aliases_path", type=click.Path(path_type=Path),
+              help="Своя таблица английских названий и игровых систем (TOML, как встроенная "
+                   "таблица псевдонимов), дополняющая встроенную.")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Записать отчёт в файл, а не на стандартный вывод.")
+def check_list(lists: tuple[Path, ...], kb_path: Path | None, fmt: str,
                aliases_path: Path | None, output: Path | None) -> None:
     """Проверить списки армий LISTS (YAML, JSON, ростеры BattleScribe .ros/.rosz; папка —
     все списки в ней): тип каждого отряда, его специальные правила и их параметры, профили и
-    состав, очки и системы — с цитатой решающего предложения правил.
+    состав, очки и системы — с цитатой решающего предложения правил. Отчёт пишется по мере
+    проверки; несколько списков (папка) завершает сводная таблица: файл, армия, очки и
+    предел, нарушения, предупреждения, не покрыто.
 
     Список, который не удалось прочитать, назван в отчёте и строкой в stderr; остальные
     списки всё равно проверяются и выводятся.
     """
-    from validator.armylist import check_lists
-    from validator.report import exit_code, render_json, render_text
+    from validator.armylist import write_lists
 
     graph, aliases = _graph_and_aliases(kb_path, aliases_path)
-    reports = check_lists(lists, graph, aliases=aliases)
-    for report in reports:
-        for error in report.errors:
-            say_input_error(error)
-    if fmt == "json":
-        text = render_json(reports[0] if len(reports) == 1 else reports)
-    else:
-        text = render_text(reports)
     with _report_stream(output) as out:
-        out.write(text)
-    sys.exit(exit_code(reports))
+        code = write_lists(lists, graph, out, fmt, aliases=aliases, on_error=say_input_error)
+    sys.exit(code)

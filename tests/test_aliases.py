@@ -34,8 +34,11 @@ def _key(name: str) -> str:
 
 
 def _table() -> dict[str, dict[str, str]]:
+    """The table's names per system (the game systems of rosters are another table)."""
     with TABLE.open("rb") as stream:
-        return tomllib.load(stream)
+        table = tomllib.load(stream)
+    table.pop("game_systems")
+    return table
 
 
 def test_english_names_reads_the_table() -> None:

@@ -28,9 +28,11 @@ MOVE = (b'{"turn": 1, "phase": "movement", "player": "A", "unit": "trolls", "act
 LISTS: list[tuple[str, bytes, str]] = [
     ("empty.yaml", b"", "empty.yaml: файл пуст"),
     ("binary.yaml", b"\x00\x01\x02\xff\xfe",
-     "binary.yaml:1:4: файл не в кодировке UTF-8 (байт 0xff)"),
+     "binary.yaml:1:1: двоичный файл, а не текст (байт 0x00); ожидался текст в кодировке "
+     "UTF-8 (с BOM или без) или cp1251"),
     ("latin1.yaml", "system: whfb8\nname: Caf\xe9\nunits: []\n".encode("latin-1"),
-     "latin1.yaml:2:10: файл не в кодировке UTF-8 (байт 0xe9)"),
+     "latin1.yaml:2:10: файл не в кодировке UTF-8 (байт 0xe9) и не русский текст в cp1251; "
+     "ожидался текст в кодировке UTF-8 (с BOM или без) или cp1251"),
     ("tag.yaml", b"system: whfb8\nunits: !!python/object:os.system {}\n",
      "tag.yaml:2:8: ошибка синтаксиса YAML: тег «!!python/object:os.system» не поддерживается: "
      "в списке допустимы только обычные значения YAML (строки, числа, списки, словари)"),
@@ -103,7 +105,7 @@ ALIASES: list[tuple[bytes, str]] = [
     (b'[whfb8]\n"a" = 5\n', 'my.toml: [whfb8]: ожидались строки вида "English name" = '
      '"Русское название"'),
     ('[wh40k7]\n"a" = "б"\n'.encode(), "my.toml: неизвестная система «wh40k7»; известны: wh40k6, "
-     "whfb8, killteam2018"),
+     "whfb8, killteam2018 (и таблица [game_systems])"),
 ]
 
 

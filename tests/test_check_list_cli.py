@@ -117,8 +117,9 @@ def test_bad_input_in_a_batch(make: object, messages: list[str], kb_file: Path, 
     errors = [line.strip() for line in output.splitlines() if line.startswith("  ")
               and line.strip().startswith(bad)]
     assert errors == messages  # each problem said once, where it is
-    good = output[output.index("Список армии: good.yaml"):]
+    good = output[output.index("Список армии: good.yaml"):output.index("\nСводка по спискам")]
     assert good.endswith(GOOD_REPORT_TAIL)
+    assert output.endswith("Итого: проверено списков — 1, с нарушениями — 0, не прочитано — 1.\n")
     assert ("OK (поле rules[0], строка 6) · Регенерация (Warhammer Fantasy Battle, 8-я редакция, "
             "стр. 75)") in good
 
@@ -138,7 +139,7 @@ def test_violations_exit_one_and_folder_expands(kb_file: Path,
     code, output = _run(["checks"], kb_file)
     assert code == 1
     listed = [line for line in output.splitlines() if line.startswith("Список армии: ")]
-    names = sorted(p.name for p in CHECKS_DIR.glob("*.yaml"))
+    names = sorted(p.name for p in CHECKS_DIR.iterdir() if p.suffix in (".yaml", ".ros"))
     assert listed == [f"Список армии: checks/{name}" for name in names]
 
 
@@ -149,7 +150,7 @@ def test_json_batch_is_an_array_with_errors(kb_file: Path, tmp_path: Path,
     (tmp_path / "good.yaml").write_text(GOOD, encoding="utf-8")
     code, output = _run(["broken.json", "good.yaml", "--format", "json"], kb_file)
     assert code == 1
-    broken, good = json.loads(output)
+    broken, good, table = json.loads(output)
     assert broken["errors"] == [{
         "file": "broken.json", "line": 4, "column": 39, "field": "", "kind": "syntax",
         "message": "ошибка синтаксиса JSON: ожидалось имя поля в двойных кавычках",
@@ -157,6 +158,9 @@ def test_json_batch_is_an_array_with_errors(kb_file: Path, tmp_path: Path,
     assert broken["units"] == [] and broken["verdicts"] == []
     assert good["summary"] == {"ok": 3, "violation": 0, "warning": 0, "not_covered": 0}
     assert good["units"][0]["type"]["title"] == "Пехота Чудовищ"
+    assert table["schema"] == "rulekb.lists/1" and table["exit_code"] == 1
+    assert [(r["input"], r["read"], r["summary"]["ok"]) for r in table["lists"]] == [
+        ("broken.json", False, 0), ("good.yaml", True, 3)]
 
 
 def test_one_list_in_json_is_an_object(kb_file: Path, tmp_path: Path,

@@ -78,10 +78,6 @@ LIST_TEXT = """\
 Список армии: ultwe.yaml
 Система: wh40k6 — Warhammer 40,000, 6-я редакция
 
-Список в целом
-  ПРЕДУПРЕЖДЕНИЕ · правило не указано
-    Почему: В списке 1520 очков при пределе 1500.
-
 Отряд jetbikes — Гвардейцы на гравициклах
   Тип: Эльдарские (и тёмноэльдарские) гравициклы
   Действующие правила:
@@ -96,6 +92,10 @@ LIST_TEXT = """\
   НАРУШЕНИЕ (поле type) · правило не указано
     Почему: Тип «Артилерия» не найден в правилах.
     Возможно: «Артиллерия», «Кавалерия»
+
+Список в целом
+  ПРЕДУПРЕЖДЕНИЕ · правило не указано
+    Почему: В списке 1520 очков при пределе 1500.
 
 Итого: нарушений — 1, предупреждений — 1, не покрыто — 0, OK — 1.
 """
@@ -176,7 +176,7 @@ def test_list_json_has_units() -> None:
     assert list(data) == ["schema", "input", "system", "verdicts", "summary", "units", "errors"]
     assert list(data["verdicts"][0]) == ["unit", "field", "line", "verdict", "rules", "why",
                                          "check", "suggestions"]
-    assert data["verdicts"][0]["unit"] is None  # the list as a whole
+    assert data["verdicts"][-1]["unit"] is None  # the list as a whole, after its units
     assert data["units"][0] == {
         "id": "jetbikes", "name": "Гвардейцы на гравициклах",
         "type": {"id": "wh40k6:eldarskie-gravicikly",

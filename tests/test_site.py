@@ -592,7 +592,7 @@ def test_quickstart_examples_are_real_output(corpus_graph: Graph, tmp_path: Path
     it states are those the commands give; a "…" marks a cut."""
     import io
 
-    from validator.armylist import check_lists
+    from validator.armylist import check_lists, write_lists
     from validator.audit import write_audits
     from validator.inputs.roster import load_aliases
     from validator.report import exit_code, render_json, render_text
@@ -619,10 +619,14 @@ def test_quickstart_examples_are_real_output(corpus_graph: Graph, tmp_path: Path
                                  "tests/data/lists/bad/broken.json"])
     check_list("trolls", [files["trolls.yaml"]])
     check_list("trolls+aliases", [files["trolls.yaml"]], files["my.toml"])
+    for fmt in ("text", "json"):  # a folder, as the command writes it: with its table
+        out = io.StringIO()
+        codes["typed"] = write_lists(["tests/data/lists/typed/"], corpus_graph, out, fmt)
+        outputs.append(out.getvalue())
     for name in ("wh40k6/small", "whfb8/small", "engine/order_and_units", "missing_army"):
         audit(name, f"tests/data/games/{name}.jsonl")
-    assert codes == {"rule_parameters": 1, "points+broken": 1, "trolls": 1, "trolls+aliases": 0,
-                     "wh40k6/small": 1, "whfb8/small": 1, "engine/order_and_units": 1,
+    assert codes == {"rule_parameters": 1, "points+broken": 1, "trolls": 0, "trolls+aliases": 0,
+                     "typed": 0, "wh40k6/small": 1, "whfb8/small": 1, "engine/order_and_units": 1,
                      "missing_army": 2}
     everything = "\n".join(outputs)
     quoted = [line for language, body in blocks if language == "text" for line in body

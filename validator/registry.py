@@ -53,15 +53,17 @@ class Finding:
     field: str | None = None
 
     def place(self, check: str, *, line: int | None = None, unit: str | None = None,
-              action: str | None = None, field_prefix: str | None = None) -> Verdict:
-        """The finding as a :class:`Verdict` at a place in the input."""
+              action: str | None = None, field_prefix: str | None = None,
+              path: str | None = None) -> Verdict:
+        """The finding as a :class:`Verdict` at a place in the input (``path``: a roster
+        unit's selection path)."""
         where = self.field
         if field_prefix is not None:
             where = field_prefix + (f".{self.field}" if self.field and
                                     not self.field.startswith("[") else (self.field or ""))
         return Verdict(verdict=self.verdict, rules=self.rules, why=self.why, check=check,
                        suggestions=self.suggestions, line=line, unit=unit, action=action,
-                       field=where)
+                       field=where, path=path)
 
 
 CheckFunction = Callable[..., Iterable[Finding]]

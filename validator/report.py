@@ -9,13 +9,11 @@ Example::
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
-from kb.models import SYSTEM_TITLES
 from validator.inputs.models import InputError, InputFailure
-from validator.verdicts import AnyVerdict, Report, RuleCitation, UnitReport, Verdict
+from validator.verdicts import AnyVerdict, Report, RuleCitation, Verdict
 
 LABELS = {"violation": "НАРУШЕНИЕ", "warning": "ПРЕДУПРЕЖДЕНИЕ", "not_covered": "НЕ ПОКРЫТО",
           "ok": "OK"}
@@ -40,6 +38,11 @@ def _cited(rule: RuleCitation) -> str:
     return f"{rule.title} ({book}, стр. {page})"
 
 
+def citation_text(rule: RuleCitation) -> str:
+    """A rule as a report cites it: its title, source and page."""
+    return _cited(rule)
+
+
 def verdict_lines(verdict: AnyVerdict) -> list[str]:
     label = LABELS[verdict.verdict]
     if verdict.field:  # a list's verdict: where in the file (a log's line heads its block)
@@ -60,36 +63,6 @@ def verdict_lines(verdict: AnyVerdict) -> list[str]:
 
 def _verdicts_lines(verdicts: Iterable[Verdict]) -> list[str]:
     return [line for verdict in verdicts for line in verdict_lines(verdict)]
-
-
-def _unit_lines(unit: UnitReport) -> list[str]:
-    title = f"Отряд {unit.id}" + (f" — {unit.name}" if unit.name else "")
-    lines = [title, f"  Тип: {unit.type.title if unit.type else 'не определён'}"]
-    if unit.applies:
-        lines.append("  Действующие правила:")
-        for item in unit.applies:
-            undefined = "" if item.rule.defined else " (не описано в тексте правил)"
-            lines.append(f"    {item.rule.title}{undefined} — {item.because}")
-    return lines
-
-
-def _error_text(error: InputError) -> str:
-    return f"поле {error.field}: {error.message}" if error.path else error.message
-
-
-def _list_blocks(report: Report) -> list[list[str]]:
-    by_unit: dict[str | None, list[Verdict]] = {}
-    for verdict in report.verdicts:
-        by_unit.setdefault(verdict.unit, []).append(verdict)
-    blocks: list[list[str]] = []
-    if None in by_unit:
-        blocks.append(["Список в целом", *_verdicts_lines(by_unit.pop(None))])
-    for unit in report.units or ():
-        verdicts = by_unit.pop(unit.id, [])
-        blocks.append([*_unit_lines(unit), *_verdicts_lines(verdicts)])
-    for unit_id, verdicts in by_unit.items():  # verdicts about units the report does not list
-        blocks.append([f"Отряд {unit_id}", *_verdicts_lines(verdicts)])
-    return blocks
 
 
 def summary_text(counts: dict[str, int], errors: int) -> str:
@@ -135,19 +108,35 @@ def _stream_log(report: Report, fmt: str) -> str:
     return out.getvalue()
 
 
+def _replay(report: Report, fmt: str) -> str:
+    """A list report through the same writer ``rulekb check-list`` streams with."""
+    import io
+
+    from validator.armylist.output import writer_for
+    from validator.inputs.models import ListInputError
+
+    out = io.StringIO()
+    writer = writer_for(fmt, out, several=False)
+    if report.errors:
+        writer.failure(report.input, ListInputError(report.errors, system=report.system))
+        return out.getvalue()
+    writer.start(report.input, None, report.system)
+    by_unit: dict[str | None, list[Verdict]] = {}
+    for verdict in report.verdicts:
+        by_unit.setdefault(verdict.unit, []).append(verdict)
+    for unit in report.units or ():
+        writer.unit(unit, by_unit.pop(unit.id, []), None)
+    whole = by_unit.pop(None, [])
+    for verdicts in by_unit.values():  # verdicts about units the report does not list
+        whole.extend(verdicts)
+    writer.finish(whole)
+    return out.getvalue()
+
+
 def _render_one(report: Report) -> str:
     if report.kind == "log":
         return _stream_log(report, "text")
-    system = "не определена"
-    if report.system:
-        system = report.system + (f" — {SYSTEM_TITLES[report.system]}"
-                                  if report.system in SYSTEM_TITLES else "")
-    blocks = [[f"Список армии: {report.input}", f"Система: {system}"]]
-    if report.errors:
-        blocks.append(["Ошибки во входных данных:", *(f"  {e}" for e in report.errors)])
-    blocks.extend(_list_blocks(report))
-    blocks.append([_summary_line(report)])
-    return "\n\n".join("\n".join(block) for block in blocks) + "\n"
+    return _replay(report, "text")
 
 
 def render_text(report: Report | Sequence[Report]) -> str:
@@ -176,19 +165,12 @@ def verdict_json(verdict: AnyVerdict, kind: str) -> dict[str, Any]:
         {"line": verdict.line, "unit": verdict.unit, "action": verdict.action} if kind == "log"
         else {"unit": verdict.unit, "field": verdict.field, "line": verdict.line}
     )
+    path = getattr(verdict, "path", None)
+    if kind == "list" and path:
+        where["path"] = path  # a roster's unit: its selection's name path
     return {**where, "verdict": verdict.verdict,
             "rules": [_rule_json(r) for r in verdict.rules], "why": verdict.why,
             "check": verdict.check, "suggestions": list(verdict.suggestions)}
-
-
-def _unit_json(unit: UnitReport) -> dict[str, Any]:
-    return {
-        "id": unit.id,
-        "name": unit.name,
-        "type": {"id": unit.type.id, "title": unit.type.title} if unit.type else None,
-        "applies": [{"rule": {"id": a.rule.id, "title": a.rule.title, "defined": a.rule.defined},
-                     "because": a.because, "path": list(a.path)} for a in unit.applies],
-    }
 
 
 def error_json(error: InputError) -> dict[str, Any]:
@@ -207,7 +189,9 @@ def report_json(report: Report) -> dict[str, Any]:
         "summary": report.summary.model_dump(),
     }
     if report.kind == "list":
-        data["units"] = [_unit_json(u) for u in report.units or ()]
+        from validator.armylist.output import unit_json
+
+        data["units"] = [unit_json(u) for u in report.units or ()]
     data["errors"] = [error_json(e) for e in report.errors]
     return data
 
@@ -225,7 +209,7 @@ def render_json(report: Report | Sequence[Report]) -> str:
 def _one_json(report: Report) -> str:
     if report.kind == "log":
         return _stream_log(report, "json")
-    return json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n"
+    return _replay(report, "json")
 
 
 # --- exit code ------------------------------------------------------------------------------

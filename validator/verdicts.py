@@ -43,7 +43,9 @@ class Verdict(_Frozen):
     """One finding: what a check concluded, the rules it rests on and why, and where.
 
     The check fills ``verdict``, ``rules``, ``why``, ``suggestions``; the walker that runs it
-    adds the location (``line`` for a log, ``unit`` and ``field`` for a list, ``action``).
+    adds the location (``line`` for a log, ``unit`` and ``field`` for a list, ``action``;
+    ``path`` for a roster's unit: its selection's name path, since a roster has no useful
+    lines).
     """
 
     verdict: VerdictKind
@@ -55,6 +57,7 @@ class Verdict(_Frozen):
     unit: str | None = None
     action: str | None = None
     field: str | None = None
+    path: str | None = None
 
     def __repr__(self) -> str:
         return f"Verdict({self.verdict}, {self.check}, line={self.line}, unit={self.unit})"
@@ -119,12 +122,28 @@ class Application(_Frozen):
 
 
 class UnitReport(_Frozen):
-    """A unit of a list: its resolved type and every rule that applies to it."""
+    """A unit of a list: its resolved type and every rule that applies to it.
+
+    ``custom_name`` is the name the player gave it; ``path`` a roster unit's selection path;
+    ``models``, ``points`` and ``keywords`` are the list's, for the organiser reading it.
+    """
 
     id: str
     name: str | None = None
     type: TypeRef | None = None
     applies: tuple[Application, ...] = ()
+    custom_name: str | None = None
+    path: str | None = None
+    models: int | None = None
+    points: int | None = None
+    keywords: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str | None:
+        """The unit's name as a report shows it, with the custom name in «»."""
+        if self.custom_name and self.custom_name != self.name:
+            return f"{self.name} «{self.custom_name}»" if self.name else self.custom_name
+        return self.name
 
 
 class Summary(_Frozen):

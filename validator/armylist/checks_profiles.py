@@ -127,9 +127,18 @@ def fixed_profile(listed: ListedUnit, ctx: ListContext) -> Iterator[Finding]:
 
 def independent(listed: ListedUnit, index: int) -> bool:
     """Whether part ``index`` of the unit declares the independent-character rule."""
-    prefix = f"parts[{index}]."
-    return any(rule.field.startswith(prefix) and stem_match(rule.lookup.name, INDEPENDENT_STEMS)
-               for rule in listed.rules)
+    return index in independent_parts(listed)
+
+
+def independent_parts(listed: ListedUnit) -> frozenset[int]:
+    """The parts of the unit that declare the independent-character rule (read once per
+    unit: the checks ask of every part)."""
+    found = listed.memo.get("independent_parts")
+    if found is None:
+        found = listed.memo["independent_parts"] = frozenset(
+            rule.part_index for rule in listed.rules if rule.part_index is not None
+            and stem_match(rule.lookup.name, INDEPENDENT_STEMS))
+    return found
 
 
 @unit_check("crew_per_gun")

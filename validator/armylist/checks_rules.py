@@ -1,18 +1,28 @@
 """Checks of the special rules a list declares: the name, the parameter, and stacking.
 
-- ``rule_name``: every declared rule resolves in the list's system; a typo is an error with
-  the nearest names; a rule the corpus only names (a ``concept``, or words of some sentence
-  the KB has no node for) is a warning: the KB holds no rules to check it by.
+- ``rule_name``: every declared rule resolves in the list's system. A rule the KB does not
+  hold — a name the corpus lacks, or one it only names (a ``concept``) — is ``not_covered``,
+  once per distinct name per unit however often the unit declares it: the corpus cannot judge
+  it, and a legal list must not be reported as breaking rules nobody here can read. A typo
+  of a known name is a warning naming it (the unit is checked with that rule); a name that
+  several rules share, a warning asking which.
 - ``rule_parameter``: the parameter after the name ("Регенерация (5+)") has the shape the
   text writes it in and lies within the bounds the KB's facts give (:mod:`.parameters`); a
-  missing required parameter and a parameter on a rule whose text shows none are violations.
+  missing required parameter is a violation; a value on a rule whose text shows none is
+  ``not_covered`` (the text does not say the rule takes none; the value cannot be judged).
+  Words in brackets are the parameter only of a rule whose text takes words («Мудрец (школа
+  Огня)»); otherwise they are notes ("FAQ'ed", "Crew only") and never judged. A placeholder
+  "(*)" (BattleScribe's generic entry) states no value: ``not_covered`` where one is needed.
 - ``rule_stacking``: a rule whose text says several of it do not add up («Если модель имеет
   несколько Сопротивлений, то они не складываются») declared more than once for one unit.
+
+The army's own rules (force rules) get the name and parameter checks too, through
+:func:`declared_rule_findings`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from kb.lemmas import fold
 from kb.models import Node
@@ -28,6 +38,7 @@ from validator.armylist.parameters import (
     parameter_spec,
     parse_parameter,
 )
+from validator.inputs.names import PLACEHOLDER
 from validator.registry import Finding, unit_check
 from validator.rulebook import Rulebook
 from validator.verdicts import RuleCitation
@@ -43,53 +54,112 @@ def _first_sentence(book: Rulebook, node: Node) -> RuleCitation:
         node, next(iter(sentences(node.text)), node.title)))
 
 
+def declared_rule_findings(rules: Iterable[DeclaredRule], ctx: ListContext) -> Iterator[Finding]:
+    """The name and parameter findings of declared rules (a unit's, or the army's own)."""
+    rules = tuple(rules)
+    yield from _name_findings(rules, ctx)
+    yield from _parameter_findings(rules, ctx)
+
+
 @unit_check("rule_name")
 def rule_name(listed: ListedUnit, ctx: ListContext) -> Iterator[Finding]:
-    """Every declared special rule resolves in the list's system (typos: an error with the
-    nearest names); a rule the corpus only names is a warning."""
-    book = ctx.book
-    for rule in listed.rules:
+    """Every declared special rule resolves in the list's system; one the KB does not hold is
+    ``not_covered`` once per name, a typo or an ambiguous name a warning."""
+    yield from _name_findings(listed.rules, ctx)
+
+
+SHOWN_FIELDS = 10
+"""How many other places of one rule a verdict names; the rest are counted."""
+
+
+class _Group:
+    """The places a unit declares one rule name: the first, a few more, how many in all."""
+
+    __slots__ = ("first", "others", "count")
+
+    def __init__(self, first: DeclaredRule) -> None:
+        self.first = first
+        self.others: list[str] = []
+        self.count = 1
+
+    def add(self, rule: DeclaredRule) -> None:
+        self.count += 1
+        if len(self.others) < SHOWN_FIELDS and rule.field not in self.others:
+            self.others.append(rule.field)
+
+    def also(self) -> str:
+        """Where else the rule is declared: « (также parts[0].rules[1])»."""
+        if not self.others:
+            return ""
+        more = self.count - 1 - len(self.others)
+        return f" (также {', '.join(self.others)}" + (f" и ещё {more}" if more > 0 else "") + ")"
+
+
+def listed_fields(rules: Sequence[DeclaredRule]) -> str:
+    """A few declared rules with their places, «X» (rules[0]), the rest counted."""
+    shown = ", ".join(f"«{r.written}» ({r.field})" for r in rules[:SHOWN_FIELDS])
+    more = len(rules) - SHOWN_FIELDS
+    return shown + (f" и ещё {more}" if more > 0 else "")
+
+
+def _name_findings(rules: Iterable[DeclaredRule], ctx: ListContext) -> Iterator[Finding]:
+    book, system = ctx.book, ctx.army.system
+    groups: dict[str, _Group] = {}
+    for rule in rules:
+        key = rule.lookup.key
+        group = groups.get(key)
+        if group is None:
+            groups[key] = _Group(rule)
+        else:
+            group.add(rule)
+    for group in groups.values():
+        rule = group.first
         lookup, node = rule.lookup, rule.node
+        also = group.also()
         if node is None:
             if not lookup.name.strip(" ()"):
                 empty = "Название правила пустое." if not rule.written.strip() else (
                     f"Вместо названия правила — «{rule.written}».")
-                yield Finding("violation", (), empty, field=rule.field)
-                continue
-            if lookup.ambiguous:
-                yield Finding("violation", (), f"Правило {as_written(lookup)} неоднозначно: "
-                              f"подходят {quoted([n.title for n in lookup.ambiguous])}.",
-                              lookup.suggestions, field=rule.field)
-                continue
-            mention = book.mention(lookup.name)
-            if mention is not None:
-                yield Finding("warning", (mention.citation(),),
-                              f"Правило {as_written(lookup)} в тексте правил только упоминается: "
-                              "описания в базе знаний нет, оно не проверено.", field=rule.field)
-                continue
-            why = f"Правило {as_written(lookup)} не найдено в правилах системы {ctx.army.system}"
-            if lookup.suggestions:
-                why += f"; ближайшие: {quoted(lookup.suggestions)}"
-            if lookup.elsewhere:
-                systems = sorted({n.system for n in lookup.elsewhere})
-                why += f"; оно есть в системе {', '.join(systems)}"
-            yield Finding("violation", (), why + ".", lookup.suggestions, field=rule.field)
+                yield Finding("warning", (), empty, field=rule.field)
+            elif lookup.ambiguous:
+                yield Finding("warning", (), f"Правило {as_written(lookup)}{also} неоднозначно: "
+                              f"подходят {quoted([n.title for n in lookup.ambiguous])}; оно не "
+                              "проверено — уточните название.", lookup.suggestions,
+                              field=rule.field)
+            elif (mention := book.mention(lookup.name)) is not None:
+                yield Finding("not_covered", (mention.citation(),),
+                              f"Правило {as_written(lookup)}{also} в тексте правил только "
+                              "упоминается: описания в базе знаний нет, оно не проверено.",
+                              field=rule.field)
+            else:
+                why = (f"Правила {as_written(lookup)}{also} в корпусе правил системы {system} "
+                       "нет: оно не проверено")
+                if lookup.elsewhere:
+                    systems = sorted({n.system for n in lookup.elsewhere})
+                    why += (f" (правило с таким названием есть в системе {', '.join(systems)}, "
+                            "но системы не смешиваются)")
+                if lookup.suggestions:
+                    why += f"; возможно, имелось в виду {quoted(lookup.suggestions)}"
+                yield Finding("not_covered", (), why + ".", lookup.suggestions, field=rule.field)
         elif lookup.typo:
-            yield Finding("violation", (_first_sentence(book, node),),
-                          f"Правило {as_written(lookup)} не найдено: это опечатка? Ближайшее — "
-                          f"«{node.title}», отряд проверен с ним.", lookup.suggestions,
-                          field=rule.field)
+            yield Finding("warning", (_first_sentence(book, node),),
+                          f"Правило {as_written(lookup)}{also} дословно не найдено: вероятно, это "
+                          f"опечатка в «{node.title}», и отряд проверен с ним.",
+                          lookup.suggestions, field=rule.field)
         elif not node.defined:
             named = cite_mention(book, node)
-            yield Finding("warning", (named,) if named else (),
-                          f"Правило {as_written(lookup, node.title)} в тексте правил "
+            yield Finding("not_covered", (named,) if named else (),
+                          f"Правило {as_written(lookup, node.title)}{also} в тексте правил "
                           "только названо: описания в базе знаний нет, оно не проверено.",
                           field=rule.field)
 
 
-def _given(rule: DeclaredRule, node: Node) -> str | None:
-    """The parameter the list gives; the title's own "(*)" written out counts as none."""
+def _given(rule: DeclaredRule, node: Node, spec: ParameterSpec | None) -> str | None:
+    """The parameter the list gives: the value after the name, else words in brackets for a
+    rule whose text takes words; the title's own "(*)" written out counts as none."""
     parameter = rule.parameter
+    if parameter is None and rule.texts and spec is not None and "text" in spec.shapes:
+        parameter = rule.texts[0]
     title_parameter = split_parameter(node.title)[1]
     if parameter is not None and parameter.strip() == FREE_TEXT_MARK == title_parameter:
         return None
@@ -101,18 +171,34 @@ def rule_parameter(listed: ListedUnit, ctx: ListContext) -> Iterator[Finding]:
     """A declared rule's parameter has the shape its text writes and lies within the bounds
     the KB's facts give; a missing required parameter, or one on a rule that takes none,
     is reported."""
+    yield from _parameter_findings(listed.rules, ctx)
+
+
+def _parameter_findings(rules: Iterable[DeclaredRule], ctx: ListContext) -> Iterator[Finding]:
     book = ctx.book
-    for rule in listed.rules:
+    unchecked: set[tuple[str, str]] = set()  # one not_covered per rule and value per unit
+    for rule in rules:
         node = rule.node
         if node is None or not node.defined or node.kind != "rule":
             continue
         spec = parameter_spec(book, node)
-        given = _given(rule, node)
+        given = _given(rule, node, spec)
+        if given is not None and set(given.strip()) == {PLACEHOLDER}:
+            if spec is not None and spec.required:
+                yield Finding("not_covered", spec.forms,
+                              f"«{rule.written}»: значение параметра в списке не указано («*» "
+                              f"вместо {spec.describe()}), его допустимость не проверена.",
+                              field=rule.field)
+            continue
         if spec is None:
-            if given is not None:
-                yield Finding("violation", (book.cite(node, node.title),),
-                              f"Правило «{node.title}» в тексте правил пишется без параметра, а в "
-                              f"«{rule.written}» указан параметр «{given}».", field=rule.field)
+            if given is not None and (node.id, given) not in unchecked:
+                # the text shows no parameter; it does not say the rule takes none (a corpus
+                # section may describe only part of a rule): the value cannot be judged
+                unchecked.add((node.id, given))
+                yield Finding("not_covered", (book.cite(node, node.title),),
+                              f"В «{rule.written}» указан параметр «{given}», а текст правила "
+                              f"«{node.title}» параметра не показывает: значение не проверено.",
+                              field=rule.field)
             continue
         if given is None:
             yield from _without_parameter(rule, node, spec)
@@ -190,7 +276,7 @@ def rule_stacking(listed: ListedUnit, ctx: ListContext) -> Iterator[Finding]:
         joined = book.sentence(node, *JOINED_STEMS)
         if joined is not None and any(r.part is not None for r in declared):
             cited.insert(0, joined.citation())
-        listed_rules = ", ".join(f"«{r.written}» ({r.field})" for r in declared)
+        listed_rules = listed_fields(declared)
         why = (f"У отряда несколько правил «{node.title}»: {listed_rules}; они не складываются, "
                "действует одно, наилучшее")
         best = _best(book, node, declared)

@@ -46,12 +46,13 @@ def as_written(lookup: NameLookup, title: str | None = None) -> str:
     return text
 
 
-def not_found(what: str, lookup: NameLookup, system: str) -> str:
-    """The message for a name that means nothing in ``system``."""
-    text = f"{what} {as_written(lookup)} не найден в правилах системы {system}"
+def not_covered_type(lookup: NameLookup, system: str) -> str:
+    """The message for a unit type the corpus of ``system`` does not hold."""
+    text = (f"Типа {as_written(lookup)} в корпусе правил системы {system} нет: правила типа "
+            "не проверены")
     if lookup.suggestions:
-        return text + f"; ближайшие: {quoted(lookup.suggestions)}."
-    return text + "; похожих названий нет."
+        return text + f"; возможно, имелось в виду {quoted(lookup.suggestions)}."
+    return text + "."
 
 
 def _type_in_profile(ctx: ListContext) -> tuple[RuleCitation, ...]:
@@ -61,10 +62,10 @@ def _type_in_profile(ctx: ListContext) -> tuple[RuleCitation, ...]:
 
 @unit_check("unit_type")
 def unit_type(listed: ListedUnit, ctx: ListContext) -> Iterator[Finding]:
-    """The unit's type resolves in the list's system (any inflected form; a typo is an error
-    with the nearest types); a combined type resolves to all its parts; a type the corpus
-    only names is accepted with a warning. A unit of another system is left to
-    ``unit_system``."""
+    """The unit's type resolves in the list's system (any inflected form; a typo is a warning
+    naming the type it was checked as); a combined type resolves to all its parts; a type the
+    KB does not hold — one the corpus lacks or only names — is ``not_covered``: its rules are
+    not checked. A unit of another system is left to ``unit_system``."""
     lookup, book = listed.type, ctx.book
     if lookup is None:
         if ctx.army.system not in TYPE_OPTIONAL_SYSTEMS:
@@ -74,27 +75,26 @@ def unit_type(listed: ListedUnit, ctx: ListContext) -> Iterator[Finding]:
     node = lookup.node
     if node is None:
         if lookup.ambiguous:
-            yield Finding("violation", (), f"Тип {as_written(lookup)} неоднозначен: подходят "
-                          f"{quoted([n.title for n in lookup.ambiguous])}; уточните название.",
-                          lookup.suggestions, field="type")
+            yield Finding("warning", (), f"Тип {as_written(lookup)} неоднозначен: подходят "
+                          f"{quoted([n.title for n in lookup.ambiguous])}; правила типа не "
+                          "проверены — уточните название.", lookup.suggestions, field="type")
         elif ctx.army.system in TYPE_OPTIONAL_SYSTEMS and not lookup.elsewhere:
-            yield Finding("warning", (), f"В системе {ctx.army.system} модель описывают "
+            yield Finding("not_covered", (), f"В системе {ctx.army.system} модель описывают "
                           f"ключевые слова: тип {as_written(lookup)} в правилах не найден и не "
                           "проверен.", lookup.suggestions, field="type")
         elif not lookup.elsewhere:
-            yield Finding("violation", _type_in_profile(ctx),
-                          not_found("Тип", lookup, ctx.army.system), lookup.suggestions,
-                          field="type")
+            yield Finding("not_covered", (), not_covered_type(lookup, ctx.army.system),
+                          lookup.suggestions, field="type")
         return
     if node.kind == "concept" and node.category not in TYPE_CATEGORIES:
         mention = cite_mention(book, node)
-        yield Finding("violation", (mention,) if mention else (),
+        yield Finding("warning", (mention,) if mention else (),
                       f"{as_written(lookup)} в тексте правил — правило «{node.title}», а не тип "
-                      "войск.", field="type")
+                      "войск: правила типа отряда не проверены.", field="type")
         return
     if not node.defined:
         mention = cite_mention(book, node)
-        yield Finding("warning", (mention,) if mention else (),
+        yield Finding("not_covered", (mention,) if mention else (),
                       f"Тип {as_written(lookup, node.title)} в тексте правил только назван: "
                       "правил для него в базе знаний нет, правила типа не проверены.",
                       field="type")
@@ -106,9 +106,9 @@ def unit_type(listed: ListedUnit, ctx: ListContext) -> Iterator[Finding]:
             f"«{p.title}»" + ("" if p.defined else " (в тексте только назван)") for p in parts)
         also = f"; он следует также правилам типов {listed_parts}"
     if lookup.typo:
-        yield Finding("violation", (cite_type(book, node),),
-                      f"Тип {as_written(lookup)} не найден: это опечатка? Ближайший тип — "
-                      f"«{node.title}», отряд проверен как «{node.title}»{also}.",
+        yield Finding("warning", (cite_type(book, node),),
+                      f"Тип {as_written(lookup)} дословно не найден: вероятно, это опечатка в "
+                      f"«{node.title}», и отряд проверен как «{node.title}»{also}.",
                       lookup.suggestions, field="type")
         return
     found = "" if fold(node.title) == fold(lookup.name) else f": «{node.title}»"

@@ -11,6 +11,7 @@ file, line, column and field path.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
@@ -305,7 +306,8 @@ def slug(name: str) -> str:
     >>> slug("Гвардейцы на гравициклах")
     'gvardeicy-na-graviciklah'
     """
-    text = re.sub(r"[^a-z0-9]+", "-", fold(name).translate(_TRANSLIT)).strip("-")
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    text = re.sub(r"[^a-z0-9]+", "-", fold(bare).translate(_TRANSLIT)).strip("-")
     return text or "unit"
 
 
@@ -331,13 +333,33 @@ class Part(_Frozen):
     profile: Profile = Field(default_factory=dict)
 
 
+def _parts_models(parts: Any) -> int | None:
+    """The models the parts of a unit count (``count`` is 1 when left out), if they can."""
+    if not isinstance(parts, list | tuple) or not parts:
+        return None
+    total = 0
+    for part in parts:
+        count = part.count if isinstance(part, Part) else part.get("count", 1) if isinstance(
+            part, dict) else None
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            return None  # the part's own error is reported; no guess at the unit's size
+        total += count
+    return total
+
+
 class Unit(_Frozen):
-    """One unit of an army list; ``id`` defaults to the slug of ``name``."""
+    """One unit of an army list; ``id`` defaults to the slug of ``name``.
+
+    ``models`` may be left out (FORMATS §2): it is then the sum of the ``parts`` counts (a gun
+    and its crew), else 1 (a Kill Team model, a character). ``custom_name`` is the name the
+    player gave the unit (BattleScribe's ``customName``); ``name`` stays the entry's name.
+    """
 
     id: str = Field(default="", min_length=1)
     name: str
+    custom_name: str | None = None
     type: str | None = None
-    models: int = Field(ge=1)
+    models: int = Field(default=1, ge=1)
     points: int | None = Field(default=None, ge=0)
     rules: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
@@ -346,10 +368,25 @@ class Unit(_Frozen):
 
     @model_validator(mode="before")
     @classmethod
-    def _default_id(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "id" not in data and isinstance(data.get("name"), str):
-            return {**data, "id": slug(data["name"])}
+    def _defaults(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        if "id" not in data and isinstance(data.get("name"), str):
+            named = data.get("custom_name")
+            data = {**data, "id": slug(named if isinstance(named, str) and named.strip()
+                                       else data["name"])}
+        if "models" not in data:
+            counted = _parts_models(data.get("parts"))
+            if counted is not None:
+                data = {**data, "models": counted}
         return data
+
+    @property
+    def label(self) -> str:
+        """The unit as a report names it: «Dire Avenger Exarch «Eldos»» with the custom name."""
+        if self.custom_name and self.custom_name.strip() != self.name.strip():
+            return f"{self.name} «{self.custom_name.strip()}»"
+        return self.name
 
     def __repr__(self) -> str:
         return f"Unit({self.id}, {self.name!r}, {self.models})"
@@ -358,22 +395,32 @@ class Unit(_Frozen):
 class ArmyList(_Frozen):
     """An army list as read from YAML, JSON or a BattleScribe roster.
 
-    ``source`` is the file it came from; ``positions`` maps a field path
-    (``"units[2].type"``) to where it is written in that file, so a verdict can point there.
-    Neither is read from the list itself.
+    ``rules`` are the army's own rules, which apply to every unit (BattleScribe's force
+    rules: "Foresight of the Damned (Ulthwe)").
+
+    The reader fills the rest, never the list itself: ``source`` is the file it came from;
+    ``positions`` maps a field path (``"units[2].type"``) to where it is written in that file,
+    so a verdict can point there; ``locations`` maps a field path to the place in a roster that
+    has no useful lines (the selection's name path: "Kill Team List › Dire Avenger"); ``notices``
+    are what the reader must tell the user about how the list was read (a roster of another
+    edition checked as this one).
     """
 
     system: SystemField
     name: str | None = None
     points_limit: int | None = Field(default=None, ge=0)
+    rules: tuple[str, ...] = ()
     units: tuple[Unit, ...]
     source: str | None = None
     positions: dict[str, SourcePos] = Field(default_factory=dict, repr=False)
+    locations: dict[str, str] = Field(default_factory=dict, repr=False)
+    notices: tuple[str, ...] = ()
 
     @model_validator(mode="before")
     @classmethod
     def _default_ids(cls, data: Any) -> Any:
-        """Give unnamed units their slug, ``-2``, ``-3`` … when two names share one."""
+        """Give units without an id the slug of their (custom) name, ``-2``, ``-3`` … when two
+        share one."""
         units = data.get("units") if isinstance(data, dict) else None
         if not isinstance(units, list):
             return data
@@ -381,7 +428,9 @@ class ArmyList(_Frozen):
         filled: list[Any] = []
         for unit in units:
             if isinstance(unit, dict) and "id" not in unit and isinstance(unit.get("name"), str):
-                base = candidate = slug(unit["name"])
+                named = unit.get("custom_name")
+                base = candidate = slug(named if isinstance(named, str) and named.strip()
+                                        else unit["name"])
                 number = 1
                 while candidate in taken:
                     number += 1
