@@ -21,6 +21,7 @@ from bsdata_rosters import BSDATA, catalogues, roster_xml
 
 from kb.graph import Graph
 from validator.armylist import check_list, write_lists
+from validator.inputs.models import ListInputError
 from validator.inputs.roster import parse_roster, read_roster
 from validator.verdicts import Report
 
@@ -129,3 +130,18 @@ def test_lizardmen_rosters_of_the_issue_are_clean(corpus_graph: Graph) -> None:
     assert impact and {v.verdict for v in impact} == {"not_covered"}
     stegadon = next(u for u in army.units if u.name == "Stegadon")
     assert stegadon.type == "Monster" and stegadon.models == 1 + 5  # the beast and its crew
+
+
+def test_a_roster_reads_the_same_through_either_xml_parser() -> None:
+    """A roster without a document type declaration (no entities possible) is read by the C
+    tree builder, one that declares one by defusedxml: the same roster either way, and an
+    entity is still refused."""
+    data = (REAL / "ghd-kroot-125.ros").read_bytes()
+    head, _, rest = data.partition(b"?>")
+    declared = head + b"?>\n<!DOCTYPE roster>" + rest
+    fast, safe = parse_roster(data, file="a.ros"), parse_roster(declared, file="a.ros")
+    assert fast.units == safe.units and fast.rules == safe.rules
+    bomb = head + b'?>\n<!DOCTYPE roster [<!ENTITY a "x">]>' + rest.replace(
+        b'name="Kroot 125"', b'name="&a;"', 1)
+    with pytest.raises(ListInputError, match="сущност"):
+        parse_roster(bomb, file="b.ros")

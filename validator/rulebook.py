@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from kb.books import book_title
 from kb.graph import Graph
-from kb.lemmas import fold, lemma_key, lemma_words
+from kb.lemmas import fold, lemma_key, lemma_words, words
 from kb.models import Fact, Node
 from kb.text import sentences, stem_match
 from validator.inputs.models import InputError
@@ -75,6 +75,11 @@ class Sentence:
     def citation(self) -> RuleCitation:
         """The node cited with this sentence."""
         return self.book.cite(self.node, self.text)
+
+
+MENTION_STEM = 3
+"""How many first letters of a name's word (its lemma) a sentence must hold to be read for a
+mention of it: inflection changes the end of a Russian word, not its start."""
 
 
 class Rulebook:
@@ -181,22 +186,33 @@ class Rulebook:
         wanted = tuple(lemma_words(name))
         if not any(len(word) >= 3 and word.isalpha() for word in wanted):
             return None  # "Х 2" is no name: it would be found in any sentence that has it
-        return self._cached(("mention", wanted), lambda: self._mention(wanted))
+        written = tuple(fold(word) for word in words(name))
+        return self._cached(("mention", wanted), lambda: self._mention(wanted, written))
 
-    def _mention(self, wanted: tuple[str, ...]) -> Sentence | None:
-        for node, text, lemmas in self._sentence_lemmas():
-            width = len(wanted)
-            if any(lemmas[i:i + width] == wanted for i in range(len(lemmas) - width + 1)):
+    def _mention(self, wanted: tuple[str, ...], written: tuple[str, ...]) -> Sentence | None:
+        # only sentences holding the start of every word (of its lemma or as written) are
+        # lemmatised: a list of unknown names must not wait for the dictionary to read the
+        # whole rulebook
+        starts = [{w[:MENTION_STEM] for w in pair} for pair in zip(wanted, written, strict=True)]
+        width = len(wanted)
+        lemmas: dict[int, tuple[str, ...]] = self._cached(("sentence_lemmas",), dict)
+        for index, (node, text, folded) in enumerate(self._sentence_texts()):
+            if not all(any(start in folded for start in pair) for pair in starts):
+                continue
+            found = lemmas.get(index)
+            if found is None:
+                found = lemmas[index] = tuple(lemma_words(text))
+            if any(found[i:i + width] == wanted for i in range(len(found) - width + 1)):
                 return Sentence(node, text, self)
         return None
 
-    def _sentence_lemmas(self) -> list[tuple[Node, str, tuple[str, ...]]]:
-        def compute() -> list[tuple[Node, str, tuple[str, ...]]]:
-            return [(node, text, tuple(lemma_words(text)))
+    def _sentence_texts(self) -> list[tuple[Node, str, str]]:
+        def compute() -> list[tuple[Node, str, str]]:
+            return [(node, text, fold(text))
                     for node in self._nodes if node.source and node.text
                     for text in sentences(node.text)]
 
-        return self._cached(("sentence_lemmas",), compute)
+        return self._cached(("sentence_texts",), compute)
 
     def holder(self, quote: str, nodes: Iterable[Node]) -> Node | None:
         """The first of ``nodes`` (with a source file) whose text holds ``quote``.

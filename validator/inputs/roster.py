@@ -46,6 +46,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 from xml.etree.ElementTree import Element, ParseError
 
 import defusedxml.ElementTree as safe_xml
@@ -124,9 +125,15 @@ def _unzip(data: bytes, file: str, max_bytes: int) -> bytes:
 
 def _parse_xml(data: bytes, file: str | None) -> Element:
     try:
-        root: Element = safe_xml.fromstring(
-            data, forbid_dtd=False, forbid_entities=True, forbid_external=True
-        )
+        if b"\x00" not in data and b"<!DOCTYPE" not in data:
+            # no document type declaration (in an ASCII-compatible encoding, the only ones
+            # without NUL bytes expat reads): no entity, nothing defusedxml would refuse;
+            # the C tree builder reads it several times faster
+            root: Element = ElementTree.fromstring(data)
+        else:
+            root = safe_xml.fromstring(
+                data, forbid_dtd=False, forbid_entities=True, forbid_external=True
+            )
     except EntitiesForbidden as exc:
         if exc.sysid or exc.pubid:
             raise fail(file, f"небезопасный XML: сущность «{exc.name}» ссылается на внешний "
