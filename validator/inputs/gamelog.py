@@ -185,9 +185,9 @@ class GameLog:
         with self.path.open("rb") as stream:
             stream.seek(self._offset)
             readline = stream.readline
-            while raw := readline(limit + 1):
+            while raw := readline(limit + 2):  # the line, and its end ("\r\n") if it fits
                 line += 1
-                if len(raw) > limit:
+                if len(raw) > limit and len(raw.rstrip(b"\r\n")) > limit:
                     while not raw.endswith(b"\n") and (raw := readline(65536)):
                         pass  # skip the rest of the overlong line without holding it
                     yield line, InputError(
@@ -325,12 +325,12 @@ def read_log(
     with stream:
         line = 0
         while True:
-            raw = stream.readline(max_header_bytes + 1)
+            raw = stream.readline(max_header_bytes + 2)
             if not raw:
                 raise GameLogError([InputError(message="файл пуст: нет заголовка партии",
                                                kind="empty", file=file)])
             line += 1
-            if len(raw) > max_header_bytes:
+            if len(raw) > max_header_bytes and len(raw.rstrip(b"\r\n")) > max_header_bytes:
                 raise GameLogError([InputError(
                     message=f"заголовок партии длиннее {max_header_bytes} байт", kind="too_large",
                     file=file, line=line)])
