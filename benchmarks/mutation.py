@@ -2,24 +2,30 @@
 
 Not part of the test suite (it runs the tests once per mutant): it asks how many small
 changes of the checks' comparisons the tests notice. cosmic-ray (the ``dev`` extra) makes
-each mutant — ``<`` for ``<=``, ``>=`` for ``>`` and back, the off-by-one changes a limit
-check can suffer — in a copy of the repository (the working tree is never touched), runs
-the tests of ``validator/`` against it, and counts the mutants no test kills.
+each mutant in a copy of the repository (the working tree is never touched), runs the tests
+of ``validator/`` against it, and counts the mutants no test kills. The mutants:
+
+* ``boundary`` — cosmic-ray's ``<`` for ``<=``, ``>=`` for ``>`` and back: a limit checked
+  with the wrong strictness, which a test at the limit's value notices;
+* ``offset`` — this project's :mod:`mutation_operators`: the limit itself off by one
+  (``x > limit`` to ``x > (limit) + 1`` and ``- 1``, where the limit is not a number written
+  in the code), which a test one step past the value notices.
 
 What it covers, by default: every module of ``validator/`` (the audit checks, the army-list
-checks, the input readers, the rulebook access), the four boundary operators above, and the
-tests of the validator (``tests/test_audit_*.py``, the list and report tests). A mutant
-whose tests run past ``--timeout`` counts as killed (cosmic-ray's rule). On the 2-core
-machine of this project the default run takes about half an hour; ``--modules`` narrows it
-(``--modules validator/audit/wh40k6_bikes.py``).
+checks, the input readers, the rulebook access), both kinds of mutants, and the tests of the
+validator (``TESTS``: the limit tests first, so that a mutant they kill costs seconds). A
+mutant whose tests run past ``--timeout`` counts as killed (cosmic-ray's rule).
+``--modules`` narrows it (``--modules validator/audit/wh40k6_bikes.py``), ``--kinds`` too.
 
-Prints the survival rate and every surviving mutant (file, line, operator), and with
-``--diffs`` the change itself.
+Prints the survival rate and every surviving mutant (file, line, operator) with, for those
+that cannot change a verdict, the reason (``EQUIVALENT``); a survivor without one is a
+limit no test pins yet. ``--diffs`` prints each change.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -30,20 +36,67 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-OPERATORS = ("core/ReplaceComparisonOperator_Lt_LtE", "core/ReplaceComparisonOperator_LtE_Lt",
-             "core/ReplaceComparisonOperator_Gt_GtE", "core/ReplaceComparisonOperator_GtE_Gt")
-"""The boundary mutations: a limit checked with the wrong strictness."""
+OPERATORS: dict[str, tuple[str, ...]] = {
+    "boundary": ("core/ReplaceComparisonOperator_Lt_LtE", "core/ReplaceComparisonOperator_LtE_Lt",
+                 "core/ReplaceComparisonOperator_Gt_GtE",
+                 "core/ReplaceComparisonOperator_GtE_Gt"),
+    "offset": ("rulekb/LimitPlusOne", "rulekb/LimitMinusOne"),
+}
+"""The mutations by kind: a limit checked with the wrong strictness, a limit off by one."""
 
-TESTS = ("tests/test_audit_engine.py", "tests/test_audit_games.py",
-         "tests/test_audit_killteam2018.py", "tests/test_audit_limits.py",
-         "tests/test_audit_state.py", "tests/test_audit_wh40k6.py", "tests/test_audit_whfb8.py",
-         "tests/test_listcheck.py", "tests/test_check_list_cli.py", "tests/test_lists_input.py",
+TESTS = ("tests/test_*_limits*.py", "tests/test_audit_*.py", "tests/test_listcheck.py",
+         "tests/test_check_list_cli.py", "tests/test_lists_input.py",
          "tests/test_gamelog_input.py", "tests/test_report.py")
-"""The tests of ``validator/`` (the ingest, site and browser tests do not run it)."""
+"""The tests of ``validator/`` (the ingest, site and browser tests do not run it), the limit
+tests first."""
+
+EQUIVALENT: tuple[tuple[str, str, str], ...] = (
+    # (module, the mutated line's text, why no verdict can change)
+    ("validator/audit/engine.py", "len(self._names_of_rules) >= 4096",
+     "граница кэша: кэш очищается на одну запись позже, ответы те же"),
+    ("validator/audit/engine.py", "len(self._missing) >= 1024",
+     "граница кэша сообщений об ошибках: те же сообщения"),
+    ("validator/audit/output.py", "len(self._buffer) >= 256",
+     "когда сбрасывать буфер вывода: те же байты"),
+    ("validator/audit/output.py", "len(self._rules_by_tuple) >= 4096",
+     "граница кэша цитат: тот же текст"),
+    ("validator/audit/output.py", "len(self._where) >= 4096",
+     "граница кэша заголовков строк: тот же текст"),
+    ("validator/audit/output.py", "len(self._error_json) >= 1024",
+     "граница кэша JSON ошибок: тот же текст"),
+    ("validator/audit/state.py", "entry[1].line > found.line",
+     "равные строки — одно событие (один Done под несколькими именами)"),
+    ("validator/audit/state.py", "entry[0].line < found.line",
+     "равные строки — одно событие (один Done под несколькими именами)"),
+    ("validator/audit/whfb8_common.py", "_phase_rank(phase) < _phase_rank(clock.phase_id)",
+     "у разных фаз whfb8 разные ранги: равенство бывает только при той же фазе, а тогда "
+     "часы не переводятся"),
+    ("validator/armylist/walker.py", "int(match.group(1)) >= len(ctx.units)",
+     "проверки списка называют только отряды списка: индекс, равный их числу, не встречается"),
+    ("validator/armylist/parameters.py", "parsed.number < low.value",
+     "два факта «лучший бросок» с одним числом: граница та же, цитата — одна из двух"),
+    ("validator/armylist/parameters.py", "a.number <= b.number",
+     "равные параметры несуммируемых правил: наилучшее любое из равных"),
+    ("validator/armylist/parameters.py", "a.number >= b.number",
+     "равные параметры несуммируемых правил: наилучшее любое из равных"),
+    ("validator/inputs/lists.py", "size < 1024 * 1024",
+     "ровно 1 МБ в сообщении — «1048576 байт» или «1,0 МБ»: то же число"),
+    ("validator/inputs/lists.py", "0 <= item < len(current)",
+     "путь pydantic называет только существующие элементы"),
+    ("validator/inputs/liberrors.py", "0 <= position <= len(text)",
+     "ошибка чтения YAML указывает на символ текста: позиция меньше длины"),
+    ("validator/inputs/roster.py", "at >= 0",
+     "смещение 0 и отсутствие дают одну и ту же строку 1"),
+    ("validator/inputs/gamelog.py", "len(raw) > limit and",
+     "быстрая проверка перед точной: решает длина без конца строки"),
+    ("validator/inputs/gamelog.py", "len(raw) > max_header_bytes and",
+     "быстрая проверка перед точной: решает длина без конца строки"),
+)
+"""Survivors that cannot change a verdict or a report, with the reason."""
 
 
-def _config(modules: list[str], tests: list[str], timeout: float) -> str:
-    keep = "^(?!(" + "|".join(OPERATORS) + ")$)"  # cosmic-ray drops the operators it matches
+def _config(modules: list[str], operators: list[str], tests: list[str], timeout: float) -> str:
+    keep = "^(?!(" + "|".join(operators) + ")$)"  # cosmic-ray drops the operators it matches
     return "\n".join([
         "[cosmic-ray]",
         f"module-path = [{', '.join(repr(m) for m in modules)}]",
@@ -73,6 +126,33 @@ def _copy(to: Path) -> None:
             shutil.copy2(source, to / name)
 
 
+def _plugin(folder: Path) -> None:
+    """This project's operators where cosmic-ray looks for providers: an entry point."""
+    info = folder / "rulekb_mutation_operators-0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: rulekb-mutation-operators\nVersion: 0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(
+        "[cosmic_ray.operator_providers]\nrulekb = mutation_operators:OperatorProvider\n",
+        encoding="utf-8")
+    shutil.copy2(ROOT / "benchmarks" / "mutation_operators.py", folder)
+
+
+def _tests(patterns: list[str]) -> list[str]:
+    """Test files by pattern, in the patterns' order, each once."""
+    found = (sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(pattern)) or [pattern]
+             for pattern in patterns)
+    return list(dict.fromkeys(name for names in found for name in names))
+
+
+def explain(module: str, line: int) -> str | None:
+    """Why a survivor at ``module:line`` cannot change a verdict, if it is a known one."""
+    lines = (ROOT / module).read_text(encoding="utf-8").splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return next((why for name, code, why in EQUIVALENT if name == module and code in text),
+                None)
+
+
 def _survivors(session: Path) -> tuple[int, int, list[tuple[str, int, str, str]]]:
     """(mutants, killed, survivors as (module, line, operator, diff)) from a session."""
     db = sqlite3.connect(session)
@@ -90,6 +170,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", nargs="*", default=["validator"],
                         help="files or folders to mutate (default: validator)")
+    parser.add_argument("--kinds", nargs="*", choices=list(OPERATORS), default=list(OPERATORS),
+                        help="kinds of mutants (default: all)")
     parser.add_argument("--tests", nargs="*", default=list(TESTS))
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--diffs", action="store_true", help="print each survivor's change")
@@ -104,14 +186,20 @@ def main() -> None:
         shared = ROOT.parent / "shared"  # the corpus and formats beside the project, as here
         if shared.is_dir():
             (Path(tmp) / "shared").symlink_to(shared)
+        plugins = Path(tmp) / "plugins"
+        _plugin(plugins)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(plugins), os.environ.get("PYTHONPATH")]))}
+        operators = [op for kind in args.kinds for op in OPERATORS[kind]]
         config, session = work / "mutation.toml", work / "mutation.sqlite"
-        config.write_text(_config(args.modules, args.tests, args.timeout), encoding="utf-8")
-        run = {"cwd": work, "check": True, "capture_output": True}
+        config.write_text(_config(args.modules, operators, _tests(args.tests), args.timeout),
+                          encoding="utf-8")
+        run = {"cwd": work, "check": True, "capture_output": True, "env": env}
         subprocess.run([str(cosmic), "init", str(config), str(session)], **run)  # type: ignore[call-overload]
         subprocess.run([str(cosmic.parent / "cr-filter-operators"), str(session),  # type: ignore[call-overload]
                         str(config)], **run)
         baseline = subprocess.run([str(cosmic), "baseline", str(config)], cwd=work,
-                                  capture_output=True, text=True)
+                                  capture_output=True, text=True, env=env)
         if baseline.returncode != 0:
             sys.exit("тесты не проходят без мутаций, мутантов проверять не по чему:\n"
                      + baseline.stdout[-2000:] + baseline.stderr[-2000:])
@@ -119,15 +207,18 @@ def main() -> None:
         total, killed, survivors = _survivors(session)
     minutes = (time.perf_counter() - start) / 60
     rate = 100 * len(survivors) / total if total else 0.0
-    print(f"Мутанты: {total} (операторы: {', '.join(o.split('_', 1)[1] for o in OPERATORS)}; "
-          f"модули: {', '.join(args.modules)}), убиты тестами: {killed}, выжили: "
-          f"{len(survivors)} ({rate:.1f}%); {minutes:.0f} мин")
-    for module, line, operator, diff in survivors:
-        print(f"  {module}:{line}  {operator.split('/', 1)[1]}")
+    reasons = [explain(module, line) for module, line, _op, _diff in survivors]
+    names = ", ".join(o.split("/", 1)[1] for o in operators)
+    print(f"Мутанты: {total} (операторы: {names}; модули: {', '.join(args.modules)}), "
+          f"убиты тестами: {killed}, выжили: {len(survivors)} ({rate:.1f}%), из них не меняют "
+          f"вердикта: {sum(r is not None for r in reasons)}, не объяснены: "
+          f"{sum(r is None for r in reasons)}; {minutes:.0f} мин")
+    for (module, line, operator, diff), why in zip(survivors, reasons, strict=True):
+        print(f"  {module}:{line}  {operator.split('/', 1)[1]}  — "
+              f"{why if why is not None else 'НЕ ОБЪЯСНЁН: предел без теста'}")
         if args.diffs:
             print("\n".join(f"      {d}" for d in diff.splitlines() if d.startswith(("-", "+"))
                             and not d.startswith(("---", "+++"))))
-
 
 if __name__ == "__main__":
     main()
