@@ -16,9 +16,9 @@ quotes it). Measures what the issues promise:
   real-size rosters in < 20 s, a 10 MB list of any shape in < 300 MB),
   ``benchmarks/audit.py`` (logs of 1,000,000 events spread over turns and in one turn, the
   second at ≥ 90% of the first's speed; 100 MB logs of every shape in < 200 MB) and
-  ``benchmarks/mutation.py`` (how many boundary mutations of ``validator/`` survive the
-  tests), each in processes of its own. ``--quick`` skips these three, ``--no-mutation``
-  the last (the longest: about half an hour on 2 cores).
+  ``benchmarks/mutation.py`` (how many boundary and off-by-one mutations of ``validator/``'s
+  comparisons survive the tests), each in processes of its own. ``--quick`` skips these
+  three, ``--no-mutation`` the last (about a quarter of an hour on 2 cores).
 """
 
 from __future__ import annotations

@@ -201,8 +201,22 @@ def _probe(limit: Limit, graph: Graph, tmp_path: Path) -> dict[float, list[str]]
 
 @pytest.mark.parametrize("name", LIMITS)
 def test_a_limit_below_at_and_above(name: str, corpus_graph: Graph, tmp_path: Path) -> None:
-    limit = LIMITS[name]
-    found = _probe(limit, corpus_graph, tmp_path)
+    _assert_limit(name, LIMITS[name], corpus_graph, tmp_path)
+
+
+def test_a_kt_charge_moves_no_farther_than_its_roll(corpus_graph: Graph, tmp_path: Path) -> None:
+    """A charge of the roll's distance is allowed, half an inch more is not (the roll: the
+    dice's highest, read from the KB; the model ends far from its target: a failed charge)."""
+    roll = int(_kt_roll(Rulebook(corpus_graph, "killteam2018"), "Make Charge Move", 1))
+    _assert_limit("kt charge move", Limit(
+        KT_HEADER, "killteam2018", lambda book: float(roll),
+        lambda moved: _charge(distance_to_target=20, roll=roll, end_distance=20 - moved),
+        "charge_move", {-0.5: "Чардж не удался", 0: "Чардж не удался",
+                        0.5: "В чардже модель проходит не больше"}), corpus_graph, tmp_path)
+
+
+def _assert_limit(name: str, limit: Limit, graph: Graph, tmp_path: Path) -> None:
+    found = _probe(limit, graph, tmp_path)
     for offset, expected in limit.expected.items():
         verdicts = found.get(offset, [])
         if expected == "none":  # the check passes over the event

@@ -1,7 +1,8 @@
 """whfb8 limits tested below, at and above their value: the Vanguard's and the Scouts'
-distances, the Ambushers' first round, and heavy casualties of a unit left with no models.
+distances, the Ambushers' first round, the Regeneration save's roll, and heavy casualties
+of a unit left with no models.
 
-Each distance and round is read from the real corpus KB the way the check reads it (the
+Each distance, round and roll is read from the real corpus KB the way the check reads it (the
 section's fact); the unit's size is the army's. A copy of the corpus with the Vanguard's
 distance and the Ambushers' round changed shows the verdicts following the text.
 ``benchmarks/mutation.py`` found these comparisons surviving a ``<`` for ``<=``.
@@ -25,6 +26,8 @@ from limit_probe import (
 
 from kb.graph import Graph
 from validator.audit import audit_log
+from validator.audit.whfb8_combat import _regeneration_rules
+from validator.audit.whfb8_common import roll_needed
 from validator.rulebook import Rulebook
 
 CORPUS_FILE = "004_d2d0171a53cebe38.txt"
@@ -40,7 +43,9 @@ ARMIES: Armies = {
         {"id": "ambushers", "name": "Ведьмы-засадницы", "type": "Пехота", "models": 10,
          "rules": ["Засадники"]},
         {"id": "spearmen", "name": "Копейщики", "type": "Пехота", "models": SIZE},
-        {"id": "warriors", "name": "Воины", "type": "Пехота", "models": 20}]},
+        {"id": "warriors", "name": "Воины", "type": "Пехота", "models": 20},
+        {"id": "trolls", "name": "Тролли", "type": "Пехота Чудовищ", "models": 3,
+         "rules": ["Регенерация"]}]},
     "B": {"units": [{"id": "swordsmen", "name": "Мечники", "type": "Пехота", "models": 20}]}}
 
 
@@ -51,6 +56,14 @@ def _fact(section: str, name: str) -> Callable[[Rulebook], float]:
         return float(found.number)
 
     return value
+
+
+def _regeneration(book: Rulebook) -> float:
+    """The roll the standard Regeneration saves on (the rule's own fact, as the check reads)."""
+    rules = _regeneration_rules(book)
+    needed = roll_needed(rules.default.value) if rules is not None else None
+    assert needed is not None
+    return float(needed)
 
 
 def _events(*events: Event) -> Callable[[float], Probe]:
@@ -99,6 +112,12 @@ LIMITS: dict[str, Limit] = {
         "whfb8", _fact("Засадники", "from_round"),
         lambda turn: Probe(ARMIES, _ambush(int(turn))),
         "ambushers", {-1: "без броска на выход", 0: "ok", 1: "ok"}),
+    # a roll of the value saves: claiming a save on one less is wrong
+    "regeneration saves from its roll": Limit(
+        "whfb8", _regeneration, _events({
+            "phase": "close_combat", "player": "A", "unit": "trolls", "action": "save",
+            "kind": "regeneration", "roll": "{v}", "claimed": "saved"}),
+        "regeneration", {-1: "violation", 0: "ok", 1: "ok"}),
     # a unit left with no models takes no test; one left with a model does
     "heavy casualties of the last models": Limit(
         "whfb8", lambda book: float(SIZE), _events(_casualties("{v}")),

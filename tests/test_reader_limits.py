@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from validator.inputs.gamelog import GameLogError, read_log
-from validator.inputs.lists import ListInputError, got, parse_list, read_list
+from validator.inputs.lists import ListInputError, got, parse_list, read_bytes, read_list
 from validator.inputs.models import InputError
 
 DATA = Path(__file__).parent / "data"
@@ -42,6 +44,28 @@ def test_a_list_file_of_the_limits_size(tmp_path: Path) -> None:
     assert read_list(LIST, max_bytes=size + 1).units
     (error,) = _refused(lambda: read_list(LIST, max_bytes=size - 1))
     assert error.kind == "too_large"
+    assert f"слишком велик: {size} байт, предел {size - 1} байт" in error.message, error
+
+
+class _Growing(type(Path())):  # type: ignore[misc]
+    """A file that grows after its size is taken: ``stat`` tells the size it had before."""
+
+    def stat(self, *, follow_symlinks: bool = True) -> os.stat_result:
+        real = list(super().stat(follow_symlinks=follow_symlinks))
+        real[stat.ST_SIZE] = 1
+        return os.stat_result(real)
+
+
+def test_a_list_file_that_grows_past_the_limit_while_read(tmp_path: Path) -> None:
+    """What was read decides, not the size the file had before: the limit's bytes are read,
+    one more is refused."""
+    data = LIST.read_bytes()
+    growing = _Growing(tmp_path / "growing.yaml")
+    growing.write_bytes(data)
+    assert read_bytes(growing, max_bytes=len(data)) == data
+    (error,) = _refused(lambda: read_bytes(growing, max_bytes=len(data) - 1))
+    assert error.kind == "too_large"
+    assert f"больше {len(data) - 1} байт" in error.message, error
 
 
 def test_a_roster_in_a_rosz_of_the_limits_size(tmp_path: Path) -> None:
