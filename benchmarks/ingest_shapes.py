@@ -34,7 +34,8 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         return (text * (n // len(text) + 1))[:n]
 
     short = "\n".join(" ".join(words[i:i + 2]) for i in range(0, len(words), 2)) + "\n"
-    lines = max(size, 100_000 * (len(short) // short.count("\n")))  # 100,000 lines at least
+    # 100,000 lines at least at the full size (and a third of them at a third of it)
+    lines = max(size, 100_000 * size // SIZE * (len(short) // short.count("\n")))
     prose = " ".join(line for line in re.split(r"\n+", whfb) if len(line) > 80)
     return {
         "одна строка": repeat(" ".join(words)),
