@@ -39,7 +39,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
 from rapidfuzz import fuzz, process
 
 from kb.lemmas import WORD_RE, Memo, fold, lemma, morph
@@ -68,7 +67,8 @@ _CYRILLIC_RE = re.compile("[а-я]")
 _PART_SPLIT_RE = re.compile(r"[-']")
 
 
-class SearchHit(BaseModel):
+@dataclass(frozen=True, slots=True)
+class SearchHit:
     """One node that matches a query.
 
     Attributes:
@@ -85,8 +85,6 @@ class SearchHit(BaseModel):
         matched: the index terms (lemmas) that matched, one per matched query word.
         highlights: ``[start, end)`` of each marked run in the node's text.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     node_id: str
     title: str
