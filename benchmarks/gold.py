@@ -10,7 +10,9 @@ pipeline ran on them) and the second fresh set (collected for the third pass the
 and the third (collected for the fourth pass), then the table of each set of pages.
 ``--details`` lists the misses of every set: read those of the fresh sets only to report
 them, never to change the pipeline. ``--totals`` prints the totals alone (how a fresh set is
-measured before its misses may be read).
+measured before its misses may be read). ``--set NAME`` (repeatable) builds and prints only
+the sets named (``dev``, ``held-out``, ``fresh``, ``fresh2``, ``fresh3``), so the misses of a
+development set can be read without printing a clean set's.
 """
 
 from __future__ import annotations
@@ -44,6 +46,12 @@ def main() -> None:
     sets = {"dev": HELDOUT_DIR / "dev", "held-out": HELDOUT_DIR / "heldout",
             "fresh": HELDOUT_DIR / "fresh", "fresh2": HELDOUT_DIR / "fresh2",
             "fresh3": HELDOUT_DIR / "fresh3"}
+    chosen = [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--set"]
+    unknown = [name for name in chosen if name not in sets]
+    if unknown:
+        sys.exit(f"unknown set {unknown[0]!r}: one of {', '.join(sets)}")
+    if chosen:
+        sets = {name: folder for name, folder in sets.items() if name in chosen}
     # each set is built with the corpus as a user would add those pages to it, apart from the
     # other sets: a page of one set defining a rule must not change what another set refers to
     scores = {"corpus": score_all(Graph(build(load([corpus_dir()])).kb), GOLD_DIR)}
