@@ -19,6 +19,18 @@ _DATE = re.compile(
     r"\w*\s+\d{4}|\b\d{1,2}\.\d{1,2}\.\d{4}\b")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")  # a heading holds at least two letters
 _MAX_QUESTION_WORDS = 6
+# "Источник: Games Workshop", "Перевод: Lordik, Millenium", "Состав боевой единицы:1 Страж":
+# a field and its value (a credits line, a datasheet's entry), when the value is a number, a
+# list, names in Latin script or a web address under a Russian label ("Шаг 1: Подготовка к
+# игре" and "Kill Team: Rogue Trader" are headings)
+_FIELD = re.compile(r"^([^\d:]{2,30}):\s*(\S.*)$")
+_WEB_ADDRESS = re.compile(r"https?://|www\.|\b[\w-]+\.(?:ru|com|net|org|su|ua|info)\b")
+# "1 Разведывательный Страж", "0-1 Элитных подразделений (Elites)": a count before a name in
+# mixed case is a line of a unit's composition (a heading in capitals after a page number,
+# "1 ОСНОВНЫЕ ПРАВИЛА", is still a heading)
+_COUNT = re.compile(r"^\d+(?:-\d+)?\s+(?=[А-ЯЁA-Z])")
+# "1.1. кидает", "2) бежит": numbering before a word in lower case is an item or a sentence
+_NUMBERED_LOWER = re.compile(r"^\d+(?:\.\d+)*[.)]?\s+[а-яёa-z]")
 
 
 def is_heading_line(line: str, next_line: str | None) -> bool:
@@ -41,6 +53,11 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
         return False
     if re.search(r"\s[-–—]\s?это\s", s):
         return False
+    if _is_field(s) or _NUMBERED_LOWER.match(s):
+        return False
+    count = _COUNT.match(s)
+    if count and not s[count.end():].isupper():
+        return False
     nxt = (next_line or "").strip()
     if nxt and (nxt[0].islower() or nxt[0] in "-–—,;)"):
         return False
@@ -58,6 +75,16 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
     if s.endswith((".", "!")) or len(toks) > 6:
         return not _has_finite_verb(s)
     return True
+
+
+def _is_field(line: str) -> bool:
+    """Whether a line is a field and its value (see :data:`_FIELD`)."""
+    m = _FIELD.match(line)
+    if m is None or not is_cyrillic(m.group(1).strip()[0]):
+        return False
+    value = m.group(2)
+    return (value[0].isdigit() or "," in value or re.search(r"[а-яёА-ЯЁ]", value) is None
+            or _WEB_ADDRESS.search(value) is not None)
 
 
 def _has_finite_verb(text: str) -> bool:

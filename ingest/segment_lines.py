@@ -91,6 +91,7 @@ def segment_lines(
             seconds.add(j)
     cand = sorted({*cand, *runin, *joined} - seconds)
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
+    cand = [i for i in cand if not _contents_entry(lines, i)]
     flavour_lines = _epigraphs(lines, nonblank, cand)
     cand = [i for i in cand if i not in flavour_lines]
     # a run of three or more heading-like lines with no text between is a list, not headings:
@@ -180,6 +181,29 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                 continue
         keep.append(i)
     return keep
+
+
+# "Бег 38", "ВВЕДЕНИЕ 4 Скорострельное оружие 42": a name and the page it starts on
+_PAGE_AFTER_NAME = re.compile(r"[^\W\d_][)?!.]?\s+\d{1,3}$")
+_CONTENTS_NEAR = 3  # lines each side where the other entries of a contents list stand
+_CONTENTS_OTHERS = 2  # how many of them must end in a page too
+
+
+def _contents_entry(lines: list[str], i: int) -> bool:
+    """Whether a heading-like line is an entry of a table of contents: it ends in a page
+    number after a name, and so do at least two of the lines around it in its paragraph (one
+    line "Фаза 2" is a heading; a column of "Бег 38", "ВООРУЖЕНИЕ 40", "Пистолеты 42" is a
+    contents page, which the heading above it, "СОДЕРЖАНИЕ", heads)."""
+    if _PAGE_AFTER_NAME.search(lines[i].rstrip()) is None:
+        return False
+    around = []
+    for step in (-1, 1):  # the lines of its paragraph, up to a blank line
+        j = i + step
+        while 0 <= j < len(lines) and abs(j - i) <= _CONTENTS_NEAR and lines[j].strip():
+            around.append(j)
+            j += step
+    return sum(_PAGE_AFTER_NAME.search(lines[j].rstrip()) is not None
+               for j in around) >= _CONTENTS_OTHERS
 
 
 _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand

@@ -60,6 +60,22 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("- Скаут Сержант", "Рафаен", False),
         ("58", "Добавлен:", False),
         ("Удержаться или преследовать?", "Победившее подразделение", True),
+        # a field and its value: credits, a datasheet's entry
+        ("Источник: Games Workshop", "Кавалерия в бою", False),
+        ("Редактура: Иван, Пётр, Анна", "Глава первая", False),
+        ("Состав отряда:3 Разведчика", "Снаряжение", False),
+        ("Перевод: Иванов (www.example.ru)", "Часть первая", False),
+        ("Шаг 1: Подготовка к игре", "На этом шаге", True),
+        ("Kill Team: Rogue Trader", "Эта книга", True),
+        ("Магия: общие правила", "Маги творят", True),
+        # a count before a name is a line of a unit's composition
+        ("1 Сержант-ветеран", "Оружие", False),
+        ("0-2 Тяжёлых отделения (Heavy Support)", "Специалисты", False),
+        ("2 ОСНОВНЫЕ ПРАВИЛА", "Эти правила", True),
+        # numbering before a word in lower case: a forum's item, not a heading
+        ("1.1. кидает тест", "Потом", False),
+        ("2) бежит на 2д6", "Если", False),
+        ("1.2. Бег и марш", "Модель бежит", True),
     ],
 )
 def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
