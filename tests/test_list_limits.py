@@ -22,6 +22,7 @@ from rapidfuzz import fuzz
 from kb.graph import Graph
 from kb.names import text_key
 from validator.armylist import check_list
+from validator.armylist.checks_rules import SHOWN_FIELDS
 from validator.armylist.context import SUGGESTION_SCORE, _sentence_with
 from validator.armylist.parameters import ParameterSpec, parameter_spec
 from validator.inputs.lists import parse_list
@@ -191,3 +192,45 @@ def test_a_mentioned_name_needs_a_word_of_three_letters(corpus_graph: Graph) -> 
 def test_a_mention_is_cited_with_its_whole_sentence(text: str, quote: str, cited: str) -> None:
     """A quote at the very start of a sentence is widened to the sentence like any other."""
     assert _sentence_with(text, quote) == cited
+
+
+# --- how many places a verdict names --------------------------------------------------------
+
+
+def _declared(rule: str, times: int, graph: Graph) -> Report:
+    """A unit declaring ``rule`` ``times`` times."""
+    rules = ", ".join([rule] * times)
+    return _check(f"system: whfb8\nunits:\n  - id: u\n    name: Молотобойцы\n    type: Пехота\n"
+                  f"    models: 20\n    rules: [{rules}]\n", graph)
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1, 2])
+def test_a_name_declared_again_names_its_places_up_to_the_limit(extra: int,
+                                                                 corpus_graph: Graph) -> None:
+    """A rule the KB does not hold, declared once and then SHOWN_FIELDS + ``extra`` times
+    more: its verdict names the other places up to SHOWN_FIELDS and counts the rest."""
+    others = SHOWN_FIELDS + extra
+    report = _declared("Небывалое правило", 1 + others, corpus_graph)
+    (verdict,) = _verdicts(report, "rule_name")
+    named = [f"rules[{i}]" for i in range(1, 1 + min(others, SHOWN_FIELDS))]
+    assert f"(также {', '.join(named)}" in verdict.why, verdict.why
+    assert f"rules[{len(named) + 1}]" not in verdict.why, verdict.why
+    rest = others - SHOWN_FIELDS
+    assert (f" и ещё {rest})" in verdict.why) is (rest > 0), verdict.why
+    assert ("и ещё" in verdict.why) is (rest > 0), verdict.why
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_rules_that_do_not_stack_are_listed_up_to_the_limit(extra: int,
+                                                             corpus_graph: Graph) -> None:
+    """SHOWN_FIELDS + ``extra`` declarations of a rule that does not stack: the verdict lists
+    SHOWN_FIELDS of them at most and counts the rest."""
+    times = SHOWN_FIELDS + extra
+    report = _declared(f"{RESISTANCE} (1)", times, corpus_graph)
+    (verdict,) = _verdicts(report, "rule_stacking")
+    shown = min(times, SHOWN_FIELDS)
+    assert f"(rules[{shown - 1}])" in verdict.why and f"(rules[{shown}])" not in verdict.why, \
+        verdict.why
+    rest = times - SHOWN_FIELDS
+    assert (f" и ещё {rest};" in verdict.why) is (rest > 0), verdict.why
+    assert ("и ещё" in verdict.why) is (rest > 0), verdict.why

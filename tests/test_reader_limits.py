@@ -143,3 +143,39 @@ def test_too_deep_nesting_points_at_the_first_bracket_that_goes_deepest() -> Non
     deep = "[" * 3000 + "]" * 3000
     (error,) = _refused(lambda: parse_list(f"[{deep},\n{deep}]", file="deep.json", fmt="json"))
     assert (error.line, error.column) == (1, 3001), error
+
+
+# --- small bounds of the readers ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("Gas", "gas"),  # three letters: a word's own s, kept
+    ("Guns", "gun"),  # four: a plural s, dropped
+    ("Fangs", "fang"),
+])
+def test_an_alias_key_drops_a_plural_s_from_four_letters_on(name: str, key: str) -> None:
+    from validator.inputs.aliases import name_key
+
+    assert name_key(name) == key
+
+
+@pytest.mark.parametrize(("parts", "models"), [
+    ("[{role: gun, count: 1}, {role: crew, count: 3}]", 4),  # a count of 1 counts
+    ("[{role: gun}, {role: crew, count: 2}]", 3),  # 1 when left out
+    ("[{role: crew, count: 1}]", 1),
+])
+def test_models_follow_from_parts_of_count_one(parts: str, models: int) -> None:
+    army = parse_list(f"system: whfb8\nunits:\n  - {{id: u, name: Пушка, type: Боевые машины, "
+                      f"parts: {parts}}}\n", file="parts.yaml")
+    assert army.units[0].models == models
+
+
+@pytest.mark.parametrize(("size", "text"), [
+    (1024 * 1024 - 1, "1048575 байт"),
+    (1024 * 1024, "1,0 МБ"),
+    (10 * 1024 * 1024, "10,0 МБ"),
+])
+def test_a_size_in_a_message_is_in_megabytes_from_one_on(size: int, text: str) -> None:
+    from validator.inputs.files import size_text
+
+    assert size_text(size) == text
