@@ -20,10 +20,10 @@ from limit_probe import graph_of_edited_corpus
 from rapidfuzz import fuzz
 
 from kb.graph import Graph
-from kb.names import text_key
+from kb.names import CERTAIN_MARGIN, CERTAIN_SCORE, text_key
 from validator.armylist import check_list
 from validator.armylist.checks_rules import SHOWN_FIELDS
-from validator.armylist.context import SUGGESTION_SCORE, _sentence_with
+from validator.armylist.context import RULE_KINDS, SUGGESTION_SCORE, _sentence_with
 from validator.armylist.parameters import ParameterSpec, parameter_spec
 from validator.inputs.lists import parse_list
 from validator.inputs.roster import parse_roster
@@ -234,3 +234,23 @@ def test_rules_that_do_not_stack_are_listed_up_to_the_limit(extra: int,
     rest = times - SHOWN_FIELDS
     assert (f" и ещё {rest};" in verdict.why) is (rest > 0), verdict.why
     assert ("и ещё" in verdict.why) is (rest > 0), verdict.why
+
+
+@pytest.mark.parametrize(("typo", "near", "certain"), [
+    ("Лёй в стрельбе", "Лёгкий в стрельбе", True),  # exactly CERTAIN_SCORE
+    ("ъъАвангард", "Авангард", False),  # one point below it
+])  # (found by scoring mutilated titles)
+def test_a_typo_is_taken_for_the_name_from_the_certain_score_on(
+        typo: str, near: str, certain: bool, corpus_graph: Graph) -> None:
+    """A typo scoring CERTAIN_SCORE (and far ahead of the next name) is read as the name and
+    the unit checked with it; one point less, it is only a suggestion."""
+    found = corpus_graph.names.find(typo, "whfb8", RULE_KINDS, limit=2)
+    assert found[0].matched == near and found[0].how == "fuzzy", found
+    assert found[0].score == (CERTAIN_SCORE if certain else CERTAIN_SCORE - 1), found
+    assert len(found) == 1 or found[0].score - found[1].score >= CERTAIN_MARGIN, found
+    report = _check(f"system: whfb8\nunits:\n  - {{id: u, name: Отряд, type: Пехота, models: 5,"
+                    f" rules: [{typo}]}}\n", corpus_graph)
+    (verdict,) = _verdicts(report, "rule_name")
+    assert (f"опечатка в «{near}»" in verdict.why) is certain, verdict
+    assert verdict.verdict == ("warning" if certain else "not_covered"), verdict
+    assert near in verdict.suggestions, verdict
