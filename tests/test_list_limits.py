@@ -12,6 +12,7 @@ the default the published BattleScribe game systems write (``../shared/bsdata``)
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,8 @@ from kb.graph import Graph
 from kb.names import CERTAIN_MARGIN, CERTAIN_SCORE, text_key
 from validator.armylist import check_list
 from validator.armylist.checks_rules import SHOWN_FIELDS
-from validator.armylist.context import RULE_KINDS, SUGGESTION_SCORE, _sentence_with
+from validator.armylist.context import RULE_KINDS, SUGGESTION_SCORE, Totals, _sentence_with
+from validator.armylist.output import TableRow, table_text
 from validator.armylist.parameters import ParameterSpec, parameter_spec
 from validator.inputs.lists import parse_list
 from validator.inputs.roster import parse_roster
@@ -254,3 +256,37 @@ def test_a_typo_is_taken_for_the_name_from_the_certain_score_on(
     assert (f"опечатка в «{near}»" in verdict.why) is certain, verdict
     assert verdict.verdict == ("warning" if certain else "not_covered"), verdict
     assert near in verdict.suggestions, verdict
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_unpriced_units_are_named_up_to_the_limit(extra: int, corpus_graph: Graph) -> None:
+    """Totals.UNPRICED_SHOWN + ``extra`` units without points under a points limit: the
+    warning names that many at most and counts the rest."""
+    count = Totals.UNPRICED_SHOWN + extra
+    units = "".join(f"  - {{id: u{i}, name: Отряд, type: Пехота, models: 5}}\n"
+                    for i in range(count))
+    report = _check(f"system: whfb8\npoints_limit: 1000\nunits:\n{units}", corpus_graph)
+    (verdict,) = _verdicts(report, "points_limit")
+    shown = min(count, Totals.UNPRICED_SHOWN)
+    assert f"u{shown - 1}" in verdict.why and f"u{shown}," not in verdict.why, verdict.why
+    assert f"u{shown} " not in verdict.why, verdict.why
+    rest = count - Totals.UNPRICED_SHOWN
+    assert (f" и ещё {rest} " in verdict.why) is (rest > 0), verdict.why
+    assert ("и ещё" in verdict.why) is (rest > 0), verdict.why
+
+
+def test_the_table_aligns_text_left_and_counts_right() -> None:
+    """The organiser's table: file, army and points to the left, the three counts to the
+    right, each column as wide as its widest cell."""
+    rows = [TableRow("a.yaml", "Гномы", "whfb8", 1000, 3, 3, 1000,
+                     Counter(violation=12, warning=3, not_covered=100)),
+            TableRow("длинное-имя.yaml", "Эльфы", "whfb8", 500, 1, 1, None,
+                     Counter(violation=1, warning=0, not_covered=7))]
+    lines = table_text(rows).split("\n")
+    head, first, second = lines[1], lines[2], lines[3]
+    assert first.startswith("a.yaml" + " " * (len("длинное-имя.yaml") - len("a.yaml") + 2))
+    assert first.endswith("100") and second.endswith("  7"), (first, second)
+    column = head.index("Нарушения") + len("Нарушения")
+    assert first[column - 2:column] == "12" and second[column - 1] == "1", (head, first, second)
+    points = head.index("Очки")
+    assert first[points].isdigit() and second[points].isdigit(), (head, first, second)
