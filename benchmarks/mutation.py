@@ -95,6 +95,9 @@ EQUIVALENT: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
                                                              "LimitMinusOne"),
      "список читается целиком или потоком: отчёт тот же (tests/test_lists_stream.py "
      "сравнивает оба пути на каждом тестовом списке)"),
+    ("validator/inputs/source.py", "key < len(units)", ("Lt_LtE",),
+     "события разбора называют только элементы того же документа: индекс за концом не "
+     "встречается"),
     ("validator/inputs/source.py", "index < len(self.ids)", ("Lt_LtE",),
      "у каждого отряда есть запись первого прохода: индекс, равный их числу, не встречается"),
     ("validator/inputs/source.py", "2 * last < len(items)", ("Lt_LtE", "LimitPlusOne",

@@ -14,6 +14,7 @@ from kb.graph import Graph
 from validator.armylist import write_lists
 from validator.armylist.context import DeclaredRules, Resolver
 from validator.inputs import source
+from validator.inputs.lists import ListInputError
 from validator.inputs.models import Part, Unit
 from validator.inputs.source import Pos, PositionTable
 
@@ -159,3 +160,24 @@ def test_streamed_equals_whole_for_tricky_files(name: str, tmp_path: Path, corpu
     monkeypatch.setattr(source, "STREAM_BYTES", -1)
     streamed = {fmt: _report(path, corpus_graph, fmt) for fmt in ("text", "json")}
     assert streamed == whole
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_streamed_list_keeps_the_first_errors_and_counts_the_rest(
+        extra: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MAX_ERRORS + ``extra`` repeated fields: the first MAX_ERRORS are kept, the rest counted
+    in one more line."""
+    monkeypatch.setattr(source, "STREAM_BYTES", -1)
+    count = source.MAX_ERRORS + extra
+    units = "".join(f"  - {{id: u{i}, name: А, name: Б, type: Пехота, models: 5}}\n"
+                    for i in range(count))
+    path = tmp_path / "repeats.yaml"
+    path.write_text(f"system: whfb8\nunits:\n{units}", encoding="utf-8")
+    with pytest.raises(ListInputError) as caught:
+        source.open_list(path)
+    errors = caught.value.errors
+    repeated = [e for e in errors if e.kind == "duplicate"]
+    assert len(repeated) == source.MAX_ERRORS, len(repeated)
+    more = [e.message for e in errors if e.kind == "more"]
+    assert more == ([f"и ещё ошибок: {extra} (показаны первые {source.MAX_ERRORS})"]
+                    if extra else []), more
