@@ -162,6 +162,7 @@ def test_a_roster_unit_has_parts_only_when_its_models_differ() -> None:
 @pytest.mark.parametrize(("typo", "near", "shown"), [
     ("Бол цель", "Большая цель", True),  # exactly the threshold
     ("Лёгктрельбе", "Лёгкий в стрельбе", False),  # 78.6: just below it
+    ("Двигаться или стръъъъ", "Двигаться или стрелять", False),  # 79.1: within a point
 ])  # (found by scoring mutilated titles)
 def test_a_suggestion_is_shown_from_the_threshold_on(typo: str, near: str, shown: bool,
                                                      corpus_graph: Graph) -> None:
