@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 import yaml
 
+from ingest.clean_furniture import site_furniture
 from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
 from kb.files import os_reason
@@ -303,16 +304,40 @@ def detect_system(text: str) -> str | None:
     True
     """
     for size in (DETECT_FIRST, DETECT_CHARS):
-        found = detect_model().judge(text[:size]).system
+        found = detect_model().judge(detection_text(text[:size])).system
         if found is not None or len(text) <= size:
             return found
     return None
 
 
+def detection_text(text: str) -> str:
+    """``text`` as its game is judged by: without what a website put around it.
+
+    A download banner ("Опубликованный материал нарушает ваши авторские права? Сообщите
+    нам."), a pager or a forum's furniture says which site a page is on, not which game: the
+    training leaves out the lines that stand in two of its pages for the same reason
+    (:func:`ingest.detect.train`), so a page is judged by its own words too. The furniture is
+    what the cleaning stage removes as ``site_furniture``.
+
+    >>> detection_text("Скачать 44.49 Mb.\nБоевая единица проходит проверку на боевой дух.")
+    'Боевая единица проходит проверку на боевой дух.'
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    kept, pos = [], 0
+    for edit in sorted(site_furniture(text), key=lambda e: (e.start, e.end)):
+        if edit.start < pos:  # the steps' edits never overlap; be safe all the same
+            continue
+        kept.append(text[pos:edit.start])
+        kept.append(edit.replacement)
+        pos = edit.end
+    kept.append(text[pos:])
+    return "".join(kept)
+
+
 def describe_evidence(text: str) -> str:
     """What the words of a text say of its system, for a message that it stays unclear:
     "больше всего похоже на whfb8 (отрыв от следующей 1.2, нужно 3.0): whfb8 — «паника», …"."""
-    return detect_model().judge(text[:DETECT_CHARS]).describe()
+    return detect_model().judge(detection_text(text[:DETECT_CHARS])).describe()
 
 
 def read_corpus_config(folder: Path) -> _CorpusConfig | None:

@@ -34,15 +34,16 @@ def test_the_model_reads_back_what_it_wrote() -> None:
 
 
 def test_pages_it_did_not_learn_from() -> None:
-    """Each training source judged by a model learned without it: today 24 of the 31 pages of
-    the three games are named right and 2 wrongly, 24 of the 29 pages of other games are
-    unclear (tests/detect_training.py --check prints them). (The fourth pass of issue 10 added
-    13 pages of other games — role-playing games, Games Workshop's other skirmish and mass
-    games, other wargames — which cost one page of ours its margin: 25 → 24.)"""
+    """Each training source judged by a model learned without it, as a build judges it (without
+    its site's furniture): today 24 of the 32 pages of the three games are named right and 2
+    wrongly, 25 of the 29 pages of other games are unclear (tests/detect_training.py --check
+    prints them). (The fourth pass of issue 10 added 13 pages of other games, which cost one
+    page of ours its margin: 25 → 24; the fifth judged pages without their furniture, which
+    made one more page of another game unclear, and added a WHFB rules page.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 24 and len(wrong) <= 2 and unclear >= 24, (right, wrong, others)
+    assert right >= 24 and len(wrong) <= 2 and unclear >= 25, (right, wrong, others)
