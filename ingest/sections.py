@@ -107,10 +107,19 @@ def english_lemma(word: str) -> str:
     return w.capitalize()
 
 
+# "Фаза 3 — Стрельба", "Шаг 1: Выбор миссии", "Этап 2 - Движение": a numbered step of the turn
+# and its name
+STEP_NAME = re.compile(r"^(?:[Фф]аза|[Ээ]тап|[Шш]аг)\s+\d{1,2}\s*(?:[—–-]|:)\s*(\S.*)$")
+
+
 def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
     h = " ".join(heading.split()).rstrip(".").strip()
     h = _NUMBERED.sub("", h)  # "4. Отступление и преследование": the number is no name
+    step = STEP_NAME.match(h)
+    if step:  # "Фаза 3 — Стрельба": the phase is named after the dash; its number is an alias
+        title, aliases = title_and_aliases(step.group(1))
+        return title, _dedupe([*aliases, normal_case(h)], title)
     m = _LATIN_PAREN.match(h)
     if m:
         english, russian = m.group(1), m.group(2)

@@ -42,7 +42,8 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
     Машины." is a heading, "Именно подобные ситуации отображает правило Паники." is not). A
     short question ("Удержаться или преследовать?") is a heading; a numbered line
     ("4. Отступление и преследование") may be one (:func:`segment_lines` tells a numbered
-    heading from a numbered list).
+    heading from a numbered list). A line that opens with a conjunction ("Но это не история
+    о …") goes on from the sentence before it.
     """
     s = line.strip()
     if not s or len(s) > 80 or _BULLET.match(s):
@@ -64,6 +65,8 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
     toks = words(s)
     if not toks or len(toks) > 9:
         return False
+    if len(toks) > 1 and is_cyrillic(toks[0][0]) and pos(toks[0]) == "CONJ":
+        return False  # "Но это не история о …", "А если …": a sentence goes on from the last
     if s.endswith((":", ";", ",")):
         return False
     if s.endswith(".") and re.search(r":\s+[a-zа-яё]", s):

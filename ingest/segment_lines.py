@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left
 
 from ingest.sections import (
+    STEP_NAME,
     Flavour,
     Section,
     Segmentation,
@@ -115,6 +116,12 @@ def segment_lines(
         else:
             heads.extend(run)
         k += 1
+    # a bonus line right under a heading ("Нанесённые раны" / "+1 к результату боя за …") is
+    # the heading's rule; after text ("+1 при стрельбе по большим целям.") it heads its own
+    prev_line = {i: nonblank[k - 1] if k else None for k, i in enumerate(nonblank)}
+    head_set = set(heads)
+    heads = [i for i in heads
+             if not (_MODIFIER.match(lines[i]) and prev_line[i] in head_set)]
 
     sections: list[Section] = []
     for n, i in enumerate(heads):
@@ -138,6 +145,7 @@ def segment_lines(
                              if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
     _nest_lines(sections, text, vocab, system, gaps, page_ends)
     _title_over_parts(sections, text)
+    _chapter_over_rules(sections, text)
     return Segmentation(sections, flavour, "lines")
 
 
@@ -150,7 +158,8 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     its text follows the heading on the line itself; a numbered line is a heading only
     alone: a line numbered next to another of the same run of numbers and the same style
     ("1. Инициативная фаза", "2. Фаза движения") is a list item ("2. ДВИЖЕНИЕ" above "1.
-    Объявление атак" is a heading over its list).
+    Объявление атак" is a heading over its list), and so is one numbered like another near it
+    or with two others near it (a web page's list renumbered "1.", "1.", "3.").
     """
     prev: dict[int, int | None] = {}
     for k, i in enumerate(nonblank):
@@ -176,12 +185,14 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             k = order[i]
             lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1, -1))
             hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))
-            if any(abs(n - numbers[i]) == 1 and styles[j] == styles[i]
-                   for at, n, j in numbered_at[lo:hi] if at != k):
+            near = [n for at, n, j in numbered_at[lo:hi] if at != k and styles[j] == styles[i]]
+            if any(abs(n - numbers[i]) <= 1 for n in near) or len(near) >= _LIST_OTHERS:
                 continue
         keep.append(i)
     return keep
 
+
+_MODIFIER = re.compile(r"^\s*[+\-−–]\d")  # "+1 к результату боя …", "-1 на попадание …"
 
 # "Бег 38", "ВВЕДЕНИЕ 4 Скорострельное оружие 42": a name and the page it starts on
 _PAGE_AFTER_NAME = re.compile(r"[^\W\d_][)?!.]?\s+\d{1,3}$")
@@ -207,6 +218,7 @@ def _contents_entry(lines: list[str], i: int) -> bool:
 
 
 _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
+_LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a list's item
 
 
 def _epigraphs(lines: list[str], nonblank: list[int], cand: list[int]) -> set[int]:
@@ -308,6 +320,7 @@ def _nest_lines(
     phase: int | None = None
     caps: int | None = None
     last_top: int | None = None
+    step_open: int | None = None  # the last "Фаза 3 — Стрельба" of a text of one style
     ends = sorted(page_ends or [])
     prev_start = -1
 
@@ -337,6 +350,9 @@ def _nest_lines(
                 open_group, group_caps = None, None
             elif killteam and group_caps is not None and not _is_caps(sec.heading):
                 parent = group_caps  # typography within the group: mixed case under capitals
+            elif step_open is not None and step_open > open_group \
+                    and not STEP_NAME.match(" ".join(sec.heading.split())):
+                parent = step_open  # a step of the turn in the group holds what follows it
             else:
                 parent = open_group
         if parent is None and killteam:
@@ -349,10 +365,13 @@ def _nest_lines(
             else:
                 parent = _mixed_case_parent(sections, i, text,
                                             caps if caps is not None else phase, see)
-        if parent is None and not killteam and _NUMBER.match(sec.heading):
-            numbered = i
+        step = not killteam and STEP_NAME.match(" ".join(sec.heading.split())) is not None
+        if parent is None and not killteam and _NUMBER.match(sec.heading) or step:
+            numbered = i  # "4. Отступление …", "Фаза 3 — Стрельба": a step holds what follows
         elif parent is None and not killteam and numbered is not None:
             parent = numbered
+        if step:
+            step_open = i
         if parent is None and last_top is not None and not killteam:
             # the body's first sentence is about the previous top section ("В многостороннем
             # бою …" under "… многосторонний бой")
@@ -361,6 +380,8 @@ def _nest_lines(
             pw = name_words(ptitle)
             if len(pw) >= 2 and _contains(lemma_key(first), " ".join(pw[-2:])):
                 parent = last_top
+            elif len(pw) == 1 and _opens_with(first, pw[0]):
+                parent = last_top  # "Некоторые гранаты …" under "Гранаты"
         sec.parent = parent
         if killteam:
             if _is_phase(sec.title):
@@ -409,6 +430,34 @@ def _title_over_parts(sections: list[Section], text: str) -> None:
         sections[i].parent = 0
 
 
+def _chapter_over_rules(sections: list[Section], text: str) -> None:
+    """A heading with an epigraph opens a chapter: it holds the headings after it.
+
+    A chapter of these books opens with its title and a flavour quote ("Псайкеры" / «Разум
+    без предубеждений …»), and its rules follow under headings of another style ("КОЛДОВСКОЙ
+    ОГОНЬ"), which only the print's size set below the title. So a top-level heading whose text
+    opens with a quote holds the top-level headings after it that are set in the other style
+    (capitals under mixed case, or the reverse), up to the next heading with an epigraph or one
+    in its own style.
+    """
+    chapter: int | None = None
+    for i, sec in enumerate(sections):
+        if sec.parent is not None:
+            continue
+        if _opens_with_epigraph(sec, text):
+            chapter = i
+            continue
+        if chapter is None or _is_caps(sec.heading) == _is_caps(sections[chapter].heading):
+            chapter = None
+            continue
+        sec.parent = chapter
+
+
+def _opens_with_epigraph(sec: Section, text: str) -> bool:
+    spans = sorted(sec.flavour_spans)
+    return bool(spans) and not text[sec.body_span[0]:spans[0][0]].strip()
+
+
 def _see_also(sections: list[Section], text: str) -> dict[str, int]:
     """Lemma key of each «см. X» target → the first section whose body sends the reader there
     (read once: a body is searched for every heading after it otherwise)."""
@@ -449,6 +498,19 @@ def _chain(sections: list[Section], j: int | None) -> list[int]:
         j = sections[j].parent
     # every earlier top-level section of the same run can still be an ancestor
     return out
+
+
+_DETERMINERS = frozenset({"некоторый", "все", "весь", "этот", "такой", "каждый", "любой",
+                          "многие", "многий", "другой", "такие"})
+
+
+def _opens_with(sentence: str, word: str) -> bool:
+    """Whether a sentence opens with ``word`` (a lemma), after a determiner at most: its
+    subject is the thing the word names ("Некоторые гранаты можно …" opens with «граната»)."""
+    toks = [lemma_key(w) for w in words(sentence)[:2]]
+    if toks and toks[0] in _DETERMINERS:
+        toks = toks[1:]
+    return bool(toks) and toks[0] == lemma_key(word)
 
 
 def _contains(key: str, part: str) -> bool:
