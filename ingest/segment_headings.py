@@ -103,6 +103,10 @@ _DASH_RUN_IN = re.compile(
 # on in mixed case (a run-in heading, or a PDF's two columns on one line)
 _CAPS_RUN_IN = re.compile(r"^(\s*[А-ЯЁ]{2,}(?:[ ,-]+[А-ЯЁ]{2,}){1,5}[?!]?)\s+(?=[А-ЯЁ][а-яё])")
 _MAX_RUN_IN_WORDS = 6
+# "Как собирать отряд?Отряд, которым вы играете …": a question glued to its answer (a FAQ
+# page whose markup lost the break), the answer opening with a capital right after the "?"
+_QUESTION_RUN_IN = re.compile(r"^(\s*[А-ЯЁA-Z][^?\n]{2,120}\?)(?=[А-ЯЁA-Z«\"])")
+_MAX_QUESTION_RUN_IN = 12
 
 
 def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None:
@@ -116,6 +120,9 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
     >>> run_in_heading("Модель - это фигурка.") is None
     True
     """
+    q = _QUESTION_RUN_IN.match(line)
+    if q is not None and not dash_only and len(words(q.group(1))) <= _MAX_QUESTION_RUN_IN:
+        return q.end(1), q.end(1)  # "Как собирать отряд?Отряд, которым …": a FAQ's question
     for rx in (_DASH_RUN_IN,) if dash_only else (_DASH_RUN_IN, _CAPS_RUN_IN):
         m = rx.match(line)
         if m is None:

@@ -23,6 +23,7 @@ from ingest.sections import (
 from ingest.segment_headings import (
     _NUMBER,
     _broken_heading,
+    _has_finite_verb,
     _is_caps,
     is_heading_line,
     run_in_heading,
@@ -66,7 +67,8 @@ def segment_lines(
         j = nxt[i]
         return lines[j] if j is not None else None
 
-    cand = [i for i in nonblank if is_heading_line(lines[i], following(i))]
+    cand = [i for i in nonblank if is_heading_line(lines[i], following(i))
+            or _above_subtitle(lines, i, nxt)]
     # headings that share their line with the text ("Устрашение - Некоторые создания …",
     # "ИНСТРУМЕНТЫ ВОЙНЫ Большинство сражений …") or that a PDF broke over two lines
     # ("Специальные" / "правила")
@@ -103,7 +105,8 @@ def segment_lines(
     k = 0
     while k < len(cand):
         run = [cand[k]]
-        while k + 1 < len(cand) and nxt[run[-1]] == cand[k + 1]:
+        # (a heading that shares its line with its text has text: it ends a run)
+        while k + 1 < len(cand) and nxt[run[-1]] == cand[k + 1] and run[-1] not in runin:
             k += 1
             run.append(cand[k])
         if len(run) >= 3:
@@ -172,6 +175,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             numbers[i] = int(m.group(1))
             styles[i] = _is_caps(lines[i][m.end():])
     keep = []
+    heads = set(cand)  # a heading-like line above is no sentence running on
     last = nonblank[-1] if nonblank else None
     order = {i: k for k, i in enumerate(nonblank)}
     numbered_at = sorted((order[j], n, j) for j, n in numbers.items())
@@ -179,6 +183,8 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
         p = prev[i]
         if p is not None and lines[p].count("(") > lines[p].count(")"):
             continue
+        if p == i - 1 and p not in heads and _runs_on(lines[p]) and i not in (runin or set()):
+            continue  # "… прямо из Основной" / "Книги Правил шестой редакции.": one sentence
         if i == last and i not in (runin or set()):
             continue
         if i in numbers:
@@ -190,6 +196,37 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                 continue
         keep.append(i)
     return keep
+
+
+_WRAPPED_LINE = 50  # a line this long that stops mid-sentence goes on on the next line
+
+
+def _runs_on(line: str) -> bool:
+    """Whether a line of text stops in the middle of a sentence (a paragraph wrapped at its
+    line ends): it is long, and ends in a word or a comma, not a sentence's end or a colon."""
+    s = line.rstrip()
+    return len(s) >= _WRAPPED_LINE and (s[-1].isalpha() or s[-1] in ",-") \
+        and not _is_caps(s)
+
+
+_MAX_SUBTITLE_WORDS = 6
+
+
+def _above_subtitle(lines: list[str], i: int, nxt: dict[int, int | None]) -> bool:
+    """A heading over its subtitle in lower case ("Путь к Величию" / "правила для банд
+    Хаоса"), which a heading line is not otherwise (a line in lower case goes on with it): the
+    subtitle is short, ends in no punctuation and holds no verb, and a new sentence or heading
+    follows it."""
+    j = nxt[i]
+    if j is None or j != i + 1 or not is_heading_line(lines[i], None):
+        return False
+    sub = lines[j].strip()
+    if not sub[:1].islower() or len(words(sub)) > _MAX_SUBTITLE_WORDS or not sub[-1].isalpha():
+        return False
+    if _has_finite_verb(sub) or len(words(lines[i])) > _MAX_SUBTITLE_WORDS:
+        return False
+    k = nxt[j]
+    return k is None or lines[k].strip()[:1].isupper()
 
 
 _MODIFIER = re.compile(r"^\s*[+\-−–]\d")  # "+1 к результату боя …", "-1 на попадание …"
@@ -382,6 +419,8 @@ def _nest_lines(
                 parent = last_top
             elif len(pw) == 1 and _opens_with(first, pw[0]):
                 parent = last_top  # "Некоторые гранаты …" under "Гранаты"
+            elif sec.title.endswith("?") and not ptitle.endswith("?"):
+                parent = last_top  # a FAQ's questions under the heading above them
         sec.parent = parent
         if killteam:
             if _is_phase(sec.title):
