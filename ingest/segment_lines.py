@@ -185,6 +185,8 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue
         if p == i - 1 and p not in heads and _runs_on(lines[p]) and i not in (runin or set()):
             continue  # "… прямо из Основной" / "Книги Правил шестой редакции.": one sentence
+        if p == i - 1 and _is_label(lines[p]):
+            continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value
         if i == last and i not in (runin or set()):
             continue
         if i in numbers:
@@ -207,6 +209,16 @@ def _runs_on(line: str) -> bool:
     s = line.rstrip()
     return len(s) >= _WRAPPED_LINE and (s[-1].isalpha() or s[-1] in ",-") \
         and not _is_caps(s)
+
+
+_MAX_LABEL_WORDS = 4
+
+
+def _is_label(line: str) -> bool:
+    """A datasheet's field label on a line of its own ("Тип подразделения:"), its value on
+    the next line."""
+    s = line.strip()
+    return s.endswith(":") and 0 < len(words(s)) <= _MAX_LABEL_WORDS and not _BULLET.match(s)
 
 
 _MAX_SUBTITLE_WORDS = 6
