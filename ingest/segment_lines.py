@@ -222,6 +222,7 @@ def _is_label(line: str) -> bool:
 
 
 _MAX_SUBTITLE_WORDS = 6
+_MAX_SUBTITLE_CHARS = 60
 
 
 def _above_subtitle(lines: list[str], i: int, nxt: dict[int, int | None]) -> bool:
@@ -230,15 +231,17 @@ def _above_subtitle(lines: list[str], i: int, nxt: dict[int, int | None]) -> boo
     subtitle is short, ends in no punctuation and holds no verb, and a new sentence or heading
     follows it."""
     j = nxt[i]
-    if j is None or j != i + 1 or not is_heading_line(lines[i], None):
+    if j is None or j != i + 1 or not lines[i][:1].isupper():
         return False
-    sub = lines[j].strip()
-    if not sub[:1].islower() or len(words(sub)) > _MAX_SUBTITLE_WORDS or not sub[-1].isalpha():
-        return False
-    if _has_finite_verb(sub) or len(words(lines[i])) > _MAX_SUBTITLE_WORDS:
+    sub = lines[j].strip()  # the cheap tests first: this runs for every line of text
+    if not sub[:1].islower() or not sub[-1].isalpha() or len(sub) > _MAX_SUBTITLE_CHARS:
         return False
     k = nxt[j]
-    return k is None or lines[k].strip()[:1].isupper()
+    if k is not None and not lines[k].strip()[:1].isupper():
+        return False
+    if len(words(sub)) > _MAX_SUBTITLE_WORDS or len(words(lines[i])) > _MAX_SUBTITLE_WORDS:
+        return False
+    return not _has_finite_verb(sub) and is_heading_line(lines[i], None)
 
 
 _MODIFIER = re.compile(r"^\s*[+\-−–]\d")  # "+1 к результату боя …", "-1 на попадание …"
