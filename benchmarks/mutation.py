@@ -46,7 +46,7 @@ OPERATORS: dict[str, tuple[str, ...]] = {
 
 TESTS = ("tests/test_*_limits*.py", "tests/test_audit_*.py", "tests/test_listcheck.py",
          "tests/test_check_list_cli.py", "tests/test_lists_input.py",
-         "tests/test_gamelog_input.py", "tests/test_report.py")
+         "tests/test_gamelog_input.py", "tests/test_report.py", "tests/test_lists_stream.py")
 """The tests of ``validator/`` (the ingest, site and browser tests do not run it), the limit
 tests first."""
 
