@@ -239,20 +239,28 @@ def test_rules_that_do_not_stack_are_listed_up_to_the_limit(extra: int,
     assert ("и ещё" in verdict.why) is (rest > 0), verdict.why
 
 
-@pytest.mark.parametrize(("typo", "near", "certain"), [
-    ("Лёй в стрельбе", "Лёгкий в стрельбе", True),  # exactly CERTAIN_SCORE
-    ("ъъАвангард", "Авангард", False),  # one point below it
+@pytest.mark.parametrize(("system", "typo", "near", "certain"), [
+    ("whfb8", "Лёй в стрельбе", "Лёгкий в стрельбе", True),  # exactly CERTAIN_SCORE
+    ("whfb8", "ъъАвангард", "Авангард", False),  # one point below it
+    ("wh40k6", "Пнирование", "Планирование", True),  # 91, the next name exactly 5 behind
+    ("wh40k6", "Пирование", "Пикирование", False),  # 90, the next name 4 behind
 ])  # (found by scoring mutilated titles)
-def test_a_typo_is_taken_for_the_name_from_the_certain_score_on(
-        typo: str, near: str, certain: bool, corpus_graph: Graph) -> None:
-    """A typo scoring CERTAIN_SCORE (and far ahead of the next name) is read as the name and
-    the unit checked with it; one point less, it is only a suggestion."""
-    found = corpus_graph.names.find(typo, "whfb8", RULE_KINDS, limit=2)
+def test_a_typo_is_taken_for_the_name_from_the_certain_score_and_margin_on(
+        system: str, typo: str, near: str, certain: bool, corpus_graph: Graph) -> None:
+    """A typo scoring CERTAIN_SCORE or more and CERTAIN_MARGIN ahead of the next name is read
+    as the name and the unit checked with it; a point less of either, it is a suggestion."""
+    found = corpus_graph.names.find(typo, system, RULE_KINDS, limit=2)
     assert found[0].matched == near and found[0].how == "fuzzy", found
-    assert found[0].score == (CERTAIN_SCORE if certain else CERTAIN_SCORE - 1), found
-    assert len(found) == 1 or found[0].score - found[1].score >= CERTAIN_MARGIN, found
-    report = _check(f"system: whfb8\nunits:\n  - {{id: u, name: Отряд, type: Пехота, models: 5,"
-                    f" rules: [{typo}]}}\n", corpus_graph)
+    margin = found[0].score - found[1].score if len(found) > 1 else 100
+    if certain:
+        assert found[0].score >= CERTAIN_SCORE and margin >= CERTAIN_MARGIN, found
+        assert found[0].score == CERTAIN_SCORE or margin == CERTAIN_MARGIN, found  # at a limit
+    else:
+        assert (found[0].score, margin >= CERTAIN_MARGIN) == (CERTAIN_SCORE - 1, True) or (
+            found[0].score >= CERTAIN_SCORE and margin == CERTAIN_MARGIN - 1), found
+    unit_type = "Пехота"
+    report = _check(f"system: {system}\nunits:\n  - {{id: u, name: Отряд, type: {unit_type}, "
+                    f"models: 5, rules: [{typo}]}}\n", corpus_graph)
     (verdict,) = _verdicts(report, "rule_name")
     assert (f"опечатка в «{near}»" in verdict.why) is certain, verdict
     assert verdict.verdict == ("warning" if certain else "not_covered"), verdict
