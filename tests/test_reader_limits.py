@@ -179,3 +179,15 @@ def test_a_size_in_a_message_is_in_megabytes_from_one_on(size: int, text: str) -
     from validator.inputs.files import size_text
 
     assert size_text(size) == text
+
+
+def test_cp1251_is_judged_by_its_letters_beyond_ascii() -> None:
+    """ASCII (up to 0x7f, a control character included) is no evidence against cp1251; the
+    first byte past it must read as Russian."""
+    from validator.inputs.files import decode
+
+    text = "system: whfb8\nname: Гномы\x7f\n"
+    assert decode(text.encode("cp1251"), "list.yaml") == text
+    with pytest.raises(ListInputError) as caught:
+        decode(b"name: \x80\xc3\xed\xee\xec\xfb\n", "list.yaml")  # 0x80 is «Ђ», no Russian
+    assert "не русский текст в cp1251" in str(caught.value)
