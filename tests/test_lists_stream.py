@@ -70,6 +70,7 @@ def test_position_table_keeps_fields_as_numbers() -> None:
     table.close(())
     assert table[()] == Pos(1, 1) and table[("rules",)] == Pos(2, 3)
     assert table[("rules", 1)] == Pos(4, 5) and table[("rules", 1, "role")] == Pos(4, 7)
+    assert table[("rules", 0)] == Pos(3, 5) and table[("rules", 2)] == Pos(5, 5)  # both ends
     assert ("rules", 3) not in table and ("rules", -1) not in table
     assert ("name",) not in table
     assert sorted(map(str, table)) == sorted(map(str, [
