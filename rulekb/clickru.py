@@ -82,8 +82,8 @@ PLURALS: dict[tuple[str, str], tuple[str, str]] = {
         ("Возможно, имелся в виду {possibility}?",
          "(Возможно, имелось в виду одно из: {possibilities}?)"),
     ("{value!r} is not {choice}.", "{value!r} is not one of {choices}."):
-        ("«{value}» — недопустимо; допустимо только {choice}.",
-         "«{value}» — недопустимо; допустимы: {choices}."),
+        ("«{value}»; допустимо только {choice}.",
+         "«{value}»; допустимы: {choices}."),
     ("Takes {nargs} values but 1 was given.", "Takes {nargs} values but {len} were given."):
         ("нужно {nargs} значения, а дано одно.", "нужно {nargs} значения, а дано {len}."),
     ("{len_type} values are required, but {len_value} was given.",

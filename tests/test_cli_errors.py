@@ -56,7 +56,7 @@ def _one_russian_line(stderr: str) -> str:
 USAGE_ERRORS = [
     # (arguments, the message)
     (["audit", "x.jsonl", "--format", "xml"],
-     "Ошибка: недопустимое значение '--format': «xml» — недопустимо; допустимы: 'text', 'json'. "
+     "Ошибка: недопустимое значение '--format': «xml»; допустимы: 'text', 'json'. "
      "Справка: rulekb audit --help"),
     (["show"], "Ошибка: не указан аргумент 'NAME'. Справка: rulekb show --help"),
     (["check-list"], "Ошибка: не указан аргумент 'LISTS...'. Справка: rulekb check-list --help"),
