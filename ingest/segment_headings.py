@@ -31,6 +31,12 @@ _WEB_ADDRESS = re.compile(r"https?://|www\.|\b[\w-]+\.(?:ru|com|net|org|su|ua|in
 _COUNT = re.compile(r"^\d+(?:-\d+)?\s+(?=[А-ЯЁA-Z])")
 # "1.1. кидает", "2) бежит": numbering before a word in lower case is an item or a sentence
 _NUMBERED_LOWER = re.compile(r"^\d+(?:\.\d+)*[.)]?\s+[а-яёa-z]")
+# A profile table's rows: its header of characteristic abbreviations ("M WS BS S T W I A Ld",
+# "Д ББ НС С В Р И А Лд"), four or more capitalised words of one to three letters; and a model's
+# line ending in four or more values ("Воин 4 3 3 3 1 3 1 7", "Орудие – – – 7 2 – – – 3+")
+_ABBREVIATION = r"[A-ZА-ЯЁ][A-Za-zА-Яа-яЁё]{0,2}"
+_PROFILE_HEADER = re.compile(rf"^(?:{_ABBREVIATION}\s+){{3,}}{_ABBREVIATION}$")
+_PROFILE_VALUES = re.compile(r"(?:\s+(?:\d+[+\"]?|[–—-]|\d*[DdДд]\d+(?:[+-]\d+)?)){4,}$")
 
 
 def is_heading_line(line: str, next_line: str | None) -> bool:
@@ -56,6 +62,8 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
         return False
     if _is_field(s) or _NUMBERED_LOWER.match(s):
         return False
+    if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s):
+        return False  # a row of a profile table
     count = _COUNT.match(s)
     if count and not s[count.end():].isupper():
         return False
