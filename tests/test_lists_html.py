@@ -68,24 +68,9 @@ def test_page_is_self_contained_and_escaped(page: Path) -> None:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from test_site_browser import _chromium
+    from test_site_browser import start_browser
 
-    found = _chromium()
-    if found is None:
-        pytest.skip("needs Debian's chromium and chromium-driver (installed by setup.sh)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = found[0]
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(found[1]), options=options)
-    driver.set_page_load_timeout(30)
-    driver.set_window_size(1280, 1000)
+    driver = start_browser(tmp_path_factory)
     try:
         yield driver
     finally:

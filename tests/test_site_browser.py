@@ -89,8 +89,11 @@ def _chromium() -> tuple[str, str] | None:
     return (browser, driver) if browser and driver else None
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def start_browser(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Headless Chromium with a 1280×1000 viewport; the test is skipped when it is missing.
+
+    Shared by the browser tests of the site and of the organiser's HTML report.
+    """
     found = _chromium()
     if found is None:
         pytest.skip("needs Debian's chromium and chromium-driver (/usr/bin/chromium, "
@@ -112,6 +115,12 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     # a window at least as large as any viewport: pointer events outside it are dropped
     driver.set_window_size(1400, 1200)
     _viewport(driver, (1280, 1000))
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    driver = start_browser(tmp_path_factory)
     try:
         yield driver
     finally:

@@ -20,7 +20,14 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import TextIO
 
-from validator.armylist.output import KINDS, ListWriter, TableRow, system_title
+from validator.armylist.output import (
+    KINDS,
+    ListWriter,
+    TableRow,
+    applied_rules,
+    system_title,
+    unit_facts,
+)
 from validator.inputs.models import ArmyList, ListInputError
 from validator.report import LABELS, citation_text, summary_text
 from validator.verdicts import UnitReport, Verdict
@@ -77,23 +84,9 @@ def _badges(counts: dict[str, int]) -> str:
 
 def _facts(unit: UnitReport) -> str:
     """A unit's roster place, make-up, type or keywords, and the rules that apply."""
-    facts = []
-    if unit.path:
-        facts.append(f"В ростере: {escape(unit.path)}")
-    size = [f"моделей — {unit.models}"] if unit.models is not None else []
-    if unit.points is not None:
-        size.append(f"очков — {unit.points}")
-    if size:
-        facts.append("Состав: " + ", ".join(size))
-    if unit.type is not None or not unit.keywords:
-        facts.append("Тип: " + escape(unit.type.title if unit.type else "не определён"))
-    if unit.keywords:
-        facts.append("Ключевые слова: " + escape(", ".join(unit.keywords)))
-    applies = "".join(
-        f"<li>{escape(a.rule.title)}"
-        f"{'' if a.rule.defined else ' (не описано в тексте правил)'} — "
-        f"{escape(a.because)}</li>" for a in unit.applies)
-    return (f'<div class="facts">{"<br>".join(facts)}'
+    facts = "<br>".join(escape(fact) for fact in unit_facts(unit))
+    applies = "".join(f"<li>{escape(rule)}</li>" for rule in applied_rules(unit))
+    return (f'<div class="facts">{facts}'
             + (f"<div>Действующие правила:<ul>{applies}</ul></div>" if applies else "")
             + "</div>")
 

@@ -157,26 +157,38 @@ class ListWriter:
 # --- text -----------------------------------------------------------------------------------
 
 
-def unit_lines(unit: UnitReport) -> list[str]:
-    """The head of a unit's block: id and name, roster path, type, the rules that apply."""
-    title = f"Отряд {unit.id}" + (f" — {unit.label}" if unit.label else "")
-    lines = [title]
+def unit_facts(unit: UnitReport) -> list[str]:
+    """What a report says of a unit, as plain text: its roster place, make-up, type or
+    keywords (the text and the HTML report both show these lines)."""
+    facts = []
     if unit.path:
-        lines.append(f"  В ростере: {unit.path}")
+        facts.append(f"В ростере: {unit.path}")
     size = [f"моделей — {unit.models}"] if unit.models is not None else []
     if unit.points is not None:
         size.append(f"очков — {unit.points}")
     if size:
-        lines.append(f"  Состав: {', '.join(size)}")
+        facts.append(f"Состав: {', '.join(size)}")
     if unit.type is not None or not unit.keywords:
-        lines.append(f"  Тип: {unit.type.title if unit.type else 'не определён'}")
+        facts.append(f"Тип: {unit.type.title if unit.type else 'не определён'}")
     if unit.keywords:
-        lines.append(f"  Ключевые слова: {', '.join(unit.keywords)}")
-    if unit.applies:
+        facts.append(f"Ключевые слова: {', '.join(unit.keywords)}")
+    return facts
+
+
+def applied_rules(unit: UnitReport) -> list[str]:
+    """Each rule that applies to the unit and why, as plain text."""
+    return [f"{item.rule.title}{'' if item.rule.defined else ' (не описано в тексте правил)'}"
+            f" — {item.because}" for item in unit.applies]
+
+
+def unit_lines(unit: UnitReport) -> list[str]:
+    """The head of a unit's block: id and name, roster path, type, the rules that apply."""
+    title = f"Отряд {unit.id}" + (f" — {unit.label}" if unit.label else "")
+    lines = [title, *(f"  {fact}" for fact in unit_facts(unit))]
+    applies = applied_rules(unit)
+    if applies:
         lines.append("  Действующие правила:")
-        for item in unit.applies:
-            undefined = "" if item.rule.defined else " (не описано в тексте правил)"
-            lines.append(f"    {item.rule.title}{undefined} — {item.because}")
+        lines.extend(f"    {rule}" for rule in applies)
     return lines
 
 
