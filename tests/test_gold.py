@@ -9,10 +9,16 @@ row. Where today is exact (004, and most sections and pages), the floor is 1.0.
 
 from __future__ import annotations
 
-import pytest
-from gold_score import CATEGORIES, Score, annotations, score_all, table
+import importlib.util
+from pathlib import Path
 
+import pytest
+from gold_score import CATEGORIES, HELDOUT_DIR, Score, annotations, score_all, table
+
+from ingest import load
 from kb import Graph
+
+REPO = Path(__file__).resolve().parents[1]
 
 # (precision, recall) floors per file and category, in the order of CATEGORIES:
 # system, sections, unit_types, page_refs, named_refs_in_corpus, named_refs_stub, facts, pages
@@ -100,3 +106,22 @@ def test_pages_never_built_on(folder: str) -> None:
         s = got[category]
         assert s.precision >= p_floor - 1e-9 and s.recall >= r_floor - 1e-9, (
             folder, category, s.precision, s.recall, s.missed, s.extra)
+
+
+def test_stated_systems_are_what_the_annotation_names(tmp_path: Path) -> None:
+    """``benchmarks/gold.py --stated``: each page read with its annotated system, a page of
+    another game (``system: null``) still detected."""
+    spec = importlib.util.spec_from_file_location("gold_bench", REPO / "benchmarks" / "gold.py")
+    assert spec is not None and spec.loader is not None
+    gold = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gold)
+    folder = HELDOUT_DIR / "fresh4"
+    copy = gold._stated(folder, tmp_path)
+    annotated = {page: row["system"] for page, row in annotations(folder).items()}
+    texts = {t.name: t for t in load([copy])}
+    assert sorted(texts) == sorted(annotated)
+    for page, system in annotated.items():
+        if system is not None:
+            assert (texts[page].system, texts[page].system_from) == (system, "corpus.toml")
+        else:
+            assert texts[page].system_from != "corpus.toml"
