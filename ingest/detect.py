@@ -21,6 +21,17 @@ A text is judged in two steps, piece by piece:
   a page of that game against a page of another game must favour the game by
   :data:`GAME_MARGIN`.
 
+Then the *names* of games the text holds (:data:`GAME_NAMES`: "Warhammer 40,000", "Kill Team",
+"Warhammer Fantasy", and the names of other games — "Age of Sigmar", "Некромунда", "Blood Bowl",
+a role-playing game's): a page that talks about a game rather than states its rules (an
+article, a review, a forum post) holds few of its rules' words but names it. A text naming
+one game of ours more often than any other (Kill Team before 40k on a tie: a Kill Team page
+names the game it is a skirmish of) and other games less often is of that game when its
+words leave it unclear, or when they point to a game built on the named game's rules
+(:data:`BUILT_ON`) that the text never names; a text whose words describe a game's rules is
+of that game whatever else it mentions. A text whose words point to a game of ours but which
+names other games more often than any of ours is unclear.
+
 Otherwise the system is unclear, and the caller says so. A text that names two games is judged
 by all its words, so the game whose rules it describes wins.
 """
@@ -30,7 +41,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -70,6 +81,24 @@ _ENGLISH_ENDINGS = ("ing", "ed", "es", "s", "e")
 # no term, and they break a pair ("равный или", "при это" are no terms).
 _FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "NPRO", "INTJ"})
 _DICE_RE = re.compile(r"\d*[dд]\d+")
+
+GAME_NAMES: dict[str, re.Pattern[str]] = {
+    "killteam2018": re.compile(r"kill[\s-]*team|килл?[\s-]*тим|истребительн\w* команд", re.I),
+    "wh40k6": re.compile(r"warhammer\s*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40", re.I),
+    "whfb8": re.compile(r"warhammer\s+fantasy(?!\s+role)|\bw?hfb\b|\bwfb\b|вархаммер\w*\s+фэнтези"
+                        r"|фэнтези\s+батл|fantasy\s+battles?", re.I),
+    OTHER: re.compile(
+        r"age\s+of\s+sigmar|эпох\w*\s+сигмара|\baos\b|necromunda|некромунд|blood\s*bowl"
+        r"|кровав\w* футбол|mordheim|мордхейм|roleplay|ролев\w+ игр|\bрпг\b|\bwfrp|dark\s+heresy"
+        r"|т[её]мн\w+ ерес|rogue\s+trader|deathwatch|warcry|underworlds|the\s+old\s+world"
+        r"|battlefleet|titanicus|horus\s+heresy|frostgrave|\bd&d\b|dungeons|9th\s+age"
+        r"|девят\w+ эпох|warmachine|bolt\s+action", re.I),
+}
+"""Each class's names of games: ours (and their other editions), and other games, Games
+Workshop's (whose pages name Warhammer too) and others."""
+BUILT_ON: dict[str, str] = {"killteam2018": "wh40k6"}
+"""A game built on another's rules and words: Kill Team on 40k's (8th edition on), so a
+page of 40k's later editions reads like Kill Team; a Kill Team page names Kill Team."""
 
 
 def terms(text: str) -> set[str]:
@@ -133,6 +162,7 @@ class Judgement:
         game: how much likelier the text is a page of ``best`` than of another game.
         evidence: per known game, the terms found that weigh for it (term, weight), the most
             telling first.
+        names: per class, how often the text names its games (:data:`GAME_NAMES`).
     """
 
     system: str | None
@@ -141,6 +171,7 @@ class Judgement:
     margin: float
     game: float
     evidence: dict[str, list[tuple[str, float]]]
+    names: dict[str, int] = field(default_factory=dict)
 
     def describe(self, shown: int = 4) -> str:
         """The words found and why they do not decide, in Russian, for a message that the
@@ -155,9 +186,14 @@ class Judgement:
         elif self.game < GAME_MARGIN:
             why = (f"на страницу другой игры текст похож не меньше (перевес {self.game:.1f}, "
                    f"нужно {GAME_MARGIN:.1f})")
-        else:
-            words = sum(1 for t, _ in self.evidence[self.best] if " " not in t)
+        elif (words := sum(1 for t, _ in self.evidence[self.best] if " " not in t)) < MIN_WORDS:
             why = f"слов этой игры {words} (нужно {MIN_WORDS})"
+        else:
+            why = "текст чаще называет другие игры"
+        named = ", ".join(f"{'другие игры' if c == OTHER else c} ×{n}"
+                          for c, n in self.names.items() if n)
+        if named:
+            why += f"; названия игр: {named}"
         return "; ".join(parts) + f"; ближе всего {self.best}, но {why}"
 
 
@@ -206,7 +242,45 @@ class Model:
         words = sum(1 for t, _ in evidence[best] if " " not in t)
         system = best if (margin >= MARGIN and game >= GAME_MARGIN
                           and words >= MIN_WORDS) else None
-        return Judgement(system, which, best, margin, game, evidence)
+        named = game_names(text)
+        by_name = named_game(named)
+        if by_name is not None and (system is None or (
+                BUILT_ON.get(system) == by_name and not named[system])):
+            system = by_name  # its words leave it unclear, or are shared, and its names not
+        elif system is not None and named[OTHER] > max(named[c] for c in SYSTEMS):
+            system = None  # its words are of a game of ours, but it names other games more
+        return Judgement(system, which, best, margin, game, evidence, named)
+
+
+def game_names(text: str) -> dict[str, int]:
+    """How often ``text`` names the games of each class (:data:`GAME_NAMES`).
+
+    >>> game_names("Kill Team — скирмиш по Warhammer 40,000. Правила Kill Team")
+    {'wh40k6': 1, 'whfb8': 0, 'killteam2018': 2, 'other': 0}
+    """
+    return {c: len(GAME_NAMES[c].findall(text)) for c in CLASSES}
+
+
+def named_game(names: dict[str, int]) -> str | None:
+    """The game of ours a text names, from :func:`game_names`, or ``None``.
+
+    It must be named more often than each other game of ours (Kill Team wins a tie with
+    40k: a Kill Team page names the game it is a skirmish of) and than all other games.
+
+    >>> named_game({"wh40k6": 1, "whfb8": 0, "killteam2018": 1, "other": 0})
+    'killteam2018'
+    >>> named_game({"wh40k6": 2, "whfb8": 0, "killteam2018": 0, "other": 2}) is None
+    True
+    """
+    ours = sorted((c for c in SYSTEMS if names[c]),
+                  key=lambda c: (-names[c], c != "killteam2018", SYSTEMS.index(c)))
+    if not ours:
+        return None
+    top = ours[0]
+    if (len(ours) > 1 and names[ours[1]] == names[top]
+            and {top, ours[1]} != {"killteam2018", "wh40k6"}):
+        return None
+    return top if names[OTHER] < names[top] else None
 
 
 def __hash__(self: Model) -> int:  # a frozen dataclass with dict fields: hash by identity

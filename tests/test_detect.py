@@ -38,18 +38,19 @@ def test_the_model_reads_back_what_it_wrote() -> None:
 
 def test_pages_it_did_not_learn_from() -> None:
     """Each training source judged by a model learned without it, as a build judges it (without
-    its site's furniture): today 24 of the 32 pages of the three games are named right and 2
-    wrongly, 25 of the 29 pages of other games are unclear (tests/detect_training.py --check
+    its site's furniture): today 25 of the 32 pages of the three games are named right and 2
+    wrongly, 27 of the 29 pages of other games are unclear (tests/detect_training.py --check
     prints them). (The fourth pass of issue 10 added 13 pages of other games, which cost one
     page of ours its margin: 25 → 24; the fifth judged pages without their furniture, which
-    made one more page of another game unclear, and added a WHFB rules page.)"""
+    made one more page of another game unclear, and added a WHFB rules page; the sixth reads
+    the names of games a page holds: 24 → 25 right, 25 → 27 unclear.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 24 and len(wrong) <= 2 and unclear >= 25, (right, wrong, others)
+    assert right >= 25 and len(wrong) <= 2 and unclear >= 27, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -68,20 +69,29 @@ def _cases() -> list[object]:
 
 def test_pages_it_never_learned_from() -> None:
     """The pages of tests/data/detect/eval/ (articles, forums, reviews and other editions of
-    the three games, other games' pages), judged by the committed table: today 14 of 31 right
-    (3 of the 18 pages of ours named right, 11 of the 13 of other games unclear); a floor, so a
-    change that loses one shows."""
+    the three games, other games' pages), judged by the committed table: today 23 of 31 right
+    (10 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
+    before the names of games were read. A floor, so a change that loses one shows."""
     rows = evaluation()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
+    wrong = [(name, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert len(rows) == 31 and right >= 3 and unclear >= 11, (ours, others)
+    assert len(rows) == 31 and right >= 10 and len(wrong) <= 1 and unclear >= 13, (ours, others)
 
 
 @pytest.mark.parametrize(("text", "expected"), _cases())
 def test_short_texts_of_each_kind(text: str, expected: str | None) -> None:
-    """Short pages (half a web page) of the three games' rules, a forum post, other games'
-    rules; and the kinds known to fail today (another edition's 40k, a 10th-edition article, an
-    Age of Sigmar page), marked with why."""
+    """Short pages (half a web page) of the three games' rules, a forum post, articles that name
+    their game (or another game's setting), other games' rules; and the kinds known to fail
+    today (another edition's 40k rules, an Age of Sigmar rules page), marked with why."""
     assert detect_system(text) == expected, describe_evidence(text)
+
+
+def test_a_text_that_names_other_games_more_says_so() -> None:
+    text = (Path(__file__).parent / "data" / "detect" / "cases"
+            / "other_aos_article_names.txt").read_text(encoding="utf-8")
+    message = describe_evidence(text)
+    assert "текст чаще называет другие игры" in message
+    assert "названия игр: whfb8 ×1, другие игры ×2" in message

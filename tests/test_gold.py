@@ -85,10 +85,13 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
             "named_refs_in_corpus": (0.75, 0.85)},
     "heldout": {"system": (1.0, 1.0), "sections": (0.80, 0.89), "page_refs": (1.0, 1.0),
                 "named_refs_in_corpus": (0.33, 1.0)},
-    "fresh": {"system": (0.90, 0.90), "sections": (0.87, 0.87), "page_refs": (1.0, 1.0),
+    "fresh": {"system": (1.0, 1.0), "sections": (0.87, 0.87), "page_refs": (1.0, 1.0),
               "named_refs_in_corpus": (1.0, 0.80)},
-    "fresh2": {"system": (0.90, 0.75), "sections": (0.66, 0.60)},
-    "fresh3": {"system": (0.75, 0.64), "sections": (0.66, 0.53)},
+    # reading the names of games (issue 10's sixth pass) takes an old 40k "Kill Team" mission
+    # that names Kill Team for Kill Team: fresh2's and fresh3's system precision and sections'
+    # precision lost those pages, for fresh's, fresh3's and fresh4's recall
+    "fresh2": {"system": (0.81, 0.75), "sections": (0.58, 0.60)},
+    "fresh3": {"system": (0.71, 0.71), "sections": (0.65, 0.63)},
 }
 
 
