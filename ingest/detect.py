@@ -32,6 +32,34 @@ words leave it unclear, or when they point to a game built on the named game's r
 of that game whatever else it mentions. A text whose words point to a game of ours but which
 names other games more often than any of ours is unclear.
 
+Then the *setting*, the world the text's things belong to (:func:`settings`, the table
+``ingest/data/settings.tsv``): 40k and Kill Team are set in the far future (космодесантники,
+болтеры, техника, псайкеры, некроны), WHFB in a fantasy world (гномы, скавены, Бретонния,
+арбалеты, боевые машины); the words both worlds share (орки, Хаос, демоны) are in neither. The
+rules words of other editions are not those of the editions learned (40k's older editions
+said "отряд" and "тест на Мораль", as WHFB does), but a 40k page of any edition, an article or
+a forum post speaks of its world. A setting is *clear* when the text holds :data:`SETTING_MIN`
+distinct words of it and more than :data:`SETTING_RATIO` times as many as of the other
+world. A clear
+setting
+
+* turns a text whose words chose a game of the other world into the first game of its own
+  (:data:`WORLDS`: a 5th-edition 40k page whose rules words are WHFB's);
+* names the first game of its world for a text left unclear, when :data:`SETTING_MIN` of its
+  words are the world's own (a coinage or a proper name of Games Workshop's world: «болтер»,
+  «скавены», not «маг» or «планета», which any fantasy or science-fiction game has), the
+  text names no other game and states no role-playing rules (an article or a forum post on
+  40k that names no game).
+
+A text whose rules words lead by less than :data:`MARGIN` between games of the two worlds
+goes to the best game of the world :data:`SETTING_LEAN` of its words belong to.
+
+A text that holds :data:`ROLEPLAY_MIN` words of a role-playing game's rules (a game master,
+player characters, careers, experience points) is of a role-playing game set in the same world
+(Dark Heresy, Warhammer Fantasy Roleplay), and one whose words of Age of Sigmar's Mortal
+Realms outnumber those of WHFB's world is of Age of Sigmar: both are unclear, whatever their
+rules words say.
+
 Otherwise the system is unclear, and the caller says so. A text that names two games is judged
 by all its words, so the game whose rules it describes wins.
 """
@@ -45,7 +73,17 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from kb.lemmas import WORD_RE, fold, lemma, pos
+from ingest.detect_terms import terms
+from ingest.detect_world import (
+    KIND_TITLES,
+    ROLEPLAY_MIN,
+    SETTING_KINDS,
+    SETTING_LEAN,
+    SETTING_MIN,
+    WORLDS,
+    clear_world,
+    setting_words,
+)
 from kb.models import SYSTEM_TITLES
 
 OTHER = "other"
@@ -72,16 +110,6 @@ two of generic words is no evidence, however they lean."""
 MIN_PAGES = 2
 """A term is kept in the table when this many training sources hold it."""
 
-# Segments: no pair of terms spans a comma, a sentence's end, a bracket, a quote or a line break.
-_SEGMENT_RE = re.compile(r"[.,!?;:()\[\]«»\"“”„\n|•]+")
-_LATIN_RE = re.compile(r"[a-z]")
-_CYRILLIC_RE = re.compile(r"[а-яё]")
-_ENGLISH_ENDINGS = ("ing", "ed", "es", "s", "e")
-# Parts of speech that say nothing of a game (prepositions, conjunctions, particles, pronouns):
-# no term, and they break a pair ("равный или", "при это" are no terms).
-_FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "NPRO", "INTJ"})
-_DICE_RE = re.compile(r"\d*[dд]\d+")
-
 GAME_NAMES: dict[str, re.Pattern[str]] = {
     "killteam2018": re.compile(r"kill[\s-]*team|килл?[\s-]*тим|истребительн\w* команд", re.I),
     "wh40k6": re.compile(r"warhammer\s*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40", re.I),
@@ -101,54 +129,6 @@ BUILT_ON: dict[str, str] = {"killteam2018": "wh40k6"}
 page of 40k's later editions reads like Kill Team; a Kill Team page names Kill Team."""
 
 
-def terms(text: str) -> set[str]:
-    """The terms of ``text``: its words' lemmas and Latin stems, and adjacent pairs of them.
-
-    A number is a term only after a Latin word, in a pair ("warhammer 40"): a game's name.
-
-    >>> sorted(terms("Боевые единицы"))
-    ['боевой', 'боевой единица', 'единица']
-    >>> sorted(terms("нападение (charge)"))
-    ['charg', 'нападение']
-    >>> sorted(terms("Warhammer 40,000"))
-    ['warhammer', 'warhammer 40']
-    """
-    out: set[str] = set()
-    for segment in _SEGMENT_RE.split(text):
-        previous: str | None = None
-        for word in WORD_RE.findall(segment):
-            if word.isdigit():
-                if previous is not None and _LATIN_RE.match(previous):
-                    out.add(f"{previous} {word}")
-                previous = None
-                continue
-            term = _term(word)
-            if term is None:
-                previous = None
-                continue
-            out.add(term)
-            if previous is not None:
-                out.add(f"{previous} {term}")
-            previous = term
-    return out
-
-
-def _term(word: str) -> str | None:
-    low = fold(word)
-    if _CYRILLIC_RE.search(low):
-        if len(low) < 2 or pos(low) in _FUNCTION_POS:
-            return None
-        return lemma(word)
-    if not _LATIN_RE.search(low) or len(low) < 2:
-        return None  # one letter
-    if _DICE_RE.fullmatch(low):
-        return "#d#"
-    for ending in _ENGLISH_ENDINGS:  # a crude English stem: charge, charges, charging
-        if low.endswith(ending) and len(low) - len(ending) >= 4:
-            return low[: -len(ending)]
-    return low
-
-
 @dataclass(frozen=True)
 class Judgement:
     """What the words of a text say of its game.
@@ -163,6 +143,8 @@ class Judgement:
         evidence: per known game, the terms found that weigh for it (term, weight), the most
             telling first.
         names: per class, how often the text names its games (:data:`GAME_NAMES`).
+        setting: per kind of :func:`settings` (a world, or role-playing rules), how many
+            distinct words of it the text holds.
     """
 
     system: str | None
@@ -172,6 +154,7 @@ class Judgement:
     game: float
     evidence: dict[str, list[tuple[str, float]]]
     names: dict[str, int] = field(default_factory=dict)
+    setting: dict[str, int] = field(default_factory=dict)
 
     def describe(self, shown: int = 4) -> str:
         """The words found and why they do not decide, in Russian, for a message that the
@@ -188,12 +171,21 @@ class Judgement:
                    f"нужно {GAME_MARGIN:.1f})")
         elif (words := sum(1 for t, _ in self.evidence[self.best] if " " not in t)) < MIN_WORDS:
             why = f"слов этой игры {words} (нужно {MIN_WORDS})"
+        elif self.setting.get("roleplay", 0) >= ROLEPLAY_MIN:
+            why = "текст излагает правила ролевой игры"
+        elif self.setting.get("realms", 0) > self.setting.get("fantasy", 0):
+            why = "мир текста — Владения Смертных (Age of Sigmar)"
         else:
             why = "текст чаще называет другие игры"
         named = ", ".join(f"{'другие игры' if c == OTHER else c} ×{n}"
                           for c, n in self.names.items() if n)
         if named:
             why += f"; названия игр: {named}"
+        worlds = ", ".join(
+            f"{KIND_TITLES[k]} ×{n}" + (f" (свои миру ×{own})" if (own := self.setting.get(
+                f"{k}!", 0)) else "") for k in SETTING_KINDS if (n := self.setting.get(k, 0)))
+        if worlds:
+            why += f"; слова мира: {worlds}"
         return "; ".join(parts) + f"; ближе всего {self.best}, но {why}"
 
 
@@ -217,8 +209,11 @@ class Model:
         which = {c: 0.0 for c in SYSTEMS}  # the terms present, each game against the three
         likelihoods = []  # per piece, each class's Bernoulli log-likelihood
         telling: dict[str, dict[str, float]] = {c: {} for c in SYSTEMS}
+        seen: set[str] = set()
         for piece in pieces(text):
-            found = [t for t in terms(piece) if t in weights]
+            held = terms(piece)
+            seen |= held
+            found = [t for t in held if t in weights]
             # a page's worth of text misses the terms it lacks; a line of text is expected to
             # miss most of them, so what it lacks counts for its share of a page only
             share = min(1.0, len(piece) / PAGE)
@@ -242,6 +237,14 @@ class Model:
         words = sum(1 for t, _ in evidence[best] if " " not in t)
         system = best if (margin >= MARGIN and game >= GAME_MARGIN
                           and words >= MIN_WORDS) else None
+        setting = setting_words(seen)
+        world = clear_world(setting)
+        if system is not None and world is not None and system not in WORLDS[world]:
+            system = WORLDS[world][0]  # another edition's rules words (40k's older ones: WHFB's)
+        elif (system is None and margin < MARGIN and game >= GAME_MARGIN and words >= MIN_WORDS
+              and (leaning := clear_world(setting, SETTING_LEAN)) is not None
+              and {best, second} & set(WORLDS[leaning])):
+            system = _best_of(WORLDS[leaning], which)  # close rules words, its world's things
         named = game_names(text)
         by_name = named_game(named)
         if by_name is not None and (system is None or (
@@ -249,7 +252,13 @@ class Model:
             system = by_name  # its words leave it unclear, or are shared, and its names not
         elif system is not None and named[OTHER] > max(named[c] for c in SYSTEMS):
             system = None  # its words are of a game of ours, but it names other games more
-        return Judgement(system, which, best, margin, game, evidence, named)
+        elif (system is None and world is not None and setting[f"{world}!"] >= SETTING_MIN
+              and not named[OTHER]):
+            system = WORLDS[world][0]  # speaks of its world's own things, names no game
+        if setting["roleplay"] >= ROLEPLAY_MIN or (
+                system == "whfb8" and setting["realms"] > setting["fantasy"]):
+            system = None  # a role-playing game's rules; Age of Sigmar's world
+        return Judgement(system, which, best, margin, game, evidence, named, setting)
 
 
 def game_names(text: str) -> dict[str, int]:
@@ -259,6 +268,10 @@ def game_names(text: str) -> dict[str, int]:
     {'wh40k6': 1, 'whfb8': 0, 'killteam2018': 2, 'other': 0}
     """
     return {c: len(GAME_NAMES[c].findall(text)) for c in CLASSES}
+
+
+def _best_of(games: tuple[str, ...], which: dict[str, float]) -> str:
+    return max(games, key=lambda c: (which[c], -SYSTEMS.index(c)))
 
 
 def named_game(names: dict[str, int]) -> str | None:
