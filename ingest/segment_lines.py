@@ -19,6 +19,7 @@ from ingest.sections import (
     Span,
     is_group_title,
     title_and_aliases,
+    unparen,
 )
 from ingest.segment_headings import (
     _NUMBER,
@@ -388,6 +389,7 @@ def _nest_lines(
         is_type = bool(vocab.unit_type(sec.title))
         if page_break(sec.heading_span[0]) or sec.title.endswith("!"):
             open_group = None
+        decided = False
         for j in chain:
             if is_type and vocab.unit_type(sections[j].title):
                 continue
@@ -397,7 +399,16 @@ def _nest_lines(
             if pkey and pkey != key and _contains(key, pkey):
                 parent = j
                 break
-        if parent is None and open_group is not None:
+        else:
+            # a heading of the same shape as an open one, naming another side of the same
+            # thing, is its sibling whatever stands between them
+            twin = next((j for j in chain if _parallel(sections[j], sec)), None)
+            if twin is not None:
+                parent, decided = sections[twin].parent, True
+                if open_group is not None and open_group in _chain(sections, twin):
+                    if open_group == twin or parent != open_group:
+                        open_group, group_caps = None, None
+        if parent is None and open_group is not None and not decided:
             if gap > group_gap:
                 open_group, group_caps = None, None
             elif killteam and group_caps is not None and not _is_caps(sec.heading):
@@ -407,7 +418,7 @@ def _nest_lines(
                 parent = step_open  # a step of the turn in the group holds what follows it
             else:
                 parent = open_group
-        if parent is None and killteam:
+        if parent is None and killteam and not decided:
             if _is_phase(sec.title):
                 phase, caps = None, None
             elif _NUMBER.match(sec.heading) and _is_caps(_NUMBER.sub("", sec.heading)):
@@ -420,11 +431,11 @@ def _nest_lines(
         step = not killteam and STEP_NAME.match(" ".join(sec.heading.split())) is not None
         if parent is None and not killteam and _NUMBER.match(sec.heading) or step:
             numbered = i  # "4. Отступление …", "Фаза 3 — Стрельба": a step holds what follows
-        elif parent is None and not killteam and numbered is not None:
+        elif parent is None and not killteam and numbered is not None and not decided:
             parent = numbered
         if step:
             step_open = i
-        if parent is None and last_top is not None and not killteam:
+        if parent is None and last_top is not None and not killteam and not decided:
             # the body's first sentence is about the previous top section ("В многостороннем
             # бою …" under "… многосторонний бой")
             first = _first_sentence(text, sec.body_span)
@@ -543,6 +554,21 @@ def _mixed_case_parent(
         if any(_contains(body, n) for n in names):
             return i - 1
     return default
+
+
+def _parallel(earlier: Section, later: Section) -> bool:
+    """Whether two headings are of one level by their own shape: set alike (both in capitals
+    or neither, both numbered or neither) and naming different sides of the same thing, their
+    last word the same and their first not ("Раздельный профиль Боевой Машины", "Тесты на
+    характеристики для Боевой Машины", "Команда Боевой Машины"). A phase ("Фаза стрельбы")
+    holds the sides of its own thing, so it is no sibling of theirs."""
+    if _is_caps(earlier.heading) != _is_caps(later.heading) or \
+            bool(_NUMBER.match(earlier.heading)) != bool(_NUMBER.match(later.heading)):
+        return False
+    a, b = name_words(unparen(earlier.title)), name_words(unparen(later.title))
+    if min(len(a), len(b)) < 2 or a[0] == b[0] or a[-1] != b[-1]:
+        return False
+    return not _is_phase(earlier.title)
 
 
 def _chain(sections: list[Section], j: int | None) -> list[int]:
