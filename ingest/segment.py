@@ -31,7 +31,7 @@ from ingest.sections import (
     title_and_aliases,
 )
 from ingest.segment_flat import caps_runs, segment_flat
-from ingest.segment_headings import is_heading_line
+from ingest.segment_headings import colon_run_ins, is_heading_line
 from ingest.segment_lines import segment_lines
 from ingest.segment_names import name_english_headings
 from ingest.vocabulary import vocabulary
@@ -76,7 +76,18 @@ def segment(
     if flat > len(text) / 2:
         result = segment_flat(text, vocab)
     else:
-        result = segment_lines(text, vocab, system, gaps or {}, [p.at for p in pages or []])
+        # a rule that runs in after a colon inside a paragraph starts a line of its own (a
+        # space becomes a newline: the offsets stay those of ``text``)
+        colon = colon_run_ins(text)
+        breaks = [at - 1 for at in colon if at and text[at - 1] != "\n"]
+        lined = text
+        if breaks:
+            chars = list(text)
+            for at in breaks:
+                chars[at] = "\n"
+            lined = "".join(chars)
+        result = segment_lines(lined, vocab, system, gaps or {}, [p.at for p in pages or []],
+                               colon)
     name_english_headings(text, result.sections)
     _assign_pages(result.sections, pages or [])
     return result

@@ -41,7 +41,7 @@ _MAX_QUOTE_CHARS = 800
 
 def segment_lines(
     text: str, vocab: Vocabulary, system: str | None, gaps: dict[int, int],
-    page_ends: list[int],
+    page_ends: list[int], colon: dict[int, tuple[int, int]] | None = None,
 ) -> Segmentation:
     """Split a web-page text into sections: each heading line opens one that runs to the next.
 
@@ -51,6 +51,8 @@ def segment_lines(
         system: the game system (Kill Team nests its headings under phases).
         gaps: blank lines in the source before a heading at a cleaned offset.
         page_ends: cleaned offsets where a page footer closed a page.
+        colon: rules that run in after a colon
+            (:func:`ingest.segment_headings.colon_run_ins`), each at a line's start.
     """
     lines = text.split("\n")
     offsets = []
@@ -77,8 +79,14 @@ def segment_lines(
     joined: dict[int, int] = {}
     taken = set(cand)
     seconds: set[int] = set()  # the second lines of broken headings
+    colon_lines: set[int] = set()  # rules whose names run in after a colon
     for i in nonblank:
         if i in seconds:
+            continue
+        at = offsets[i] + len(lines[i]) - len(lines[i].lstrip())
+        if colon and at in colon:
+            runin[i] = (colon[at][0] - offsets[i], colon[at][1] - offsets[i])
+            colon_lines.add(i)
             continue
         m = run_in_heading(lines[i], dash_only=i in taken)
         if m is not None:
@@ -147,7 +155,8 @@ def segment_lines(
     for sec in sections:
         sec.flavour_spans = [f.span for f in flavour
                              if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
-    _nest_lines(sections, text, vocab, system, gaps, page_ends)
+    entries = {n for n, i in enumerate(heads) if i in colon_lines}
+    _nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
     _title_over_parts(sections, text)
     _chapter_over_rules(sections, text)
     return Segmentation(sections, flavour, "lines")
@@ -346,7 +355,7 @@ def _is_phase(title: str) -> bool:
 
 def _nest_lines(
     sections: list[Section], text: str, vocab: Vocabulary, system: str | None,
-    gaps: dict[int, int], page_ends: list[int] | None = None,
+    gaps: dict[int, int], page_ends: list[int] | None = None, entries: set[int] | None = None,
 ) -> None:
     """Give each web-page heading its parent.
 
@@ -389,8 +398,11 @@ def _nest_lines(
         is_type = bool(vocab.unit_type(sec.title))
         if page_break(sec.heading_span[0]) or sec.title.endswith("!"):
             open_group = None
-        decided = False
-        for j in chain:
+        # the next entry of a list of rules run in after a colon is its sibling
+        decided = i - 1 in (entries or ()) and i in (entries or ())
+        if decided:
+            parent = sections[i - 1].parent
+        for j in () if decided else chain:
             if is_type and vocab.unit_type(sections[j].title):
                 continue
             if killteam and _is_caps(sec.heading) and _is_caps(sections[j].heading):
@@ -399,7 +411,7 @@ def _nest_lines(
             if pkey and pkey != key and _contains(key, pkey):
                 parent = j
                 break
-        else:
+        if parent is None and not decided:
             # a heading of the same shape as an open one, naming another side of the same
             # thing, is its sibling whatever stands between them
             twin = next((j for j in chain if _parallel(sections[j], sec)), None)
