@@ -69,6 +69,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         _line(r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую)(?: страница| страницу)?"
               r"|Случайная страница|Перейти к (?:навигации|содержанию)"
+              r"|Найти тему|Создать (?:новую )?тему|Новая тема|Ответить в теме?"
               r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)"),
         "навигация сайта",
     ),
@@ -229,6 +230,24 @@ _BREADCRUMB_RE = re.compile(
     re.MULTILINE,
 )
 
+# "Kill Team | Статьи", "Warhammer » Форум": the page's first line of two short items joined
+# by a path separator (a section of the site and the site), a breadcrumb two items long
+_TITLE_BAR_RE = re.compile(
+    rf"\A\s*?^{HSPACE}*([^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?{HSPACE}+(?:\||»|›|->|→){HSPACE}+"
+    rf"[^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?){HSPACE}*$",
+    re.MULTILINE,
+)
+_MAX_BAR_WORDS = 4
+
+
+def _title_bar(text: str) -> Edit | None:
+    """The page's first line when it is a breadcrumb of two short items (:data:`_TITLE_BAR_RE`)."""
+    m = _TITLE_BAR_RE.match(text)
+    if m is None or any(len(part.split()) > _MAX_BAR_WORDS
+                        for part in re.split(r"\||»|›|->|→", m.group(1))):
+        return None
+    return block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
+
 
 def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
     """Lines the site repeats: a short line that is no sentence and stands twice or more, each
@@ -304,6 +323,9 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
                   for m in _BREADCRUMB_RE.finditer(text)
                   if "«" not in m.group(1) and "<" not in m.group(1))  # quotes, not a path
+    bar = _title_bar(text)
+    if bar is not None:
+        blocks.append(bar)
     masthead = _masthead(text, blocks)
     if masthead is not None:
         blocks.append(masthead)
