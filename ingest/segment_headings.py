@@ -39,8 +39,15 @@ _PROFILE_HEADER = re.compile(rf"^(?:{_ABBREVIATION}\s+){{3,}}{_ABBREVIATION}$")
 _PROFILE_VALUES = re.compile(r"(?:\s+(?:\d+[+\"]?|[–—-]|\d*[DdДд]\d+(?:[+-]\d+)?)){4,}$")
 
 
-def is_heading_line(line: str, next_line: str | None) -> bool:
-    """Whether a line of a web page is a heading.
+_MAX_CHARS, _MAX_WORDS = 80, 9
+# a page's title, alone on the text's first line, may be as long as a headline
+_MAX_TITLE_CHARS, _MAX_TITLE_WORDS = 140, 16
+
+
+def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bool:
+    """Whether a line of a web page is a heading (``title``: the page's first line, standing
+    alone, which may be as long as a headline: "Инициатива, важнейшие стратегические уловки
+    и поворотные точки в новом формате Kill Team!").
 
     A heading is short, starts with a capital (or a digit or "+"), holds words (not only a
     number, a date or a size), is not followed by a continuation line (one starting in lower
@@ -52,7 +59,7 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
     о …") goes on from the sentence before it.
     """
     s = line.strip()
-    if not s or len(s) > 80 or _BULLET.match(s):
+    if not s or len(s) > (_MAX_TITLE_CHARS if title else _MAX_CHARS) or _BULLET.match(s):
         return False
     if _TWO_LETTERS.search(s) is None:
         return False
@@ -71,7 +78,7 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
     if nxt and (nxt[0].islower() or nxt[0] in "-–—,;)"):
         return False
     toks = words(s)
-    if not toks or len(toks) > 9:
+    if not toks or len(toks) > (_MAX_TITLE_WORDS if title else _MAX_WORDS):
         return False
     if len(toks) > 1 and is_cyrillic(toks[0][0]) and pos(toks[0]) == "CONJ":
         return False  # "Но это не история о …", "А если …": a sentence goes on from the last
@@ -84,7 +91,7 @@ def is_heading_line(line: str, next_line: str | None) -> bool:
     if s.endswith("?"):
         return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
     if s.endswith((".", "!")) or len(toks) > 6:
-        return not _has_finite_verb(s)
+        return not _has_finite_verb(s) and not (title and s.endswith("."))
     return True
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections import Counter
 
 from ingest.sections import (
     STEP_NAME,
@@ -22,6 +23,8 @@ from ingest.sections import (
     unparen,
 )
 from ingest.segment_headings import (
+    _MAX_CHARS,
+    _MAX_WORDS,
     _NUMBER,
     _broken_heading,
     _has_finite_verb,
@@ -72,6 +75,10 @@ def segment_lines(
 
     cand = [i for i in nonblank if is_heading_line(lines[i], following(i))
             or _above_subtitle(lines, i, nxt)]
+    if nonblank and (not cand or cand[0] != nonblank[0]) \
+            and _page_title(lines, nonblank[0], following(nonblank[0])):
+        cand.insert(0, nonblank[0])
+    cand = _without_banners(lines, nonblank, cand)
     # headings that share their line with the text ("Устрашение - Некоторые создания …",
     # "ИНСТРУМЕНТЫ ВОЙНЫ Большинство сражений …") or that a PDF broke over two lines
     # ("Специальные" / "правила")
@@ -95,6 +102,10 @@ def segment_lines(
         j = nxt[i]
         # two lines in capitals, one under the other, are one heading even if each looks one
         adjacent_caps = j == i + 1 and lines[i].isupper() and lines[j].isupper()
+        if i in taken and j == i + 1 and _goes_on(lines[j]):
+            joined[i] = j  # "Правила Kill Team" / "на русском": one heading
+            seconds.add(j)
+            continue
         if i in taken and not adjacent_caps:
             continue
         if j is not None and (j not in taken or adjacent_caps) \
@@ -197,6 +208,12 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # "… прямо из Основной" / "Книги Правил шестой редакции.": one sentence
         if p == i - 1 and _is_label(lines[p]):
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value
+        if p == i - 1 and _BULLET.match(lines[p]) and lines[p].rstrip().endswith((":", ",")):
+            continue  # "• Легендарные полки:" / "Проклятый Батальон.": the item goes on
+        if p == i - 1 and lines[i].rstrip().endswith(".") and _ends_in_word(lines[p]):
+            continue  # "… материалы для Warhammer" / "Fantasy Battles 6-ой редакции.": one
+        if i + 1 in heads and lines[i + 1].rstrip().endswith(".") and _ends_in_word(lines[i]):
+            continue  # … sentence, of which this line is the start
         if i == last and i not in (runin or set()):
             continue
         if i in numbers:
@@ -211,6 +228,51 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
 
 
 _WRAPPED_LINE = 50  # a line this long that stops mid-sentence goes on on the next line
+_WRAPPED_WORDS = 3  # a line of this many words that stops in a word goes on with a sentence's end
+
+
+def _ends_in_word(line: str) -> bool:
+    """Whether a line of a few words opens a sentence and stops in a word, not at the
+    sentence's end: a line the next one's "." may end (a sentence set over two lines), unless
+    it is in capitals (a heading) or in lower case (a subtitle: "правила для банд Хаоса")."""
+    s = line.strip()
+    return s[:1].isupper() and s[-1:].isalpha() and len(words(s)) >= _WRAPPED_WORDS \
+        and not _is_caps(s)
+
+
+_MAX_GOES_ON_WORDS = 3
+
+
+def _goes_on(line: str) -> bool:
+    """Whether a short line in lower case goes on with the heading above it: a prepositional
+    phrase ("на русском", "для начинающих") finishes its name, where a subtitle ("правила для
+    банд Хаоса") is a phrase of its own."""
+    s = line.strip()
+    toks = words(s)
+    return bool(toks) and s[0].islower() and len(toks) <= _MAX_GOES_ON_WORDS \
+        and pos(toks[0]) == "PREP" and s[-1].isalpha()
+
+
+def _page_title(lines: list[str], i: int, next_line: str | None) -> bool:
+    """Whether the text's first line is the page's title: a headline (longer than a heading
+    may be, :func:`is_heading_line` with ``title``) on a line of its own, a blank line under
+    it."""
+    return (i + 1 >= len(lines) or not lines[i + 1].strip()) and is_heading_line(
+        lines[i], next_line, title=True)
+
+
+# "++ Вниманию граждан Империума! ++": a line set in a frame of the same marks at both ends
+_FRAMED = re.compile(r"^\s*([^\w\s«»\"'(\[])\1*\s.*\S\s\1+\s*$")
+
+
+def _without_banners(lines: list[str], nonblank: list[int], cand: list[int]) -> list[int]:
+    """The candidates without a blog's banners: lines framed alike ("++ Вниманию граждан
+    Империума! ++", "++ Да не отвернется Он от нас! ++"), two or more, are the site's
+    decoration of its messages, not headings of the text."""
+    frames = {i: m.group(1) for i in nonblank
+              if lines[i].lstrip()[:1] == lines[i].rstrip()[-1:] and (m := _FRAMED.match(lines[i]))}
+    counts = Counter(frames.values())
+    return [i for i in cand if i not in frames or counts[frames[i]] < 2]
 
 
 def _runs_on(line: str) -> bool:
@@ -482,18 +544,21 @@ _MIN_PARTS = 2
 
 
 def _title_over_parts(sections: list[Section], text: str) -> None:
-    """A page's title in capitals holds the shorter headings after it.
+    """A page's title in capitals, or a headline, holds the shorter headings after it.
 
     A mission, a chapter or an article opens with its title — "ВИХРЬ ВОЙНЫ: ПОД ПОКРОВОМ
     ТАЙНЫ", set in capitals like its parts ("АРМИИ", "ПОЛЕ БОЯ"), which only its size told
     apart on paper. The text's first heading is such a title when it is in capitals, written as
     one (a name and a subtitle after a colon, or four words or more), opens a paragraph of its
-    own, and every top-level heading after it is shorter: those are its parts.
+    own, and every top-level heading after it is shorter: those are its parts. An article's
+    headline, longer than any heading ("Инициатива, важнейшие стратегические уловки и
+    поворотные точки в новом формате Kill Team!"), is its title in any case, over even one
+    part ("INITIATIVE PHASE").
     """
-    if len(sections) <= _MIN_PARTS:
+    if len(sections) < _MIN_PARTS:
         return
     first = sections[0]
-    if first.parent is not None or not _is_caps(first.heading):
+    if first.parent is not None:
         return
     size = len(words(first.title))
     if not (": " in first.title or size >= _MIN_TITLE_WORDS):
@@ -501,7 +566,12 @@ def _title_over_parts(sections: list[Section], text: str) -> None:
     if not text[first.body_span[0]:first.body_span[1]].strip():
         return  # a heading right above another is a group's, which the nesting has placed
     parts = [i for i, sec in enumerate(sections[1:], 1) if sec.parent is None]
-    if len(parts) < _MIN_PARTS or any(len(words(sections[i].title)) >= size for i in parts):
+    # a headline (longer than a heading may be) opens the page whatever its case, and holds
+    # even one part; a title in capitals holds two or more (one is a sibling as likely)
+    headline = len(first.heading) > _MAX_CHARS or size > _MAX_WORDS
+    if not (headline or _is_caps(first.heading)) or len(parts) < (1 if headline else _MIN_PARTS):
+        return
+    if any(len(words(sections[i].title)) >= size for i in parts):
         return
     for i in parts:
         sections[i].parent = 0
