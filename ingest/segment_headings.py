@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 
 from ingest.sections import is_cyrillic
-from kb.lemmas import all_pos, pos, words
+from kb.lemmas import all_pos, lemma, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
 _BULLET = re.compile(r"^\s*[-•–—]\s")
@@ -82,7 +82,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if len(toks) > 1 and is_cyrillic(toks[0][0]) and pos(toks[0]) == "CONJ":
         return False  # "Но это не история о …", "А если …": a sentence goes on from the last
-    if s.endswith((":", ";", ",")):
+    if s.endswith((":", ";", ",")) or _cut_off(toks, s):
         return False
     if s.endswith(".") and re.search(r":\s+[a-zа-яё]", s):
         return False  # "Leadership (ld): показатель морали модели." defines a term
@@ -93,6 +93,26 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if s.endswith((".", "!")) or len(toks) > 6:
         return not _has_finite_verb(s) and not (title and s.endswith("."))
     return True
+
+
+# words that open what follows them, so a line ending in one stops mid-sentence
+_OPENING_POS = frozenset({"PREP", "CONJ", "PRCL"})
+_DETERMINERS = frozenset({"некоторый", "весь", "этот", "такой", "каждый", "любой", "другой",
+                          "который", "свой"})
+
+
+def _cut_off(toks: list[str], line: str) -> bool:
+    """Whether a line stops in the middle of a sentence (a page cut off, or a line wrapped):
+    it ends in a conjunction ("Стрельба и"), or it is a clause (a verb and a comma) that ends
+    in a preposition, a particle or a determiner ("Модели стреляют по очереди, и некоторые").
+    A heading may end in a preposition ("Отступило через": "Fled through")."""
+    if len(toks) < 2 or not line[-1].isalpha() or not is_cyrillic(toks[-1][0]):
+        return False
+    last = pos(toks[-1])
+    if last == "CONJ":
+        return True
+    return "," in line and (last in _OPENING_POS or lemma(toks[-1]) in _DETERMINERS) \
+        and _has_finite_verb(line)
 
 
 def _is_field(line: str) -> bool:

@@ -115,7 +115,7 @@ def segment_lines(
     cand = sorted({*cand, *runin, *joined} - seconds)
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
     cand = [i for i in cand if not _contents_entry(lines, i)]
-    flavour_lines = _epigraphs(lines, nonblank, cand)
+    flavour_lines, named = _epigraphs(lines, nonblank, cand)
     cand = [i for i in cand if i not in flavour_lines]
     # a run of three or more heading-like lines with no text between is a list, not headings:
     # the first is its heading, the last a heading if text follows it, the rest list items
@@ -162,7 +162,7 @@ def segment_lines(
         title, aliases = title_and_aliases(" ".join(heading.split()))
         sections.append(Section(title, heading, (start, end), (body_start, body_end),
                                 aliases=aliases, is_list=i in list_heads))
-    flavour = _flavour_items(text, lines, offsets, flavour_lines)
+    flavour = _flavour_items(text, lines, offsets, flavour_lines, named)
     for sec in sections:
         sec.flavour_spans = [f.span for f in flavour
                              if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
@@ -345,15 +345,26 @@ _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list wo
 _LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a list's item
 
 
-def _epigraphs(lines: list[str], nonblank: list[int], cand: list[int]) -> set[int]:
-    """Lines of flavour quotes that open a section ("‘В битве вроде этой…’"), with the
-    attribution after them ("- Скаут Сержант …" and the lines of its paragraph)."""
+def _epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
+               ) -> tuple[set[int], set[int]]:
+    """Lines of flavour quotes, and the first lines of their attributions.
+
+    A quote that opens a section ("‘В битве вроде этой…’" under its heading) is flavour, and
+    so is a paragraph that is one quote anywhere with its attribution after it: a line with a
+    dash ("- Скаут Сержант …", with the lines of its paragraph) or a speaker's name on the
+    line right under the quote ("Капитан Сикарий, Ультрамарины"). A paragraph in quotes with
+    no attribution may be a rule quoted, so it stays text.
+    """
     out: set[int] = set()
-    heads = set(cand)
+    named: set[int] = set()
     order = {i: k for k, i in enumerate(nonblank)}
-    for h in cand:
-        k = order[h] + 1
-        if k >= len(nonblank) or not lines[nonblank[k]].lstrip().startswith(tuple(_OPEN_QUOTES)):
+    opens = {order[h] + 1 for h in cand}
+    starts = sorted(opens | {k for k, i in enumerate(nonblank)
+                             if (i == 0 or not lines[i - 1].strip())
+                             and lines[i].lstrip().startswith(tuple(_OPEN_QUOTES))})
+    for k in starts:
+        if k >= len(nonblank) or nonblank[k] in out \
+                or not lines[nonblank[k]].lstrip().startswith(tuple(_OPEN_QUOTES)):
             continue
         quote, chars = [], 0
         while k < len(nonblank):
@@ -366,39 +377,55 @@ def _epigraphs(lines: list[str], nonblank: list[int], cand: list[int]) -> set[in
                 break
         if chars > _MAX_QUOTE_CHARS:
             continue
+        after = nonblank[k] if k < len(nonblank) else None
+        dash = after is not None and _BULLET.match(lines[after]) is not None
+        speaker = after == quote[-1] + 1 and after is not None and _speaker(lines[after])
+        if not (dash or speaker or order[quote[0]] in opens):
+            continue
         out.update(quote)
-        if k < len(nonblank) and _BULLET.match(lines[nonblank[k]]):
-            j = nonblank[k]
+        if after is None or not (dash or speaker):
+            continue
+        named.add(after)
+        out.add(after)
+        j = after
+        while dash and j + 1 < len(lines) and lines[j + 1].strip():
+            j += 1  # a dashed attribution runs on over its paragraph's lines
             out.add(j)
-            # the attribution runs on over its paragraph's lines
-            while j + 1 < len(lines) and lines[j + 1].strip() and j + 1 not in heads - out \
-                    or (j + 1 < len(lines) and lines[j + 1].strip() and j + 1 in heads):
-                j += 1
-                out.add(j)
-    return out
+    return out, named
 
 
-def _flavour_items(text: str, lines: list[str], offsets: list[int], flavour_lines: set[int]
-                   ) -> list[Flavour]:
-    """The quotes and attributions of :func:`_epigraphs`, one item per run of lines."""
+_MAX_SPEAKER_WORDS = 8
+
+
+def _speaker(line: str) -> bool:
+    """Whether a line under a quote names who said it: a few words from a capital, no verb,
+    not a sentence, a question or a label."""
+    s = line.strip()
+    toks = words(s)
+    return 0 < len(toks) <= _MAX_SPEAKER_WORDS and s[:1].isupper() \
+        and not s.endswith((".", ":", ";", "?", "!")) and not _has_finite_verb(s)
+
+
+def _flavour_items(text: str, lines: list[str], offsets: list[int], flavour_lines: set[int],
+                   named: set[int]) -> list[Flavour]:
+    """The quotes and attributions of :func:`_epigraphs`, one item per run of lines (an
+    attribution's first line, ``named``, starts an item of its own)."""
     items: list[Flavour] = []
     run: list[int] = []
-    for i in sorted(flavour_lines) + [-1]:
-        if run and (i != run[-1] + 1 and lines[run[-1] + 1:i] and any(
-                ln.strip() for ln in lines[run[-1] + 1:i]) or i == -1):
-            start = offsets[run[0]] + len(lines[run[0]]) - len(lines[run[0]].lstrip())
-            end = offsets[run[-1]] + len(lines[run[-1]].rstrip())
-            kind = "attribution" if _BULLET.match(lines[run[0]]) else "quote"
-            items.append(Flavour(kind, (start, end), text[start:end]))
-            run = []
-        if i == -1:
-            break
-        if run and _BULLET.match(lines[i]) and not _BULLET.match(lines[run[-1]]):
-            start = offsets[run[0]] + len(lines[run[0]]) - len(lines[run[0]].lstrip())
-            end = offsets[run[-1]] + len(lines[run[-1]].rstrip())
-            items.append(Flavour("quote", (start, end), text[start:end]))
+
+    def close() -> None:
+        start = offsets[run[0]] + len(lines[run[0]]) - len(lines[run[0]].lstrip())
+        end = offsets[run[-1]] + len(lines[run[-1]].rstrip())
+        kind = "attribution" if run[0] in named else "quote"
+        items.append(Flavour(kind, (start, end), text[start:end]))
+
+    for i in sorted(flavour_lines):
+        if run and (i in named or any(ln.strip() for ln in lines[run[-1] + 1:i])):
+            close()
             run = []
         run.append(i)
+    if run:
+        close()
     return items
 
 

@@ -76,6 +76,10 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("1.1. кидает тест", "Потом", False),
         ("2) бежит на 2д6", "Если", False),
         ("1.2. Бег и марш", "Модель бежит", True),
+        # a line that stops mid-sentence: a conjunction at its end, or a clause cut off
+        ("Стрельба и", "Снайп", False),
+        ("Модели стреляют по очереди, и некоторые", "", False),
+        ("Оружие для всех", "Каждая модель", True),
     ],
 )
 def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
@@ -153,3 +157,18 @@ def test_headings_of_web_pages(case: dict[str, object]) -> None:
     got = [f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
            for s in result.sections]
     assert got == case["expected"]
+
+
+def _flavour_cases() -> list[dict[str, object]]:
+    import tomllib
+
+    data = tomllib.loads((DATA / "flavour.toml").read_text(encoding="utf-8"))
+    cases: list[dict[str, object]] = data["case"]
+    return cases
+
+
+@pytest.mark.parametrize("case", _flavour_cases(), ids=lambda c: str(c["name"]))
+def test_flavour_of_web_pages(case: dict[str, object]) -> None:
+    result = segment(str(case["text"]), str(case["system"]))
+    assert [s.title for s in result.sections] == case["sections"]
+    assert [f"{f.kind} | {f.text}" for f in result.flavour] == case["flavour"]
