@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.vocabulary import GROUP_HEADS
-from kb.lemmas import morph, words
+from kb.lemmas import lemma_words, morph, words
 
 Span = tuple[int, int]
 
@@ -169,6 +169,14 @@ def is_group_title(title: str) -> bool:
         if p.normal_form in GROUP_HEADS and p.tag.number == "plur" and p.tag.POS == "NOUN":
             return True
     return False
+
+
+def names_phase(title: str) -> bool:
+    """Whether a heading is a phase's own name, the phase its head noun ("Подфаза нападения",
+    "Фаза стрельбы"), not a thing of a phase ("Порядок фазы", "Последовательность действий в
+    фазу ближнего боя")."""
+    toks = lemma_words(title)
+    return bool(toks) and (toks[0] in {"фаза", "этап"} or toks[0].endswith("фаза"))
 
 
 def unparen(title: str) -> str:

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import re
 
-from ingest.sections import Flavour, Section, Segmentation, Span, title_and_aliases, trim_span
+from ingest.sections import (
+    Flavour,
+    Section,
+    Segmentation,
+    Span,
+    names_phase,
+    title_and_aliases,
+    trim_span,
+)
 from ingest.vocabulary import Vocabulary
 from kb.lemmas import lemma_key, lemma_words
 
@@ -140,7 +148,22 @@ def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
             sections[m].parent = owner
         if owner is not None and untitled:
             sections[owner].extra_spans.extend(untitled)
+    _phases_over_steps(sections)
     return Segmentation(sections, sorted(flavour, key=lambda f: f.span), "flat")
+
+
+def _phases_over_steps(sections: list[Section]) -> None:
+    """A heading that names a phase ("ПОДФАЗА НАПАДЕНИЯ") holds the top-level headings after
+    it ("ОБЪЯВИТЕ О НАПАДЕНИИ"), up to the next phase or unit type."""
+    phase: int | None = None
+    for i, sec in enumerate(sections):
+        if sec.is_unit_type or sec.parent is not None:
+            phase = None if sec.is_unit_type else phase
+            continue
+        if names_phase(sec.title):
+            phase = i
+        elif phase is not None:
+            sec.parent = phase
 
 
 def _only_space(text: str, a: int, b: int) -> bool:

@@ -19,6 +19,7 @@ from ingest.sections import (
     Segmentation,
     Span,
     is_group_title,
+    names_phase,
     title_and_aliases,
     unparen,
 )
@@ -439,7 +440,9 @@ def _is_phase(title: str) -> bool:
     if not toks or pos(toks[0]) == "PREP":
         return False
     lem = set(lemma_words(title))
-    return bool(lem & {"фаза", "этап"}) or "round" in lem
+    # "подфаза", "субфаза": a part of a phase is one too
+    return bool(lem & {"фаза", "этап"}) or "round" in lem or any(
+        w.endswith("фаза") for w in lem)
 
 
 def _nest_lines(
@@ -530,7 +533,9 @@ def _nest_lines(
                 parent = _mixed_case_parent(sections, i, text,
                                             caps if caps is not None else phase, see)
         step = not killteam and STEP_NAME.match(" ".join(sec.heading.split())) is not None
-        if parent is None and not killteam and _NUMBER.match(sec.heading) or step:
+        # "Подфаза нападения": a phase of the turn holds the steps after it, in one style
+        phase_head = not killteam and parent is None and not decided and names_phase(sec.title)
+        if parent is None and not killteam and _NUMBER.match(sec.heading) or step or phase_head:
             numbered = i  # "4. Отступление …", "Фаза 3 — Стрельба": a step holds what follows
         elif parent is None and not killteam and numbered is not None and not decided:
             parent = numbered
