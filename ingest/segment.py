@@ -18,6 +18,7 @@ give and the title helpers they share are in :mod:`ingest.sections`.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Protocol
@@ -54,6 +55,13 @@ class PageMarkLike(Protocol):
     def opens(self) -> bool: ...
 
 
+# "ПОСЛЕДОВАТЕЛЬНОСТЬ ХОДА 1. НАЧАЛО ХОДА": a heading in capitals and the first numbered
+# step under it set on one line (a PDF's lines run together)
+_GLUED_NUMBERED = re.compile(
+    r"^[^\S\n]*([А-ЯЁ]{2,}(?:[^\S\n]+[А-ЯЁ]{2,}){0,5})[^\S\n](\d{1,2}\.[^\S\n]+"
+    r"[А-ЯЁ]{2,}(?:[^\S\n]+[А-ЯЁ]{2,}){0,5})[^\S\n]*$", re.MULTILINE)
+
+
 def segment(
     text: str,
     system: str | None,
@@ -80,6 +88,7 @@ def segment(
         # space becomes a newline: the offsets stay those of ``text``)
         colon = colon_run_ins(text)
         breaks = [at - 1 for at in colon if at and text[at - 1] != "\n"]
+        breaks += [m.start(2) - 1 for m in _GLUED_NUMBERED.finditer(text)]
         lined = text
         if breaks:
             chars = list(text)

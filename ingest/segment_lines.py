@@ -169,6 +169,7 @@ def segment_lines(
                              if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
     entries = {n for n, i in enumerate(heads) if i in colon_lines}
     _nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
+    _steps_under_heading(sections, text)
     _title_over_parts(sections, text)
     _chapter_over_rules(sections, text)
     return Segmentation(sections, flavour, "lines")
@@ -217,7 +218,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # … sentence, of which this line is the start
         if i == last and i not in (runin or set()):
             continue
-        if i in numbers:
+        if i in numbers and not styles[i]:  # a numbered line in capitals is a heading
             k = order[i]
             lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1, -1))
             hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))
@@ -571,6 +572,25 @@ def _nest_lines(
         prev_start = sec.heading_span[0]
 
 
+def _steps_under_heading(sections: list[Section], text: str) -> None:
+    """A heading right above a step numbered 1 ("ПОСЛЕДОВАТЕЛЬНОСТЬ ХОДА" / "1. НАЧАЛО ХОДА",
+    no text between) heads the sequence: it holds that step and the numbered steps after it
+    at the same level ("2. ДВИЖЕНИЕ"), up to the first heading there that is not one."""
+    for i in range(len(sections) - 1):
+        head, first = sections[i], sections[i + 1]
+        number = _NUMBER.match(first.heading)
+        if text[head.body_span[0]:head.body_span[1]].strip() or number is None \
+                or number.group(1) != "1" or first.parent not in (None, head.parent):
+            continue
+        level = first.parent
+        for sec in sections[i + 1:]:
+            if sec.parent != level:
+                continue  # a step's own parts stay under it
+            if _NUMBER.match(sec.heading) is None:
+                break
+            sec.parent = i
+
+
 _MIN_TITLE_WORDS = 4
 _MIN_PARTS = 2
 
@@ -599,9 +619,11 @@ def _title_over_parts(sections: list[Section], text: str) -> None:
         return  # a heading right above another is a group's, which the nesting has placed
     parts = [i for i, sec in enumerate(sections[1:], 1) if sec.parent is None]
     # a headline (longer than a heading may be) opens the page whatever its case, and holds
-    # even one part; a title in capitals holds two or more (one is a sibling as likely)
+    # even one part; a title in capitals holds two headings or more, its parts and theirs
+    # (over one it is as likely a sibling)
     headline = len(first.heading) > _MAX_CHARS or size > _MAX_WORDS
-    if not (headline or _is_caps(first.heading)) or len(parts) < (1 if headline else _MIN_PARTS):
+    if not (headline or _is_caps(first.heading)) or not parts \
+            or len(sections) - 1 < (1 if headline else _MIN_PARTS):
         return
     if any(len(words(sections[i].title)) >= size for i in parts):
         return
