@@ -115,7 +115,8 @@ def segment_lines(
             seconds.add(j)
     cand = sorted({*cand, *runin, *joined} - seconds)
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
-    cand = [i for i in cand if not _contents_entry(lines, i)]
+    contents = _contents_paragraphs(lines)
+    cand = [i for i in cand if i not in contents and not _contents_entry(lines, i)]
     flavour_lines, named = _epigraphs(lines, nonblank, cand)
     cand = [i for i in cand if i not in flavour_lines]
     # a run of three or more heading-like lines with no text between is a list, not headings:
@@ -343,6 +344,34 @@ def _contents_entry(lines: list[str], i: int) -> bool:
                for j in around) >= _CONTENTS_OTHERS
 
 
+# "Штурмовое оружие 41 ЛЕТАЮЩИЕ МОНСТРУОЗНЫЕ": a name and its page, anywhere in the line (a
+# contents page of two columns set on one line)
+_PAGE_INSIDE = re.compile(r"[^\W\d_][)?!.]?\s+\d{1,3}(?:$|\s+[^\W\d_])")
+_MAX_CONTENTS_LINE = 80
+_MIN_CONTENTS_LINES = 4
+_CONTENTS_SHARE = 0.6
+
+
+def _contents_paragraphs(lines: list[str]) -> set[int]:
+    """The lines of paragraphs that are a table of contents: four lines or more, most of
+    which hold a name and its page somewhere (two columns run together: "ОСНОВНЫЕ ПРАВИЛА 7
+    ФАЗА НАСТУПЛЕНИЯ 44"), each short; their other lines ("БОЕВЫЕ ЕДИНИЦЫ С РЕАКТИВНЫМИ", its
+    page on the next line) are the contents' too, but for a first line with no page: the
+    heading over them ("СОДЕРЖАНИЕ")."""
+    out: set[int] = set()
+    start = 0
+    for i in range(len(lines) + 1):
+        if i < len(lines) and lines[i].strip():
+            continue
+        para = range(start, i)
+        paged = [len(lines[j]) <= _MAX_CONTENTS_LINE and _PAGE_INSIDE.search(lines[j]) is not None
+                 for j in para]
+        if len(para) >= _MIN_CONTENTS_LINES and sum(paged) >= _CONTENTS_SHARE * len(para):
+            out.update(para[0 if paged[0] else 1:])
+        start = i + 1
+    return out
+
+
 _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
 _LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a list's item
 
@@ -562,7 +591,12 @@ def _nest_lines(
                 caps = i
         if open_group is not None and parent == open_group and _is_caps(sec.heading):
             group_caps = i
-        if is_group_title(sec.title) and (open_group is None or parent == open_group):
+        # a heading with no text of its own right above another holds the entries after it
+        # ("Мобильные войска" / "Сквадрон бронированных Стражей"), as a group's title does
+        container = parent is None and open_group is None and not killteam \
+            and not text[sec.body_span[0]:sec.body_span[1]].strip() and i + 1 < len(sections)
+        if (is_group_title(sec.title) or container) \
+                and (open_group is None or parent == open_group):
             # a group in a group ("Базовые правила" in "Правила") holds what follows it
             nested = open_group is not None and parent == open_group
             open_group, group_gap, group_caps = i, min(gap, group_gap) if nested else gap, None
