@@ -146,8 +146,10 @@ _MAX_QUESTION_RUN_IN = 12
 
 def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None:
     """Where a heading that shares its line with the text ends, and where the text starts
-    (``dash_only``: only a name before a spaced dash, for a line that is a heading already:
-    "Образ ужасного рыцаря - сложность 6+" is titled "Образ ужасного рыцаря").
+    (``dash_only``: for a line that is a heading already, only a name before a spaced dash —
+    "Образ ужасного рыцаря - сложность 6+" is titled "Образ ужасного рыцаря" — or words in
+    capitals before a clause in mixed case: "КРАТКИЕ ПРАВИЛА Вероятно, вы для ознакомления
+    загуглили" is a heading and the text of a column beside it)
 
     >>> line = "Устрашение - Некоторые создания вызывают страх."
     >>> end, start = run_in_heading(line); line[:end], line[start:]
@@ -158,7 +160,7 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
     q = _QUESTION_RUN_IN.match(line)
     if q is not None and not dash_only and len(words(q.group(1))) <= _MAX_QUESTION_RUN_IN:
         return q.end(1), q.end(1)  # "Как собирать отряд?Отряд, которым …": a FAQ's question
-    for rx in (_DASH_RUN_IN,) if dash_only else (_DASH_RUN_IN, _CAPS_RUN_IN):
+    for rx in (_DASH_RUN_IN, _CAPS_RUN_IN):
         m = rx.match(line)
         if m is None:
             continue
@@ -169,6 +171,8 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
             continue
         if len(line) - m.end() < _MIN_RUN_IN_TEXT and rx is _CAPS_RUN_IN:
             continue
+        if dash_only and rx is _CAPS_RUN_IN and not _is_clause(line[m.end():]):
+            continue  # "ОРКИ Кровавого Топора" is one heading
         rest = line[m.end():]
         if rx is _DASH_RUN_IN and rest[:1].isupper() and not _has_finite_verb(
                 _first_clause(rest)):
@@ -178,6 +182,13 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
 
 
 _MIN_RUN_IN_TEXT = 20
+_MIN_CLAUSE_WORDS = 4
+
+
+def _is_clause(text: str) -> bool:
+    """Whether text in mixed case is a clause, not the rest of a name: four words or more,
+    with a comma or a verb."""
+    return len(words(text)) >= _MIN_CLAUSE_WORDS and ("," in text or _has_finite_verb(text))
 
 
 def _first_clause(text: str) -> str:
