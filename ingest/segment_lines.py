@@ -132,7 +132,13 @@ def segment_lines(
             k += 1
             run.append(cand[k])
         if len(run) >= 3:
-            heads.append(run[0])
+            # the list goes on from the line right above it, which stops in no sentence's
+            # end (a part's subtitle, then the articles it holds): its first item heads
+            # nothing either
+            first = run[0]
+            above = lines[first - 1].rstrip() if first > 0 else ""
+            if not (above[-1:].isalnum() and first - 1 not in cset):
+                heads.append(first)
             last = run[-1]
             after = nxt[last]
             if after is not None and after not in cset and not _BARE_NUMBER.match(lines[after]):
