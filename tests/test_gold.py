@@ -81,9 +81,9 @@ def test_references_to_rules_of_the_corpus_over_the_whole_corpus(
 # totals (see the READMEs there). The fresh sets are measured only (annotated before the
 # pipeline ran on them): a floor, not a goal.
 NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
-    "dev": {"system": (1.0, 1.0), "sections": (0.84, 0.84), "page_refs": (1.0, 1.0),
+    "dev": {"system": (1.0, 1.0), "sections": (0.92, 0.96), "page_refs": (1.0, 1.0),
             "named_refs_in_corpus": (0.75, 0.85)},
-    "heldout": {"system": (1.0, 1.0), "sections": (0.80, 0.89), "page_refs": (1.0, 1.0),
+    "heldout": {"system": (1.0, 1.0), "sections": (0.85, 0.89), "page_refs": (1.0, 1.0),
                 "named_refs_in_corpus": (0.33, 1.0)},
     "fresh": {"system": (1.0, 1.0), "sections": (0.87, 0.87), "page_refs": (1.0, 1.0),
               "named_refs_in_corpus": (1.0, 0.80)},
