@@ -69,7 +69,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         _line(r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую)(?: страница| страницу)?"
               r"|Случайная страница|Перейти к (?:навигации|содержанию)"
-              r"|Найти тему|Создать (?:новую )?тему|Новая тема|Ответить в теме?"
+              r"|Найти тему|Создать (?:новую )?тему|Новая тема|Ответить(?: в теме?)?"
               r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)"),
         "навигация сайта",
     ),
@@ -238,10 +238,23 @@ _TITLE_BAR_RE = re.compile(
     re.MULTILINE,
 )
 _MAX_BAR_WORDS = 4
+# "- Главная / - Warhammer 40k / - Психическая фаза …": a breadcrumb set as a list at the
+# page's top, from the site's home page to the page itself
+_LISTED_BREADCRUMB_RE = re.compile(
+    rf"\A\s*?^({HSPACE}*[-•*·]{HSPACE}*(?i:главная|на главную|home)(?: страница)?{HSPACE}*"
+    rf"(?:\n{HSPACE}*[-•*·]{HSPACE}*[^\n]{{1,120}}){{1,5}})$",
+    re.MULTILINE,
+)
 
 
 def _title_bar(text: str) -> Edit | None:
-    """The page's first line when it is a breadcrumb of two short items (:data:`_TITLE_BAR_RE`)."""
+    """The page's first line when it is a breadcrumb of two short items (:data:`_TITLE_BAR_RE`),
+    or its first lines when they list the path from the site's home page
+    (:data:`_LISTED_BREADCRUMB_RE`)."""
+    listed = _LISTED_BREADCRUMB_RE.match(text)
+    if listed is not None:
+        return block_edit(text, listed.start(1), listed.end(1), "site_furniture",
+                          BREADCRUMB_REASON)
     m = _TITLE_BAR_RE.match(text)
     if m is None or any(len(part.split()) > _MAX_BAR_WORDS
                         for part in re.split(r"\||»|›|->|→", m.group(1))):
