@@ -76,9 +76,11 @@ def segment_lines(
 
     cand = [i for i in nonblank if is_heading_line(lines[i], following(i))
             or _above_subtitle(lines, i, nxt)]
+    headline: int | None = None  # the page's title, when only its length kept it out
     if nonblank and (not cand or cand[0] != nonblank[0]) \
             and _page_title(lines, nonblank[0], following(nonblank[0])):
-        cand.insert(0, nonblank[0])
+        headline = nonblank[0]
+        cand.insert(0, headline)
     cand = _without_banners(lines, nonblank, cand)
     # headings that share their line with the text ("Устрашение - Некоторые создания …",
     # "ИНСТРУМЕНТЫ ВОЙНЫ Большинство сражений …") or that a PDF broke over two lines
@@ -127,8 +129,10 @@ def segment_lines(
     k = 0
     while k < len(cand):
         run = [cand[k]]
-        # (a heading that shares its line with its text has text: it ends a run)
-        while k + 1 < len(cand) and nxt[run[-1]] == cand[k + 1] and run[-1] not in runin:
+        # (a heading that shares its line with its text has text: it ends a run; the page's
+        # headline heads the page, no list)
+        while k + 1 < len(cand) and nxt[run[-1]] == cand[k + 1] and run[-1] not in runin \
+                and run[-1] != headline:
             k += 1
             run.append(cand[k])
         if len(run) >= 3:
@@ -264,10 +268,12 @@ def _goes_on(line: str) -> bool:
 
 def _page_title(lines: list[str], i: int, next_line: str | None) -> bool:
     """Whether the text's first line is the page's title: a headline (longer than a heading
-    may be, :func:`is_heading_line` with ``title``) on a line of its own, a blank line under
-    it."""
-    return (i + 1 >= len(lines) or not lines[i + 1].strip()) and is_heading_line(
-        lines[i], next_line, title=True)
+    may be, :func:`is_heading_line` with ``title``) on a line of its own, a blank line or a
+    heading under it (its subtitle: "Психическая фаза Warhammer 40k: чек-лист по
+    действиям")."""
+    alone = i + 1 >= len(lines) or not lines[i + 1].strip() or is_heading_line(
+        lines[i + 1], None)
+    return alone and is_heading_line(lines[i], next_line, title=True)
 
 
 # "++ Вниманию граждан Империума! ++": a line set in a frame of the same marks at both ends
