@@ -225,6 +225,10 @@ def _is_caps(heading: str) -> bool:
 _COLON_RUN_IN = re.compile(
     r"(?:^|(?<=[.!?»”\"\d])[^\S\n]+)([А-ЯЁ][а-яё]+(?:[^\S\n]+[А-ЯЁа-яё][а-яё]+){0,4}):[^\S\n]+"
     r"(?=[А-ЯЁ«])", re.MULTILINE)
+# where such an entry may be: a colon before a capital (searched first, as it is rare; the name
+# before it is then matched in the characters just before)
+_COLON_CAPITAL = re.compile(r":[^\S\n]+[А-ЯЁ«]")
+_MAX_NAME_CHARS = 100
 _COLON_TEXT_WORDS = 5  # the words of the sentence after the name, at least
 _COLON_NEAR = 1_500  # characters between two entries of one list of rules
 _PREDICATES = frozenset({"VERB", "INFN", "ADJS", "PRTS", "PRED"})
@@ -247,7 +251,12 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
     """
     found: list[tuple[int, int, int]] = []
     named: set[str] | None = None
-    for m in _COLON_RUN_IN.finditer(text):
+    after = 0  # the end of the colon before: a name never holds one
+    for colon in _COLON_CAPITAL.finditer(text):
+        start, after = max(after, colon.start() - _MAX_NAME_CHARS), colon.start() + 1
+        m = _COLON_RUN_IN.search(text, start, colon.end())
+        if m is None:
+            continue
         name = m.group(1)
         toks = words(name)
         if pos(toks[0]) not in _NAME_HEADS or _has_finite_verb(name):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
+from functools import lru_cache
 
 from ingest.sections import (
     STEP_NAME,
@@ -738,16 +739,22 @@ def _mixed_case_parent(
     return default
 
 
+@lru_cache(maxsize=20_000)
+def _shape(heading: str, title: str) -> tuple[bool, bool, tuple[str, ...]]:
+    """A heading's level signals: in capitals, numbered, its title's words (name forms)."""
+    return _is_caps(heading), bool(_NUMBER.match(heading)), tuple(name_words(unparen(title)))
+
+
 def _parallel(earlier: Section, later: Section) -> bool:
     """Whether two headings are of one level by their own shape: set alike (both in capitals
     or neither, both numbered or neither) and naming different sides of the same thing, their
     last word the same and their first not ("Раздельный профиль Боевой Машины", "Тесты на
     характеристики для Боевой Машины", "Команда Боевой Машины"). A phase ("Фаза стрельбы")
     holds the sides of its own thing, so it is no sibling of theirs."""
-    if _is_caps(earlier.heading) != _is_caps(later.heading) or \
-            bool(_NUMBER.match(earlier.heading)) != bool(_NUMBER.match(later.heading)):
+    caps, numbered, a = _shape(earlier.heading, earlier.title)
+    caps_later, numbered_later, b = _shape(later.heading, later.title)
+    if caps != caps_later or numbered != numbered_later:
         return False
-    a, b = name_words(unparen(earlier.title)), name_words(unparen(later.title))
     if min(len(a), len(b)) < 2 or a[0] == b[0] or a[-1] != b[-1]:
         return False
     return not _is_phase(earlier.title)
