@@ -85,7 +85,7 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
             "named_refs_in_corpus": (0.75, 0.85)},
     "heldout": {"system": (1.0, 1.0), "sections": (0.85, 0.89), "page_refs": (1.0, 1.0),
                 "named_refs_in_corpus": (0.33, 1.0)},
-    "fresh": {"system": (1.0, 1.0), "sections": (0.87, 0.87), "page_refs": (1.0, 1.0),
+    "fresh": {"system": (1.0, 1.0), "sections": (0.91, 0.91), "page_refs": (1.0, 1.0),
               "named_refs_in_corpus": (1.0, 0.80)},
     # reading the names of games (issue 10's sixth pass) takes an old 40k "Kill Team" mission
     # that names Kill Team for Kill Team: fresh2's and fresh3's system precision and sections'
@@ -94,6 +94,8 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     # headings are cut poorly: its system's figures rise, its sections' precision falls
     "fresh2": {"system": (0.83, 0.83), "sections": (0.45, 0.60)},
     "fresh3": {"system": (0.71, 0.71), "sections": (0.65, 0.63)},
+    # a development set since the sixth pass read its misses (sections by their shape)
+    "fresh4": {"sections": (0.81, 0.85)},
 }
 
 
