@@ -121,7 +121,8 @@ def segment_lines(
     contents = _contents_paragraphs(lines)
     cand = [i for i in cand if i not in contents and not _contents_entry(lines, i)]
     flavour_lines, named = _epigraphs(lines, nonblank, cand)
-    cand = [i for i in cand if i not in flavour_lines]
+    labels = _picture_labels(lines, nonblank, set(cand))
+    cand = [i for i in cand if i not in flavour_lines and i not in labels]
     # a run of three or more heading-like lines with no text between is a list, not headings:
     # the first is its heading, the last a heading if text follows it, the rest list items
     cset = set(cand)
@@ -176,6 +177,9 @@ def segment_lines(
         sections.append(Section(title, heading, (start, end), (body_start, body_end),
                                 aliases=aliases, is_list=i in list_heads))
     flavour = _flavour_items(text, lines, offsets, flavour_lines, named)
+    flavour += [Flavour("caption", span, text[span[0]:span[1]])
+                for span in _label_spans(lines, offsets, labels)]
+    flavour.sort(key=lambda f: f.span)
     for sec in sections:
         sec.flavour_spans = [f.span for f in flavour
                              if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
@@ -383,6 +387,52 @@ def _contents_paragraphs(lines: list[str]) -> set[int]:
             out.update(para[0 if paged[0] else 1:])
         start = i + 1
     return out
+
+
+_MAX_LABEL_CHARS = 30
+_MIN_LABELS = 6
+_MIN_BROKEN_LABELS = 2
+
+
+def _picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set[int]:
+    """The lines of a picture's labels copied as text: six or more short lines in a row (three
+    words at most, no sentence's punctuation), two or more of them in lower case (a label
+    broken over lines: "Силовой меч" / "эльдарского" / "клинок"). They are captions, none a
+    heading; the last of them right above a heading is a heading over it ("Оружие" /
+    "РУКОПАШНОЕ ОРУЖИЕ …")."""
+    out: set[int] = set()
+    run: list[int] = []
+    for i in [*nonblank, -1]:
+        s = lines[i].strip() if i >= 0 else ""
+        if i >= 0 and len(s) <= _MAX_LABEL_CHARS and len(words(s)) <= 3 \
+                and not s.endswith((".", "!", "?", ":", ";", ",")) and not _is_caps(s):
+            run.append(i)
+            continue
+        if len(run) >= _MIN_LABELS and sum(lines[j].strip()[:1].islower()
+                                           for j in run) >= _MIN_BROKEN_LABELS:
+            if i in cand and run[-1] in cand:
+                run.pop()
+            out.update(run)
+        run = []
+    return out
+
+
+def _label_spans(lines: list[str], offsets: list[int], labels: set[int]) -> list[Span]:
+    """One span per run of label lines (blank lines between them do not part them)."""
+    spans: list[Span] = []
+    for i in sorted(labels):
+        start = offsets[i] + len(lines[i]) - len(lines[i].lstrip())
+        end = offsets[i] + len(lines[i].rstrip())
+        if spans and not any(lines[j].strip() for j in range(_line_of(offsets, spans[-1][1]) + 1,
+                                                                i)):
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _line_of(offsets: list[int], at: int) -> int:
+    return bisect_left(offsets, at + 1) - 1
 
 
 _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
