@@ -12,7 +12,8 @@ Both give the same result: :class:`Section` objects with spans into the *cleaned
 build stage maps them back to the source), a parent, a title in normal case, and the pages the
 footers put them on. Captions and quotes become :class:`Flavour` items, never sections.
 
-Each layout has its module (:mod:`ingest.segment_lines`, :mod:`ingest.segment_flat`); what both
+Each layout has its module (:mod:`ingest.segment_lines`, with where its headings hang in
+:mod:`ingest.segment_nesting`; :mod:`ingest.segment_flat`); what both
 give and the title helpers they share are in :mod:`ingest.sections`.
 """
 

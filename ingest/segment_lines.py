@@ -3,7 +3,8 @@
 A heading stands on its own line (:func:`ingest.segment_headings.is_heading_line`, with the
 other shapes of a heading line); "Страница N" footers close a page;
 line-wrapped paragraphs continue on lines that start in lower case. A heading's parent comes
-from the titles, group headings and gaps around it (:func:`_nest_lines`).
+from the titles, group headings and gaps around it and from the headings' own shapes
+(:mod:`ingest.segment_nesting`).
 """
 
 from __future__ import annotations
@@ -11,22 +12,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from functools import lru_cache
 
 from ingest.sections import (
-    STEP_NAME,
     Flavour,
     Section,
     Segmentation,
     Span,
-    is_group_title,
-    names_phase,
     title_and_aliases,
-    unparen,
 )
 from ingest.segment_headings import (
-    _MAX_CHARS,
-    _MAX_WORDS,
     _NUMBER,
     _broken_heading,
     _has_finite_verb,
@@ -34,8 +28,14 @@ from ingest.segment_headings import (
     is_heading_line,
     run_in_heading,
 )
+from ingest.segment_nesting import (
+    chapter_over_rules,
+    nest_lines,
+    steps_under_heading,
+    title_over_parts,
+)
 from ingest.vocabulary import Vocabulary
-from kb.lemmas import lemma_key, lemma_words, name_words, pos, words
+from kb.lemmas import pos, words
 
 _BULLET = re.compile(r"^\s*[-•–—]\s")
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
@@ -184,10 +184,10 @@ def segment_lines(
         sec.flavour_spans = [f.span for f in flavour
                              if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
     entries = {n for n, i in enumerate(heads) if i in colon_lines}
-    _nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
-    _steps_under_heading(sections, text)
-    _title_over_parts(sections, text)
-    _chapter_over_rules(sections, text)
+    nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
+    steps_under_heading(sections, text)
+    title_over_parts(sections, text)
+    chapter_over_rules(sections, text)
     return Segmentation(sections, flavour, "lines")
 
 
@@ -521,322 +521,3 @@ def _flavour_items(text: str, lines: list[str], offsets: list[int], flavour_line
     if run:
         close()
     return items
-
-
-def _title_key(title: str) -> str:
-    return lemma_key(re.sub(r"\(.*?\)", " ", title))
-
-
-
-def _is_phase(title: str) -> bool:
-    toks = words(title)
-    if not toks or pos(toks[0]) == "PREP":
-        return False
-    lem = set(lemma_words(title))
-    # "подфаза", "субфаза": a part of a phase is one too
-    return bool(lem & {"фаза", "этап"}) or "round" in lem or any(
-        w.endswith("фаза") for w in lem)
-
-
-def _nest_lines(
-    sections: list[Section], text: str, vocab: Vocabulary, system: str | None,
-    gaps: dict[int, int], page_ends: list[int] | None = None, entries: set[int] | None = None,
-) -> None:
-    """Give each web-page heading its parent.
-
-    In order: a heading that contains an open section's title hangs under it ("Дави! Для
-    Пехоты Чудовищ" under "Пехота Чудовищ"); a heading after a group heading ("Типы
-    подразделений") is its member until a larger gap closes the group. Then typography: in a
-    text whose headings are both in capitals and in mixed case, phases ("Фаза движения") are
-    the top, capitalised headings hang under the phase (a capitalised heading of a bare list,
-    a sequence of steps, under the one before it) and mixed-case ones under those
-    (:func:`_mixed_case_parent`); in a text of one style, a numbered heading ("4. Отступление
-    и преследование") holds the unnumbered ones after it, and a heading whose first sentence
-    speaks of the top section before it hangs under that section.
-    """
-    del system  # the layout decides, not the game: any system's text may use either
-    layered = any(_is_caps(s.heading) for s in sections) and any(
-        not _is_caps(s.heading) for s in sections)
-    killteam = layered
-    see = _see_also(sections, text) if layered else {}
-    numbered: int | None = None
-    numbered_caps: int | None = None
-    open_group: int | None = None
-    group_caps: int | None = None  # the last capitalised member of the open group
-    group_gap = 0
-    phase: int | None = None
-    caps: int | None = None
-    last_top: int | None = None
-    step_open: int | None = None  # the last "Фаза 3 — Стрельба" of a text of one style
-    ends = sorted(page_ends or [])
-    prev_start = -1
-
-    def page_break(start: int) -> bool:
-        return any(prev_start < at <= start for at in ends)
-
-    for i, sec in enumerate(sections):
-        gap = gaps.get(sec.heading_span[0], 1)
-        key = _title_key(sec.title)
-        parent: int | None = None
-        # 1. contains the title of an open ancestor chain (innermost first)
-        chain = _chain(sections, i - 1) if i else []
-        is_type = bool(vocab.unit_type(sec.title))
-        if page_break(sec.heading_span[0]) or sec.title.endswith("!"):
-            open_group = None
-        # the next entry of a list of rules run in after a colon is its sibling
-        decided = i - 1 in (entries or ()) and i in (entries or ())
-        if decided:
-            parent = sections[i - 1].parent
-        for j in () if decided else chain:
-            if is_type and vocab.unit_type(sections[j].title):
-                continue
-            if killteam and _is_caps(sec.heading) and _is_caps(sections[j].heading):
-                continue  # typography gives the level: a capitalised heading is a sibling
-            pkey = _title_key(sections[j].title)
-            if pkey and pkey != key and _contains(key, pkey):
-                parent = j
-                break
-        if parent is None and not decided:
-            # a heading of the same shape as an open one, naming another side of the same
-            # thing, is its sibling whatever stands between them
-            twin = next((j for j in chain if _parallel(sections[j], sec)), None)
-            if twin is not None:
-                parent, decided = sections[twin].parent, True
-                if open_group is not None and open_group in _chain(sections, twin):
-                    if open_group == twin or parent != open_group:
-                        open_group, group_caps = None, None
-        if parent is None and open_group is not None and not decided:
-            if gap > group_gap:
-                open_group, group_caps = None, None
-            elif killteam and group_caps is not None and not _is_caps(sec.heading):
-                parent = group_caps  # typography within the group: mixed case under capitals
-            elif step_open is not None and step_open > open_group \
-                    and not STEP_NAME.match(" ".join(sec.heading.split())):
-                parent = step_open  # a step of the turn in the group holds what follows it
-            else:
-                parent = open_group
-        if parent is None and killteam and not decided:
-            if _is_phase(sec.title):
-                phase, caps = None, None
-            elif _NUMBER.match(sec.heading) and _is_caps(_NUMBER.sub("", sec.heading)):
-                numbered_caps = i  # "2. ДВИЖЕНИЕ": a numbered step of the book's sequence
-            elif _is_caps(sec.heading) and not (sec.is_list and caps is not None):
-                parent = phase if phase is not None else numbered_caps
-            else:
-                parent = _mixed_case_parent(sections, i, text,
-                                            caps if caps is not None else phase, see)
-        step = not killteam and STEP_NAME.match(" ".join(sec.heading.split())) is not None
-        # "Подфаза нападения": a phase of the turn holds the steps after it, in one style
-        phase_head = not killteam and parent is None and not decided and names_phase(sec.title)
-        if parent is None and not killteam and _NUMBER.match(sec.heading) or step or phase_head:
-            numbered = i  # "4. Отступление …", "Фаза 3 — Стрельба": a step holds what follows
-        elif parent is None and not killteam and numbered is not None and not decided:
-            parent = numbered
-        if step:
-            step_open = i
-        if parent is None and last_top is not None and not killteam and not decided:
-            # the body's first sentence is about the previous top section ("В многостороннем
-            # бою …" under "… многосторонний бой")
-            first = _first_sentence(text, sec.body_span)
-            ptitle = sections[last_top].title
-            pw = name_words(ptitle)
-            if len(pw) >= 2 and _contains(lemma_key(first), " ".join(pw[-2:])):
-                parent = last_top
-            elif len(pw) == 1 and _opens_with(first, pw[0]):
-                parent = last_top  # "Некоторые гранаты …" under "Гранаты"
-            elif sec.title.endswith("?") and not ptitle.endswith("?"):
-                parent = last_top  # a FAQ's questions under the heading above them
-        sec.parent = parent
-        if killteam:
-            if _is_phase(sec.title):
-                phase = i
-            elif parent in (phase, numbered_caps) and _is_caps(sec.heading):
-                caps = i
-        if open_group is not None and parent == open_group and _is_caps(sec.heading):
-            group_caps = i
-        # a heading with no text of its own right above another holds the entries after it
-        # ("Мобильные войска" / "Сквадрон бронированных Стражей"), as a group's title does
-        container = parent is None and open_group is None and not killteam \
-            and not text[sec.body_span[0]:sec.body_span[1]].strip() and i + 1 < len(sections)
-        if (is_group_title(sec.title) or container) \
-                and (open_group is None or parent == open_group):
-            # a group in a group ("Базовые правила" in "Правила") holds what follows it
-            nested = open_group is not None and parent == open_group
-            open_group, group_gap, group_caps = i, min(gap, group_gap) if nested else gap, None
-        if parent is None:
-            last_top = i
-        sec.is_unit_type = is_type
-        prev_start = sec.heading_span[0]
-
-
-def _steps_under_heading(sections: list[Section], text: str) -> None:
-    """A heading right above a step numbered 1 ("ПОСЛЕДОВАТЕЛЬНОСТЬ ХОДА" / "1. НАЧАЛО ХОДА",
-    no text between) heads the sequence: it holds that step and the numbered steps after it
-    at the same level ("2. ДВИЖЕНИЕ"), up to the first heading there that is not one."""
-    for i in range(len(sections) - 1):
-        head, first = sections[i], sections[i + 1]
-        number = _NUMBER.match(first.heading)
-        if text[head.body_span[0]:head.body_span[1]].strip() or number is None \
-                or number.group(1) != "1" or first.parent not in (None, head.parent):
-            continue
-        level = first.parent
-        for sec in sections[i + 1:]:
-            if sec.parent != level:
-                continue  # a step's own parts stay under it
-            if _NUMBER.match(sec.heading) is None:
-                break
-            sec.parent = i
-
-
-_MIN_TITLE_WORDS = 4
-_MIN_PARTS = 2
-
-
-def _title_over_parts(sections: list[Section], text: str) -> None:
-    """A page's title in capitals, or a headline, holds the shorter headings after it.
-
-    A mission, a chapter or an article opens with its title — "ВИХРЬ ВОЙНЫ: ПОД ПОКРОВОМ
-    ТАЙНЫ", set in capitals like its parts ("АРМИИ", "ПОЛЕ БОЯ"), which only its size told
-    apart on paper. The text's first heading is such a title when it is in capitals, written as
-    one (a name and a subtitle after a colon, or four words or more), opens a paragraph of its
-    own, and every top-level heading after it is shorter: those are its parts. An article's
-    headline, longer than any heading ("Инициатива, важнейшие стратегические уловки и
-    поворотные точки в новом формате Kill Team!"), is its title in any case, over even one
-    part ("INITIATIVE PHASE").
-    """
-    if len(sections) < _MIN_PARTS:
-        return
-    first = sections[0]
-    if first.parent is not None:
-        return
-    size = len(words(first.title))
-    if not (": " in first.title or size >= _MIN_TITLE_WORDS):
-        return
-    if not text[first.body_span[0]:first.body_span[1]].strip():
-        return  # a heading right above another is a group's, which the nesting has placed
-    parts = [i for i, sec in enumerate(sections[1:], 1) if sec.parent is None]
-    # a headline (longer than a heading may be) opens the page whatever its case, and holds
-    # even one part; a title in capitals holds two headings or more, its parts and theirs
-    # (over one it is as likely a sibling)
-    headline = len(first.heading) > _MAX_CHARS or size > _MAX_WORDS
-    if not (headline or _is_caps(first.heading)) or not parts \
-            or len(sections) - 1 < (1 if headline else _MIN_PARTS):
-        return
-    if any(len(words(sections[i].title)) >= size for i in parts):
-        return
-    for i in parts:
-        sections[i].parent = 0
-
-
-def _chapter_over_rules(sections: list[Section], text: str) -> None:
-    """A heading with an epigraph opens a chapter: it holds the headings after it.
-
-    A chapter of these books opens with its title and a flavour quote ("Псайкеры" / «Разум
-    без предубеждений …»), and its rules follow under headings of another style ("КОЛДОВСКОЙ
-    ОГОНЬ"), which only the print's size set below the title. So a top-level heading whose text
-    opens with a quote holds the top-level headings after it that are set in the other style
-    (capitals under mixed case, or the reverse), up to the next heading with an epigraph or one
-    in its own style.
-    """
-    chapter: int | None = None
-    for i, sec in enumerate(sections):
-        if sec.parent is not None:
-            continue
-        if _opens_with_epigraph(sec, text):
-            chapter = i
-            continue
-        if chapter is None or _is_caps(sec.heading) == _is_caps(sections[chapter].heading):
-            chapter = None
-            continue
-        sec.parent = chapter
-
-
-def _opens_with_epigraph(sec: Section, text: str) -> bool:
-    spans = sorted(sec.flavour_spans)
-    return bool(spans) and not text[sec.body_span[0]:spans[0][0]].strip()
-
-
-def _see_also(sections: list[Section], text: str) -> dict[str, int]:
-    """Lemma key of each «см. X» target → the first section whose body sends the reader there
-    (read once: a body is searched for every heading after it otherwise)."""
-    see: dict[str, int] = {}
-    for j, sec in enumerate(sections):
-        for m in re.finditer(r"\bсм\.\s*([^().;\n]+)", text[sec.body_span[0]:sec.body_span[1]]):
-            see.setdefault(lemma_key(m.group(1)), j)
-    return see
-
-
-def _mixed_case_parent(
-    sections: list[Section], i: int, text: str, default: int | None, see: dict[str, int],
-) -> int | None:
-    """Where a Kill Team heading below the capitalised level hangs.
-
-    A box that an earlier section sends the reader to ("(см. Синдром Шаткой Модели)") stands
-    beside that section; a heading that the previous heading of its own level names in its
-    body ("… Overwatch или Retreat …" before "Retreat (отход)") is its sub-item; any other hangs
-    under the last capitalised heading (``default``).
-    """
-    sec = sections[i]
-    names = {k for k in (_title_key(n) for n in (sec.title, *sec.aliases)) if k}
-    sent_from = [j for j in (see.get(n) for n in names) if j is not None and j < i]
-    if sent_from:
-        return sections[min(sent_from)].parent
-    prev = sections[i - 1] if i else None
-    if prev is not None and not _is_caps(prev.heading) and prev.parent == default:
-        body = lemma_key(text[prev.body_span[0]:prev.body_span[1]])
-        if any(_contains(body, n) for n in names):
-            return i - 1
-    return default
-
-
-@lru_cache(maxsize=20_000)
-def _shape(heading: str, title: str) -> tuple[bool, bool, tuple[str, ...]]:
-    """A heading's level signals: in capitals, numbered, its title's words (name forms)."""
-    return _is_caps(heading), bool(_NUMBER.match(heading)), tuple(name_words(unparen(title)))
-
-
-def _parallel(earlier: Section, later: Section) -> bool:
-    """Whether two headings are of one level by their own shape: set alike (both in capitals
-    or neither, both numbered or neither) and naming different sides of the same thing, their
-    last word the same and their first not ("Раздельный профиль Боевой Машины", "Тесты на
-    характеристики для Боевой Машины", "Команда Боевой Машины"). A phase ("Фаза стрельбы")
-    holds the sides of its own thing, so it is no sibling of theirs."""
-    caps, numbered, a = _shape(earlier.heading, earlier.title)
-    caps_later, numbered_later, b = _shape(later.heading, later.title)
-    if caps != caps_later or numbered != numbered_later:
-        return False
-    if min(len(a), len(b)) < 2 or a[0] == b[0] or a[-1] != b[-1]:
-        return False
-    return not _is_phase(earlier.title)
-
-
-def _chain(sections: list[Section], j: int | None) -> list[int]:
-    out = []
-    while j is not None:
-        out.append(j)
-        j = sections[j].parent
-    # every earlier top-level section of the same run can still be an ancestor
-    return out
-
-
-_DETERMINERS = frozenset({"некоторый", "все", "весь", "этот", "такой", "каждый", "любой",
-                          "многие", "многий", "другой", "такие"})
-
-
-def _opens_with(sentence: str, word: str) -> bool:
-    """Whether a sentence opens with ``word`` (a lemma), after a determiner at most: its
-    subject is the thing the word names ("Некоторые гранаты можно …" opens with «граната»)."""
-    toks = [lemma_key(w) for w in words(sentence)[:2]]
-    if toks and toks[0] in _DETERMINERS:
-        toks = toks[1:]
-    return bool(toks) and toks[0] == lemma_key(word)
-
-
-def _contains(key: str, part: str) -> bool:
-    return f" {part} " in f" {key} "
-
-
-def _first_sentence(text: str, span: Span) -> str:
-    body = text[span[0]:span[1]].strip()
-    m = re.search(r"[.!?](\s|$)", body)
-    return body[: m.end()] if m else body[:300]
