@@ -9,6 +9,7 @@ itself is :mod:`ingest.resolve`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from ingest.clean import clean
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
 from ingest.resolve import Part, Resolver
+from ingest.sections import title_and_aliases
 from ingest.segment import Section, Segmentation, segment
 from kb.models import SYSTEM_TITLES, KnowledgeBase, Removal, System
 
@@ -110,14 +112,35 @@ def no_system_reason(text: str) -> str:
             f"{describe_evidence(text)}); укажите её: --system или corpus.toml")
 
 
+TITLE_WORDS = 12
+"""Words a text's first line may hold to be its title when nothing else is a heading."""
+_BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n")
+_INNER_SENTENCE_END = re.compile(r"[.!?…]\s+\S")
+
+
 def _whole_text(text: str) -> list[Section]:
-    """A text with no headings is one section titled by its first words."""
+    """A text in which no heading was found: its first line is its title when it stands alone
+    (a blank line under it), opens with a capital and is short and one sentence at most
+    ("Бросьте 2D6 и выполните нападение (charge)."); otherwise the text is one passage titled
+    by its first words (no rule's name: a page cut from the middle of a chapter;
+    ``category: passage``)."""
     body = text.strip()
     if not body:
         return []
     start = text.find(body)
-    title = " ".join(body.split()[:6]).rstrip(".,:;")
-    return [Section(title, "", (start, start), (start, start + len(body)))]
+    first = body.split("\n", 1)[0]
+    after = body[len(first):]
+    line = first.strip()
+    if (after.strip() and _BLANK_LINE.match(after) and line[:1].isupper()
+            and len(line.split()) <= TITLE_WORDS and not _INNER_SENTENCE_END.search(line)
+            and not line.endswith((",", ":", ";", "-", "—"))):
+        title, aliases = title_and_aliases(line.rstrip("."))
+        body_start = start + len(first) + len(after) - len(after.lstrip())
+        return [Section(title, first, (start, start + len(first)),
+                        (body_start, start + len(body)), aliases=aliases)]
+    words = body.split()
+    title = " ".join(words[:6]).rstrip(".,:;") + (" …" if len(words) > 6 else "")
+    return [Section(title, "", (start, start), (start, start + len(body)), is_passage=True)]
 
 
 def account(src: SourceText, cleaned: CleanedText, seg: Segmentation) -> list[Removal]:

@@ -192,6 +192,8 @@ class SystemResolver:
             src_id = sid
 
     def _category(self, p: Part) -> RuleCategory:
+        if p.section.is_passage:
+            return "passage"
         title_key = lemma_key(p.section.title)
         if re.search(r"\bфаза\b|\bэтап\b", title_key) and p.parent_id is None:
             return "phase"
@@ -313,8 +315,9 @@ class SystemResolver:
         for p in self.parts:
             sec = p.section
             key = lemma_key(sec.title)
-            if counts[key] > 1 or key in generic:
-                continue  # "Стрельба" under five types is no name of one rule
+            if counts[key] > 1 or key in generic or sec.is_passage:
+                continue  # "Стрельба" under five types is no name of one rule; a passage's
+                # first words are no name at all
             if len(key.split()) <= 2 and is_group_title(sec.title):
                 continue  # "Типы подразделений" names a chapter, not a rule
             if sec.parent is not None and self.b.nodes[p.parent_id or ""].kind == "unit_type" \

@@ -39,6 +39,8 @@ class Section:
     # the heading's own title when the section was given another (an English heading's Russian
     # name, :mod:`ingest.segment_names`): the node's id is made of it, so ids do not move
     id_title: str | None = None
+    # a text with no heading at all, kept whole: its title is its first words, not a name
+    is_passage: bool = False
 
     @property
     def span(self) -> Span:

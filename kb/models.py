@@ -33,8 +33,12 @@ EdgeKind = Literal[
 ]
 # What a ``rule`` node is about; FORMATS keeps one node kind ``rule`` for all sections.
 RuleCategory = Literal[
-    "section", "special_rule", "phase", "action", "test", "deployment_rule", "unit_type"
+    "section", "special_rule", "phase", "action", "test", "deployment_rule", "unit_type",
+    "passage",
 ]
+"""``passage``: the text of a file with no heading at all (a page cut from the middle of a
+chapter), kept so that it is searched and cited; its title is its first words, no name of a
+rule, and it is no section a reader would mark."""
 FactKind = Literal[
     "distance", "dice", "roll", "threshold", "range", "count", "profile", "modifier", "angle"
 ]

@@ -121,12 +121,15 @@ class FileScorer:
         self.graph, self.ann, self.source = graph, ann, source
         self.names = {norm_title(t) for t, *_ in ann["sections"]} | {
             norm_title(t) for t in ann["unit_types"]}
+        # a passage (a text with no heading, kept whole) is no section: a reader marks none
         self.nodes = [n for n in graph.nodes.values() if n.source == source
-                      and n.kind in ("rule", "unit_type")]
+                      and n.kind in ("rule", "unit_type") and n.category != "passage"]
 
     def name(self, node: Node) -> str | None:
         """The node's title as the annotation writes it, when one of its names is there."""
-        for candidate in (node.title, *node.aliases, unparen(node.title)):
+        # the heading as the text writes it, "Умение Драться (WS)": the title and its alias
+        written = [f"{node.title} ({alias})" for alias in node.aliases]
+        for candidate in (node.title, *node.aliases, unparen(node.title), *written):
             if norm_title(candidate) in self.names:
                 return norm_title(candidate)
         return norm_title(node.title)
