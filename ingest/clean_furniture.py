@@ -22,6 +22,12 @@ from ingest.clean_edits import (
     first_fit,
     merge_blocks,
 )
+from ingest.clean_forum import (
+    WIKI_EDIT_INLINE_RE,
+    WIKI_NAV_REASON,
+    WIKI_SOURCE_REASON,
+    forum_furniture,
+)
 from ingest.clean_words import CASE_ARTIFACT_RE, in_capitals
 from ingest.models import Change, Edit, OffsetArray, PageMark
 from kb.lemmas import is_known, morph
@@ -84,6 +90,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
 _FURNITURE_INLINE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"{HSPACE}*{_ADVERT}"), "реклама сайта «Мы поможем в написании…»"),
     (re.compile(rf"{HSPACE}*(?<!\S)\|(?!\S)"), "разделитель «|» сайта"),
+    (WIKI_EDIT_INLINE_RE, WIKI_NAV_REASON),
 )
 TITLE_LINE_REASON = "строка-заголовок сайта: название книги повторено"
 _MAX_TITLE_LINE = 300
@@ -332,6 +339,9 @@ def site_furniture(text: str) -> list[Edit]:
     title_end = _repeated_title_line(text)
     if title_end is not None:
         blocks.append(block_edit(text, 0, title_end, "site_furniture", TITLE_LINE_REASON))
+    # forum and wiki engines' lines (ingest.clean_forum), before the upload blocks: a post
+    # header's labels and counts look like one, and the first reason of a span is kept
+    blocks.extend(forum_furniture(text))
     blocks.extend(_furniture_lines(text))
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
                   for m in _BREADCRUMB_RE.finditer(text)
@@ -339,7 +349,8 @@ def site_furniture(text: str) -> list[Edit]:
     bar = _title_bar(text)
     if bar is not None:
         blocks.append(bar)
-    masthead = _masthead(text, blocks)
+    # a wiki's "Материал из …" stands under the article's title, not under the site's name
+    masthead = _masthead(text, [b for b in blocks if b.reason != WIKI_SOURCE_REASON])
     if masthead is not None:
         blocks.append(masthead)
     blocks.extend(_repeated_lines(text, blocks))

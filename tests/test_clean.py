@@ -97,6 +97,22 @@ def test_change_records_step_span_before_after_reason() -> None:
     assert change.reason == "перенос слова: «передвигают- ся» → «передвигаются»"
 
 
+def test_forum_and_wiki_furniture_is_accounted_for_with_its_reason() -> None:
+    text = ("Здравствуйте, гость ( Вход | Регистрация )\n\n"
+            "John_Smith\nсообщение 17.02.2011, 09:50\nСообщение #1\n"
+            "Группа: Пользователи\nСообщений: 319\n\nМодель движется на 6\".\n"
+            "Материал из Lexicanum\nФаза движения[править]\nМодели движутся.")
+    cleaned = clean(source(text))
+    assert cleaned.text == "Модель движется на 6\".\nФаза движения\nМодели движутся."
+    reasons = {(c.before.strip(), c.reason) for c in cleaned.changes}
+    assert ("Здравствуйте, гость ( Вход | Регистрация )",
+            "приветствие форума гостю (вход, регистрация)") in reasons
+    assert any(before.startswith("John_Smith\nсообщение 17.02.2011") and before.endswith("319")
+               and reason.startswith("шапка сообщения форума") for before, reason in reasons)
+    assert ("Материал из Lexicanum", "подпись вики «Материал из …»") in reasons
+    assert ("[править]", "навигация вики («Перейти к навигации», «[править]»)") in reasons
+
+
 def test_apply_edits_maps_and_refuses_overlaps() -> None:
     text = "аб вг"
     offsets = array("q", range(len(text) + 1))

@@ -96,6 +96,9 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     "fresh3": {"system": (0.71, 0.71), "sections": (0.65, 0.63)},
     # a development set since the sixth pass read its misses (sections by their shape)
     "fresh4": {"sections": (0.81, 0.85)},
+    # a development set since the seventh pass read its misses: forum and wiki engines'
+    # furniture (ingest/clean_forum.py) is no section
+    "fresh5": {"sections": (0.36, 0.20)},
 }
 
 
