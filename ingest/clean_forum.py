@@ -48,7 +48,7 @@ _DATE = (rf"(?:\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}"
 _TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?"
 _DATE_TIME = rf"{_DATE}(?:,?{_S}*(?:(?i:в|at){_S}*)?{_TIME})?|{_TIME}"
 _POST_DATE = (rf"(?i:(?:(?:сообщение{_S}*)?(?:добавлено|отправлено|опубликовано|написано)"
-              rf"|сообщение|posted|дата)"
+              rf"|сообщение|posted)"
               rf"{_S}*:?{_S}*)?(?:(?i:от|on){_S}+)?{_DATE},?{_S}*(?:(?i:в|at){_S}*)?{_TIME}")
 # "#" as the engines write it; "сообщение №2" is how a text numbers its own messages
 _POST_NUMBER = rf"(?i:(?:сообщение|пост|post|message){_S}*)?#{_S}*\d{{1,7}}"
@@ -62,7 +62,8 @@ _MEMBER_FIELD = (
     rf"|(?i:репутация|reputation|рейтинг|благодарност\w*|спасибо сказали){_S}*:{_S}*"
     rf"(?:{_COUNT})?"
     rf"|(?i:пользователь|member){_S}*(?:№|no\.?|#){_S}*:?{_S}*(?:{_COUNT})?"
-    rf"|(?i:группа|group|статус|звание|ранг){_S}*:{_S}*[^\n]{{1,40}}"
+    # (a rank or status of a role-playing game's character sheet, "Статус: Серебро 1", is none)
+    rf"|(?i:группа|group){_S}*:{_S}*[^\n]{{1,40}}"
 )
 _ANCHOR_RE = re.compile(_line(rf"{_POST_DATE}|{_POST_NUMBER}|{_MEMBER_FIELD}"), re.MULTILINE)
 _POST_NUMBER_RE = re.compile(_line(rf"(?i:сообщение|post){_S}*#{_S}*\d{{1,7}}"), re.MULTILINE)
