@@ -202,8 +202,16 @@ class Model:
         """Term → for each class, the log-odds of a page of it holding the term."""
         return _weights(self)
 
-    def judge(self, text: str) -> Judgement:
-        """Judge the game of ``text`` (see the module's docstring)."""
+    def judge(self, text: str, page: str | None = None) -> Judgement:
+        """Judge the game of ``text`` (see the module's docstring).
+
+        Args:
+            text: The words judged (a page without its site's furniture).
+            page: The page as found, whose names of games count (:func:`game_names`): a
+                site's furniture names the book a page is of ("Файл: Warhammer 40k - 6th
+                edition - Книга правил.pdf", a forum's "Warhammer Fantasy") though its words
+                are no game's; ``text`` when not given.
+        """
         weights, base, relative = self.weights, _base(self), _relative(self)
         absent = _absent(self)
         which = {c: 0.0 for c in SYSTEMS}  # the terms present, each game against the three
@@ -245,7 +253,7 @@ class Model:
               and (leaning := clear_world(setting, SETTING_LEAN)) is not None
               and {best, second} & set(WORLDS[leaning])):
             system = _best_of(WORLDS[leaning], which)  # close rules words, its world's things
-        named = game_names(text)
+        named = game_names(text if page is None else page)
         by_name = named_game(named)
         if by_name is not None and (system is None or (
                 BUILT_ON.get(system) == by_name and not named[system])):

@@ -304,7 +304,7 @@ def detect_system(text: str) -> str | None:
     True
     """
     for size in (DETECT_FIRST, DETECT_CHARS):
-        found = detect_model().judge(detection_text(text[:size])).system
+        found = detect_model().judge(detection_text(text[:size]), text[:size]).system
         if found is not None or len(text) <= size:
             return found
     return None
@@ -337,7 +337,7 @@ def detection_text(text: str) -> str:
 def describe_evidence(text: str) -> str:
     """What the words of a text say of its system, for a message that it stays unclear:
     "больше всего похоже на whfb8 (отрыв от следующей 1.2, нужно 3.0): whfb8 — «паника», …"."""
-    return detect_model().judge(detection_text(text[:DETECT_CHARS])).describe()
+    return detect_model().judge(detection_text(text[:DETECT_CHARS]), text[:DETECT_CHARS]).describe()
 
 
 def read_corpus_config(folder: Path) -> _CorpusConfig | None:

@@ -126,3 +126,19 @@ def test_a_text_left_unclear_shows_the_words_of_its_world() -> None:
             / "other_dark_heresy_rules.txt").read_text(encoding="utf-8")
     assert ("слова мира: далёкое будущее ×2 (свои миру ×2), правила ролевой игры ×5"
             in describe_evidence(text))
+
+
+def test_the_names_of_games_count_in_the_page_as_found() -> None:
+    """A document site's furniture names the book a page is of ("Файл:" and the book's file
+    name): the words are judged without it, its names of games count."""
+    from ingest.detect import model
+    from ingest.load import detection_text
+
+    page = ("Добавил:\nUpload Опубликованный материал нарушает ваши авторские права? Сообщите "
+            "нам.\nВуз: Предмет: Файл:\n\nWarhammer 40k - 6th edition - Книга правил 1\n\n"
+            ".0.pdf\nСкачиваний:\n274\nДобавлен:\n01.06.2015\nРазмер:\n46.65 Мб\nСкачать\n\n"
+            "Поле битвы\n\nИгроки по очереди ставят на стол холмы, леса и руины.\n")
+    words = detection_text(page)
+    assert "Warhammer" not in words and "Игроки по очереди" in words
+    assert model().judge(words).names["wh40k6"] == 0
+    assert model().judge(words, page).names["wh40k6"] == 1
