@@ -2,7 +2,8 @@
 
 ``.venv/bin/python benchmarks/ingest_shapes.py`` builds, from the WHFB corpus text, files of
 a million characters or more (1.8–2.4 MB) of three shapes that once cost more than their
-size — one huge line, 100,000 short lines, a text with no headings — and prints the speed of
+size — one huge line, 100,000 short lines, a text with no headings — and a forum topic's
+shape (a post header of the forum engine's lines before every paragraph) and prints the speed of
 each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
 shape is also timed at a third of its size: the cost per megabyte must not grow with the size
 (the speed at the full size over the speed at a third stays near 1).
@@ -37,10 +38,16 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
     # 100,000 lines at least at the full size (and a third of them at a third of it)
     lines = max(size, 100_000 * size // SIZE * (len(short) // short.count("\n")))
     prose = " ".join(line for line in re.split(r"\n+", whfb) if len(line) > 80)
+    paragraphs = [line for line in re.split(r"\n+", whfb) if len(line) > 80]
+    forum = "".join(
+        f"Herald{i % 7}\nГруппа: Пользователи\nСообщений: {100 + i}\nРегистрация: 3.8.2005\n"
+        f"Сообщение #{i + 1}\n12.3.2011, 14:{i % 60:02d}\n\n{text}\n\nПрофиль ЛС Цитата\n\n"
+        for i, text in enumerate(paragraphs))
     return {
         "одна строка": repeat(" ".join(words)),
         "100 000 коротких строк": repeat(short, lines),
         "без заголовков": repeat(prose + "\n\n"),
+        "страница форума": repeat(forum),
     }
 
 
