@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 
 from ingest.sections import is_cyrillic
-from kb.lemmas import all_pos, lemma, pos, words
+from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
 _BULLET = re.compile(r"^\s*[-•–—]\s")
@@ -80,7 +80,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     toks = words(s)
     if not toks or len(toks) > (_MAX_TITLE_WORDS if title else _MAX_WORDS):
         return False
-    if len(toks) > 1 and is_cyrillic(toks[0][0]) and pos(toks[0]) == "CONJ":
+    if len(toks) > 1 and is_cyrillic(toks[0][0]) and pos(toks[0]) == "CONJ" \
+            and not _question_word(toks[0]):
         return False  # "Но это не история о …", "А если …": a sentence goes on from the last
     if s.endswith((":", ";", ",")) or _cut_off(toks, s):
         return False
@@ -90,8 +91,14 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False  # "Версия от 29 апреля 2008 года": a stamp, not a heading
     if s.endswith("?"):
         return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
-    if s.endswith((".", "!")) or len(toks) > 6:
-        return not _has_finite_verb(s) and not (title and s.endswith("."))
+    if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …")
+        return not _has_predicate(s) and not title
+    if s.endswith("!"):  # an exclamation may be a heading's ("Основы завершены!")
+        return not _has_finite_verb(s)
+    if len(toks) > 6:
+        # a long line with a verb is a sentence wrapped at its end, but the page's title alone
+        # on its first line ends no sentence ("Защищающийся проигрывает бой в Здании или Ничья")
+        return title or not _has_finite_verb(s)
     return True
 
 
@@ -127,6 +134,24 @@ def _is_field(line: str) -> bool:
 
 def _has_finite_verb(text: str) -> bool:
     return any(is_cyrillic(w[0]) and pos(w) == "VERB" for w in words(text))
+
+
+# what makes a clause a sentence besides a finite verb: an infinitive ("есть" is one first), a
+# predicative ("нужно", "можно"), a short adjective or participle ("должны", "уничтожено")
+_SENTENCE_PREDICATES = frozenset({"VERB", "INFN", "PRED", "ADJS", "PRTS"})
+
+
+def _has_predicate(text: str) -> bool:
+    """Whether ``text`` holds a predicate: a finite verb, or a predicative, short adjective or
+    participle ("Все модели в подразделении должны смотреть в одну сторону.")."""
+    return any(is_cyrillic(w[0]) and pos(w) in _SENTENCE_PREDICATES for w in words(text))
+
+
+@lru_cache(maxsize=1_000)
+def _question_word(word: str) -> bool:
+    """Whether ``word`` may be a question adverb ("Как", "Когда", "Где"): a line it opens is
+    a heading that asks ("Как много туда влезет"), not a sentence going on after a conjunction."""
+    return any("Ques" in p.tag for p in morph().parse(word.lower()))
 
 
 # "Название - текст" / "Название (уточнение) - сложность 7+": a name, a spaced dash, then a
