@@ -73,6 +73,7 @@ class Segmentation:
 
 
 _LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z])\s*[(\[]([^A-Za-z]+)[)\]]\s*$")
+_NAME_PAREN = re.compile(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)\s*$")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
 
 
@@ -133,9 +134,14 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
         if lem != english.title():
             aliases.append(lem)
         return title, _dedupe(aliases, title)
-    m2 = re.match(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]+)\)\s*$", h)
+    # "Отряд (Team)", "Меткость (BS)", "Движение (М)": a Russian name and its English name or
+    # its abbreviation (Latin or Cyrillic capitals), which is an alias as written (but one
+    # letter, which no reader searches by and which a text's "М4" would name)
+    m2 = _NAME_PAREN.match(h)
     if m2 and not _is_latin(m2.group(1)):
-        return normal_case(m2.group(1)), [m2.group(2).title()]
+        other = m2.group(2)
+        alias = other if other.isupper() else other.title()
+        return normal_case(m2.group(1)), [alias] if len(alias) > 1 else []
     if _is_latin(h) and not h.isupper():
         m3 = re.match(r"^([A-Za-z ]+?)\s*\((.+)\)$", h)
         if m3:

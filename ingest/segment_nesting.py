@@ -192,6 +192,8 @@ def steps_under_heading(sections: list[Section], text: str) -> None:
 
 _MIN_TITLE_WORDS = 4
 _MIN_PARTS = 2
+# a term's English name or abbreviation after it: "(Team)", "(WS)", "(М)"
+_NAMED_IN_BRACKETS = re.compile(r"\((?:[A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)$")
 
 
 def title_over_parts(sections: list[Section], text: str) -> None:
@@ -221,7 +223,11 @@ def title_over_parts(sections: list[Section], text: str) -> None:
     # even one part; a title in capitals holds two headings or more, its parts and theirs
     # (over one it is as likely a sibling)
     headline = len(first.heading) > _MAX_CHARS or size > _MAX_WORDS
-    if not (headline or _is_caps(first.heading)) or not parts \
+    # terms each given with its English name or abbreviation ("Движение (М)", "Меткость (BS)")
+    # are the entries of the title above them, whatever its case
+    glossary = len(parts) >= _MIN_PARTS and first.heading_span[0] == len(text) - len(
+        text.lstrip()) and all(_NAMED_IN_BRACKETS.search(sections[i].heading) for i in parts)
+    if not (headline or glossary or _is_caps(first.heading)) or not parts \
             or len(sections) - 1 < (1 if headline else _MIN_PARTS):
         return
     if any(len(words(sections[i].title)) >= size for i in parts):
