@@ -105,7 +105,8 @@ def segment_lines(
             continue
         j = nxt[i]
         # two lines in capitals, one under the other, are one heading even if each looks one
-        adjacent_caps = j == i + 1 and lines[i].isupper() and lines[j].isupper()
+        adjacent_caps = j is not None and lines[i].isupper() and lines[j].isupper() and (
+            j == i + 1 or _title_in_two_lines(lines, nonblank, nxt, i))
         if i in taken and j == i + 1 and _goes_on(lines[j]):
             joined[i] = j  # "Правила Kill Team" / "на русском": one heading
             seconds.add(j)
@@ -269,6 +270,21 @@ def _goes_on(line: str) -> bool:
     toks = words(s)
     return bool(toks) and s[0].islower() and len(toks) <= _MAX_GOES_ON_WORDS \
         and pos(toks[0]) == "PREP" and s[-1].isalpha()
+
+
+def _title_in_two_lines(lines: list[str], nonblank: list[int], nxt: dict[int, int | None],
+                        i: int) -> bool:
+    """Whether the text's first line and the next, both in capitals and one blank line apart,
+    are one title set large over two lines: the game's or the series' name in Latin letters
+    over the Russian title ("KILL TEAM" / "КАМПАНИИ"), text, no heading in capitals, after
+    them. (Two Russian lines so set are as often a chapter and its first heading.)"""
+    j = nxt[i]
+    if i != nonblank[0] or j != i + 2 or lines[i + 1].strip():
+        return False
+    if not (lines[i].isascii() and not lines[j].isascii()):
+        return False
+    after = nxt[j]
+    return after is not None and not lines[after].isupper()
 
 
 def _page_title(lines: list[str], i: int, next_line: str | None) -> bool:

@@ -206,7 +206,10 @@ def title_over_parts(sections: list[Section], text: str) -> None:
     own, and every top-level heading after it is shorter: those are its parts. An article's
     headline, longer than any heading ("Инициатива, важнейшие стратегические уловки и
     поворотные точки в новом формате Kill Team!"), is its title in any case, over even one
-    part ("INITIATIVE PHASE").
+    part ("INITIATIVE PHASE"). A title set over two lines ("KILL TEAM" / "КАМПАНИИ") is
+    written as one; a first heading over terms each given with its English name or
+    abbreviation in brackets ("Характеристики и Профиль моделей" / "Движение (М)", "Меткость
+    (BS)") is their glossary's title, in any case.
     """
     if len(sections) < _MIN_PARTS:
         return
@@ -214,7 +217,8 @@ def title_over_parts(sections: list[Section], text: str) -> None:
     if first.parent is not None:
         return
     size = len(words(first.title))
-    if not (": " in first.title or size >= _MIN_TITLE_WORDS):
+    # (a title set over two lines, "KILL TEAM" / "КАМПАНИИ", is written as one too)
+    if not (": " in first.title or size >= _MIN_TITLE_WORDS or "\n" in first.heading):
         return
     if not text[first.body_span[0]:first.body_span[1]].strip():
         return  # a heading right above another is a group's, which the nesting has placed
