@@ -135,13 +135,11 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
             aliases.append(lem)
         return title, _dedupe(aliases, title)
     # "Отряд (Team)", "Меткость (BS)", "Движение (М)": a Russian name and its English name or
-    # its abbreviation (Latin or Cyrillic capitals), which is an alias as written (but one
-    # letter, which no reader searches by and which a text's "М4" would name)
+    # its abbreviation (Latin or Cyrillic capitals), which is an alias as written
     m2 = _NAME_PAREN.match(h)
     if m2 and not _is_latin(m2.group(1)):
         other = m2.group(2)
-        alias = other if other.isupper() else other.title()
-        return normal_case(m2.group(1)), [alias] if len(alias) > 1 else []
+        return normal_case(m2.group(1)), [other if other.isupper() else other.title()]
     if _is_latin(h) and not h.isupper():
         m3 = re.match(r"^([A-Za-z ]+?)\s*\((.+)\)$", h)
         if m3:

@@ -98,12 +98,12 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
          "Эльдарские (и тёмноэльдарские) гравициклы", []),
         ("Ядовитые атаки и Боевые Машины.", "Ядовитые атаки и Боевые Машины", []),
         # a term's English name or its abbreviation in brackets is an alias, Latin or Cyrillic
-        # alike (one letter is none: no reader searches by it)
+        # alike
         ("Отряд (Team)", "Отряд", ["Team"]),
         ("Истребительная команда (kill team)", "Истребительная команда", ["Kill Team"]),
         ("Умение Драться (WS)", "Умение Драться", ["WS"]),
         ("Ведущий (ЛД)", "Ведущий", ["ЛД"]),
-        ("Движение (М)", "Движение", []),
+        ("Движение (М)", "Движение", ["М"]),
         ("Сопротивление магии (1-3)", "Сопротивление магии (1-3)", []),
     ],
 )
