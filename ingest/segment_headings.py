@@ -37,6 +37,9 @@ _NUMBERED_LOWER = re.compile(r"^\d+(?:\.\d+)*[.)]?\s+[а-яёa-z]")
 _ABBREVIATION = r"[A-ZА-ЯЁ][A-Za-zА-Яа-яЁё]{0,2}"
 _PROFILE_HEADER = re.compile(rf"^(?:{_ABBREVIATION}\s+){{3,}}{_ABBREVIATION}$")
 _PROFILE_VALUES = re.compile(r"(?:\s+(?:\d+[+\"]?|[–—-]|\d*[DdДд]\d+(?:[+-]\d+)?)){4,}$")
+# a spell's or weapon's profile written out: a range in inches ("Магическая стрела 24”, D6 S4
+# hit"), a Strength ("2D6 S4"); no heading names a distance or a Strength
+_PROFILE_TERMS = re.compile(r"\d\s*(?:[”″\"]|дюйм)|(?<![\w-])[SС]\d\b")
 
 
 _MAX_CHARS, _MAX_WORDS = 80, 9
@@ -69,8 +72,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if _is_field(s) or _NUMBERED_LOWER.match(s):
         return False
-    if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s):
-        return False  # a row of a profile table
+    if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s):
+        return False  # a row of a profile table, a profile written out
     count = _COUNT.match(s)
     if count and not s[count.end():].isupper():
         return False

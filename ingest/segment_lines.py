@@ -31,6 +31,7 @@ from ingest.segment_headings import (
 from ingest.segment_nesting import (
     chapter_over_rules,
     nest_lines,
+    priced_entries,
     steps_under_heading,
     title_over_parts,
 )
@@ -187,6 +188,7 @@ def segment_lines(
     entries = {n for n, i in enumerate(heads) if i in colon_lines}
     nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
     steps_under_heading(sections, text)
+    priced_entries(sections)
     title_over_parts(sections, text)
     chapter_over_rules(sections, text)
     return Segmentation(sections, flavour, "lines")

@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from ingest.sections import (
+    PRICE,
     STEP_NAME,
     Section,
     Span,
@@ -238,6 +239,23 @@ def title_over_parts(sections: list[Section], text: str) -> None:
         return
     for i in parts:
         sections[i].parent = 0
+
+
+def priced_entries(sections: list[Section]) -> None:
+    """An army book's entries, each heading with its price ("Обсидиановый магнит - 45 очков",
+    "Талисман защиты - 10 очков"), two or more in a row at one level right after a heading
+    without a price ("Талисманы"), are that heading's: a category and its items."""
+    i = 0
+    while i < len(sections):
+        head = sections[i]
+        j = i + 1
+        while j < len(sections) and sections[j].parent == head.parent \
+                and PRICE.search(sections[j].heading.strip()):
+            j += 1
+        if j - i - 1 >= _MIN_PARTS and not PRICE.search(head.heading.strip()):
+            for k in range(i + 1, j):
+                sections[k].parent = i
+        i = max(j, i + 1)
 
 
 def chapter_over_rules(sections: list[Section], text: str) -> None:
