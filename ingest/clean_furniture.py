@@ -32,6 +32,12 @@ from ingest.clean_words import CASE_ARTIFACT_RE, in_capitals
 from ingest.models import Change, Edit, OffsetArray, PageMark
 from kb.lemmas import is_known, morph
 
+_NAV_LINK = (r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую)(?: страница| страницу)?"
+             r"|Случайная страница|Перейти к (?:навигации|содержанию)|Разделы сайта|Карта сайта"
+             r"|Найти тему|Создать (?:новую )?тему|Новая тема|Ответить(?: в теме?)?"
+             r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)")
+"""A site's navigation link as its label reads ("Главная страница", "Разделы сайта")."""
+
 
 def _line(body: str) -> re.Pattern[str]:
     """A whole line that consists of ``body`` (group 1)."""
@@ -73,10 +79,8 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "навигация сайта: пункты через «|»",
     ),
     (
-        _line(r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую)(?: страница| страницу)?"
-              r"|Случайная страница|Перейти к (?:навигации|содержанию)"
-              r"|Найти тему|Создать (?:новую )?тему|Новая тема|Ответить(?: в теме?)?"
-              r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)"),
+        # one link or a row of them ("Главная страница Случайная страница")
+        _line(rf"{_NAV_LINK}(?:{HSPACE}+{_NAV_LINK})*"),
         "навигация сайта",
     ),
     (
