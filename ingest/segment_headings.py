@@ -78,6 +78,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if count and not s[count.end():].isupper():
         return False
     nxt = (next_line or "").strip()
+    if nxt and _BULLET.match(next_line or "") and _states(s):
+        return False  # "Трудный ландшафт включает" / "• Леса, …": a list's lead-in
     if nxt and (nxt[0].islower() or nxt[0] in "-–—,;)"):
         return False
     toks = words(s)
@@ -133,6 +135,13 @@ def _is_field(line: str) -> bool:
     value = m.group(2)
     return (value[0].isdigit() or "," in value or re.search(r"[а-яёА-ЯЁ]", value) is None
             or _WEB_ADDRESS.search(value) is not None)
+
+
+def _states(text: str) -> bool:
+    """Whether ``text`` holds a verb in the indicative ("включает", "могут"): a statement, not
+    a heading's imperative ("Выберите цель") or name."""
+    return any(is_cyrillic(w[0]) and "indc" in morph().parse(w.lower())[0].tag
+               and pos(w) == "VERB" for w in words(text))
 
 
 def _has_finite_verb(text: str) -> bool:
