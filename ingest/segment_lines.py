@@ -182,9 +182,14 @@ def segment_lines(
     flavour += [Flavour("caption", span, text[span[0]:span[1]])
                 for span in _label_spans(lines, offsets, labels)]
     flavour.sort(key=lambda f: f.span)
+    # each section's flavour found by bisection (not every item read for every section: a long
+    # text of many short sections and many captions would cost their product)
+    starts = [f.span[0] for f in flavour]
     for sec in sections:
-        sec.flavour_spans = [f.span for f in flavour
-                             if sec.body_span[0] <= f.span[0] and f.span[1] <= sec.body_span[1]]
+        first = bisect_left(starts, sec.body_span[0])
+        last = bisect_left(starts, sec.body_span[1], first)
+        sec.flavour_spans = [f.span for f in flavour[first:last]
+                             if f.span[1] <= sec.body_span[1]]
     entries = {n for n, i in enumerate(heads) if i in colon_lines}
     nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
     steps_under_heading(sections, text)
