@@ -90,12 +90,26 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "служебная строка сайта (авторские права, оценка, заказ)",
     ),
 )
+
+
+@lru_cache(maxsize=1)
+def _furniture_lines_re() -> re.Pattern[str]:
+    """All of :data:`_FURNITURE_LINES` in one pattern, so the text is scanned once: a whole
+    line that is one of their bodies, the first that fits (group ``l<k>``, k its place)."""
+    bodies = "|".join(
+        f"(?P<l{k}>{pattern.pattern.removeprefix(f'^{HSPACE}*(').removesuffix(f'){HSPACE}*$')})"
+        for k, (pattern, _) in enumerate(_FURNITURE_LINES))
+    return re.compile(rf"^{HSPACE}*(?:{bodies}){HSPACE}*$", re.MULTILINE)
+
+
 # The same inside a line: removed with the spaces before them.
 _FURNITURE_INLINE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"{HSPACE}*{_ADVERT}"), "реклама сайта «Мы поможем в написании…»"),
     (re.compile(rf"{HSPACE}*(?<!\S)\|(?!\S)"), "разделитель «|» сайта"),
     (WIKI_EDIT_INLINE_RE, WIKI_NAV_REASON),
 )
+# what each of them holds, looked for first (most texts hold none of them)
+_INLINE_ANCHORS = ("Мы поможем", "|", "[")
 TITLE_LINE_REASON = "строка-заголовок сайта: название книги повторено"
 _MAX_TITLE_LINE = 300
 
@@ -336,9 +350,9 @@ def site_furniture(text: str) -> list[Edit]:
     40k - 6th edition - …"). A whole line goes with the blank lines around it.
     """
     blocks = [
-        block_edit(text, m.start(1), m.end(1), "site_furniture", reason)
-        for pattern, reason in _FURNITURE_LINES
-        for m in pattern.finditer(text)
+        block_edit(text, m.start(m.lastgroup or 0), m.end(m.lastgroup or 0), "site_furniture",
+                   _FURNITURE_LINES[int((m.lastgroup or "l0")[1:])][1])
+        for m in _furniture_lines_re().finditer(text)
     ]
     title_end = _repeated_title_line(text)
     if title_end is not None:
@@ -361,7 +375,8 @@ def site_furniture(text: str) -> list[Edit]:
     blocks = merge_blocks(text, blocks)
     inline = [
         Edit(m.start(), m.end(), "", "site_furniture", reason)
-        for pattern, reason in _FURNITURE_INLINE
+        for (pattern, reason), anchor in zip(_FURNITURE_INLINE, _INLINE_ANCHORS, strict=True)
+        if anchor in text  # the cheap test first: a scan of the text for each is not
         for m in pattern.finditer(text)
     ]
     return blocks + edits_outside(first_fit(inline), blocks)
