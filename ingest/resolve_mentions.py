@@ -249,6 +249,7 @@ def _title_references(r: SystemResolver, p: Part, own_type: str | None) -> None:
     title = p.section.title
     if is_group_title(title) or not re.search(r"[А-Яа-яЁё]", title):
         return  # an English title's words match English names too loosely
+    ancestors = _ancestors(r, p)
     tokens = ex.lemma_tokens(title)
     found: list[tuple[int, int, str]] = []  # (start, end) in tokens, node id
     for start in range(len(tokens)):
@@ -258,7 +259,8 @@ def _title_references(r: SystemResolver, p: Part, own_type: str | None) -> None:
             target = r.keys.get(tuple(t[0] for t in tokens[start:end]))
             node = r.b.nodes.get(target or "")
             if node is not None and node.kind == "rule" and target not in (p.id, own_type) \
-                    and (not r.type_of.get(node.id) or _sibling(r, p, node.id)):
+                    and (not r.type_of.get(node.id) or _sibling(r, p, node.id)) \
+                    and not (node.id in ancestors and _plural(node.title)):
                 found.append((start, end, node.id))
                 break
     for start, end, target in found:
@@ -267,6 +269,27 @@ def _title_references(r: SystemResolver, p: Part, own_type: str | None) -> None:
         raw = title[tokens[start][1]:tokens[end - 1][2]]
         r.b.edge(p.id, target, "references", evidence=title, span=p.cleaned.to_source_span(
             *p.section.heading_span), raw=raw)
+
+
+def _ancestors(r: SystemResolver, p: Part) -> set[str]:
+    out: set[str] = set()
+    node = r.b.nodes.get(p.parent_id or "")
+    while node is not None and node.id not in out:
+        out.add(node.id)
+        node = r.b.nodes.get(node.parent or "")
+    return out
+
+
+@lru_cache(maxsize=4_096)
+def _plural(title: str) -> bool:
+    """Whether a title's first noun is plural: a category ("Талисманы", "Модификаторы"), whose
+    items' titles name it ("Талисман прочности") as what they are, not as a rule they change
+    ("Героический смертельный удар" under «Смертельный удар» changes it)."""
+    for w in title.split():
+        parses = morph().parse(w.lower())
+        if parses and parses[0].tag.POS == "NOUN":
+            return bool(parses[0].tag.number == "plur")
+    return False
 
 
 def _names_in_title(r: SystemResolver, p: Part, nid: str) -> bool:

@@ -84,7 +84,7 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     "dev": {"system": (1.0, 1.0), "sections": (0.92, 0.96), "page_refs": (1.0, 1.0),
             "named_refs_in_corpus": (0.75, 0.85)},
     "heldout": {"system": (1.0, 1.0), "sections": (0.85, 0.89), "page_refs": (1.0, 1.0),
-                "named_refs_in_corpus": (0.33, 1.0)},
+                "named_refs_in_corpus": (0.50, 1.0)},
     "fresh": {"system": (1.0, 1.0), "sections": (0.91, 0.91), "page_refs": (1.0, 1.0),
               "named_refs_in_corpus": (1.0, 0.80)},
     # reading the names of games (issue 10's sixth pass) takes an old 40k "Kill Team" mission
@@ -103,7 +103,8 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     # measured clean once before the sixth pass and once after its changes (sections 0.15/0.15
     # -> 0.26/0.26), then read: army books' priced entries, profiles written out, a row of
     # navigation links, a list's lead-in (0.57/0.50)
-    "fresh6": {"system": (0.80, 0.66), "sections": (0.56, 0.50)},
+    "fresh6": {"system": (0.80, 0.66), "sections": (0.56, 0.50),
+               "named_refs_in_corpus": (0.80, 0.80)},
 }
 
 

@@ -71,3 +71,12 @@ def test_a_rule_titled_by_a_participle_is_named_by_its_forms_not_by_its_verb() -
     refs = refs_of(graph_of("participle_names"))
     assert ("Контратака", "Контузящее", "контузящее") in refs
     assert not [r for r in refs if r[0] == "Необычное оружие" and r[1] == "Контузящее"]
+
+
+def test_a_title_names_the_rule_it_changes_not_its_category() -> None:
+    """"Героический смертельный удар" under «Смертельный удар» refers to it (the rule it
+    changes); "Талисман прочности" under "Талисманы" names its category, what it is."""
+    refs = refs_of(graph_of("title_namesakes"))
+    assert ("Героический смертельный удар", "Смертельный удар", "смертельный удар") in {
+        (a, b, c.lower()) for a, b, c in refs}
+    assert not {r for r in refs if r[0].startswith("Талисман ")}
