@@ -33,8 +33,8 @@ The steps, in order:
     Runs of spaces, spaces at line ends, runs of blank lines.
 
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
-``whitespace``), :mod:`ingest.clean_furniture` (``site_furniture``, ``running_header``,
-``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
+``whitespace``), :mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
+(``running_header``, ``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
 :mod:`ingest.clean_words` (``hyphenation``, ``small_caps``, ``drop_capital``);
 :mod:`ingest.clean_edits` holds what they shape their edits with.
 """
@@ -45,14 +45,14 @@ from array import array
 from collections.abc import Callable, Collection, Iterable
 from functools import partial
 
-from ingest.clean_furniture import (
+from ingest.clean_furniture import site_furniture
+from ingest.clean_headings import heading_translation
+from ingest.clean_pages import (
     find_running_headers,
     page_footer,
     page_marks,
     running_header,
-    site_furniture,
 )
-from ingest.clean_headings import heading_translation
 from ingest.clean_spacing import line_endings, whitespace
 from ingest.clean_words import drop_capital, hyphenation, small_caps
 from ingest.models import Change, CleanedText, Edit, OffsetArray, SourceText
