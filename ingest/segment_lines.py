@@ -17,9 +17,9 @@ from ingest.sections import (
     Flavour,
     Section,
     Segmentation,
-    Span,
     title_and_aliases,
 )
+from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
 from ingest.segment_headings import (
     _NUMBER,
     _broken_heading,
@@ -40,9 +40,8 @@ from kb.lemmas import pos, words
 
 _BULLET = re.compile(r"^\s*[-•–—]\s")
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
-_OPEN_QUOTES = "«“‘\"'„"
-_CLOSE_QUOTES = "»”’\"'“"
-_MAX_QUOTE_CHARS = 800
+_NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
+_LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a list's item
 
 
 def segment_lines(
@@ -122,8 +121,8 @@ def segment_lines(
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
     contents = _contents_paragraphs(lines)
     cand = [i for i in cand if i not in contents and not _contents_entry(lines, i)]
-    flavour_lines, named = _epigraphs(lines, nonblank, cand)
-    labels = _picture_labels(lines, nonblank, set(cand))
+    flavour_lines, named = epigraphs(lines, nonblank, cand)
+    labels = picture_labels(lines, nonblank, set(cand))
     cand = [i for i in cand if i not in flavour_lines and i not in labels]
     # a run of three or more heading-like lines with no text between is a list, not headings:
     # the first is its heading, the last a heading if text follows it, the rest list items
@@ -178,9 +177,9 @@ def segment_lines(
         title, aliases = title_and_aliases(" ".join(heading.split()))
         sections.append(Section(title, heading, (start, end), (body_start, body_end),
                                 aliases=aliases, is_list=i in list_heads))
-    flavour = _flavour_items(text, lines, offsets, flavour_lines, named)
+    flavour = flavour_items(text, lines, offsets, flavour_lines, named)
     flavour += [Flavour("caption", span, text[span[0]:span[1]])
-                for span in _label_spans(lines, offsets, labels)]
+                for span in label_spans(lines, offsets, labels)]
     flavour.sort(key=lambda f: f.span)
     # each section's flavour found by bisection (not every item read for every section: a long
     # text of many short sections and many captions would cost their product)
@@ -410,137 +409,3 @@ def _contents_paragraphs(lines: list[str]) -> set[int]:
             out.update(para[0 if paged[0] else 1:])
         start = i + 1
     return out
-
-
-_MAX_LABEL_CHARS = 30
-_MIN_LABELS = 6
-_MIN_BROKEN_LABELS = 2
-
-
-def _picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set[int]:
-    """The lines of a picture's labels copied as text: six or more short lines in a row (three
-    words at most, no sentence's punctuation), two or more of them in lower case (a label
-    broken over lines: "Силовой меч" / "эльдарского" / "клинок"). They are captions, none a
-    heading; the last of them right above a heading is a heading over it ("Оружие" /
-    "РУКОПАШНОЕ ОРУЖИЕ …")."""
-    out: set[int] = set()
-    run: list[int] = []
-    for i in [*nonblank, -1]:
-        s = lines[i].strip() if i >= 0 else ""
-        if i >= 0 and len(s) <= _MAX_LABEL_CHARS and len(words(s)) <= 3 \
-                and not s.endswith((".", "!", "?", ":", ";", ",")) and not _is_caps(s):
-            run.append(i)
-            continue
-        if len(run) >= _MIN_LABELS and sum(lines[j].strip()[:1].islower()
-                                           for j in run) >= _MIN_BROKEN_LABELS:
-            if i in cand and run[-1] in cand:
-                run.pop()
-            out.update(run)
-        run = []
-    return out
-
-
-def _label_spans(lines: list[str], offsets: list[int], labels: set[int]) -> list[Span]:
-    """One span per run of label lines (blank lines between them do not part them)."""
-    spans: list[Span] = []
-    for i in sorted(labels):
-        start = offsets[i] + len(lines[i]) - len(lines[i].lstrip())
-        end = offsets[i] + len(lines[i].rstrip())
-        if spans and not any(lines[j].strip() for j in range(_line_of(offsets, spans[-1][1]) + 1,
-                                                                i)):
-            spans[-1] = (spans[-1][0], end)
-        else:
-            spans.append((start, end))
-    return spans
-
-
-def _line_of(offsets: list[int], at: int) -> int:
-    return bisect_left(offsets, at + 1) - 1
-
-
-_NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
-_LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a list's item
-
-
-def _epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
-               ) -> tuple[set[int], set[int]]:
-    """Lines of flavour quotes, and the first lines of their attributions.
-
-    A quote that opens a section ("‘В битве вроде этой…’" under its heading) is flavour, and
-    so is a paragraph that is one quote anywhere with its attribution after it: a line with a
-    dash ("- Скаут Сержант …", with the lines of its paragraph) or a speaker's name on the
-    line right under the quote ("Капитан Сикарий, Ультрамарины"). A paragraph in quotes with
-    no attribution may be a rule quoted, so it stays text.
-    """
-    out: set[int] = set()
-    named: set[int] = set()
-    order = {i: k for k, i in enumerate(nonblank)}
-    opens = {order[h] + 1 for h in cand}
-    starts = sorted(opens | {k for k, i in enumerate(nonblank)
-                             if (i == 0 or not lines[i - 1].strip())
-                             and lines[i].lstrip().startswith(tuple(_OPEN_QUOTES))})
-    for k in starts:
-        if k >= len(nonblank) or nonblank[k] in out \
-                or not lines[nonblank[k]].lstrip().startswith(tuple(_OPEN_QUOTES)):
-            continue
-        quote, chars = [], 0
-        while k < len(nonblank):
-            line = lines[nonblank[k]].rstrip()
-            quote.append(nonblank[k])
-            chars += len(line)
-            k += 1
-            if line.endswith(tuple(_CLOSE_QUOTES)) or line[-2:-1] in _CLOSE_QUOTES and \
-                    line.endswith((".", "!")) or chars > _MAX_QUOTE_CHARS:
-                break
-        if chars > _MAX_QUOTE_CHARS:
-            continue
-        after = nonblank[k] if k < len(nonblank) else None
-        dash = after is not None and _BULLET.match(lines[after]) is not None
-        speaker = after == quote[-1] + 1 and after is not None and _speaker(lines[after])
-        if not (dash or speaker or order[quote[0]] in opens):
-            continue
-        out.update(quote)
-        if after is None or not (dash or speaker):
-            continue
-        named.add(after)
-        out.add(after)
-        j = after
-        while dash and j + 1 < len(lines) and lines[j + 1].strip():
-            j += 1  # a dashed attribution runs on over its paragraph's lines
-            out.add(j)
-    return out, named
-
-
-_MAX_SPEAKER_WORDS = 8
-
-
-def _speaker(line: str) -> bool:
-    """Whether a line under a quote names who said it: a few words from a capital, no verb,
-    not a sentence, a question or a label."""
-    s = line.strip()
-    toks = words(s)
-    return 0 < len(toks) <= _MAX_SPEAKER_WORDS and s[:1].isupper() \
-        and not s.endswith((".", ":", ";", "?", "!")) and not _has_finite_verb(s)
-
-
-def _flavour_items(text: str, lines: list[str], offsets: list[int], flavour_lines: set[int],
-                   named: set[int]) -> list[Flavour]:
-    """The quotes and attributions of :func:`_epigraphs`, one item per run of lines (an
-    attribution's first line, ``named``, starts an item of its own)."""
-    items: list[Flavour] = []
-    run: list[int] = []
-
-    def close() -> None:
-        start = offsets[run[0]] + len(lines[run[0]]) - len(lines[run[0]].lstrip())
-        end = offsets[run[-1]] + len(lines[run[-1]].rstrip())
-        kind = "attribution" if run[0] in named else "quote"
-        items.append(Flavour(kind, (start, end), text[start:end]))
-
-    for i in sorted(flavour_lines):
-        if run and (i in named or any(ln.strip() for ln in lines[run[-1] + 1:i])):
-            close()
-            run = []
-        run.append(i)
-    if run:
-        close()
-    return items

@@ -1,0 +1,151 @@
+"""The flavour of a web page (:mod:`ingest.segment_lines`): epigraphs and their attributions,
+and a picture's labels copied as lines of text.
+
+Neither is a rule or a heading: the segmenter leaves their lines out of the headings and keeps
+them as :class:`~ingest.sections.Flavour` items, which the build accounts for as removed.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from ingest.sections import Flavour, Span
+from ingest.segment_headings import _has_finite_verb, _is_caps
+from kb.lemmas import words
+
+_BULLET = re.compile(r"^\s*[-•–—]\s")
+_OPEN_QUOTES = "«“‘\"'„"
+_CLOSE_QUOTES = "»”’\"'“"
+_MAX_QUOTE_CHARS = 800
+
+_MAX_LABEL_CHARS = 30
+_MIN_LABELS = 6
+_MIN_BROKEN_LABELS = 2
+
+
+def picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set[int]:
+    """The lines of a picture's labels copied as text: six or more short lines in a row (three
+    words at most, no sentence's punctuation), two or more of them in lower case (a label
+    broken over lines: "Силовой меч" / "эльдарского" / "клинок"). They are captions, none a
+    heading; the last of them right above a heading is a heading over it ("Оружие" /
+    "РУКОПАШНОЕ ОРУЖИЕ …")."""
+    out: set[int] = set()
+    run: list[int] = []
+    for i in [*nonblank, -1]:
+        s = lines[i].strip() if i >= 0 else ""
+        if i >= 0 and len(s) <= _MAX_LABEL_CHARS and len(words(s)) <= 3 \
+                and not s.endswith((".", "!", "?", ":", ";", ",")) and not _is_caps(s):
+            run.append(i)
+            continue
+        if len(run) >= _MIN_LABELS and sum(lines[j].strip()[:1].islower()
+                                           for j in run) >= _MIN_BROKEN_LABELS:
+            if i in cand and run[-1] in cand:
+                run.pop()
+            out.update(run)
+        run = []
+    return out
+
+
+def label_spans(lines: list[str], offsets: list[int], labels: set[int]) -> list[Span]:
+    """One span per run of label lines (blank lines between them do not part them)."""
+    spans: list[Span] = []
+    for i in sorted(labels):
+        start = offsets[i] + len(lines[i]) - len(lines[i].lstrip())
+        end = offsets[i] + len(lines[i].rstrip())
+        if spans and not any(lines[j].strip() for j in range(_line_of(offsets, spans[-1][1]) + 1,
+                                                                i)):
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _line_of(offsets: list[int], at: int) -> int:
+    return bisect_left(offsets, at + 1) - 1
+
+
+
+
+def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
+               ) -> tuple[set[int], set[int]]:
+    """Lines of flavour quotes, and the first lines of their attributions.
+
+    A quote that opens a section ("‘В битве вроде этой…’" under its heading) is flavour, and
+    so is a paragraph that is one quote anywhere with its attribution after it: a line with a
+    dash ("- Скаут Сержант …", with the lines of its paragraph) or a speaker's name on the
+    line right under the quote ("Капитан Сикарий, Ультрамарины"). A paragraph in quotes with
+    no attribution may be a rule quoted, so it stays text.
+    """
+    out: set[int] = set()
+    named: set[int] = set()
+    order = {i: k for k, i in enumerate(nonblank)}
+    opens = {order[h] + 1 for h in cand}
+    starts = sorted(opens | {k for k, i in enumerate(nonblank)
+                             if (i == 0 or not lines[i - 1].strip())
+                             and lines[i].lstrip().startswith(tuple(_OPEN_QUOTES))})
+    for k in starts:
+        if k >= len(nonblank) or nonblank[k] in out \
+                or not lines[nonblank[k]].lstrip().startswith(tuple(_OPEN_QUOTES)):
+            continue
+        quote, chars = [], 0
+        while k < len(nonblank):
+            line = lines[nonblank[k]].rstrip()
+            quote.append(nonblank[k])
+            chars += len(line)
+            k += 1
+            if line.endswith(tuple(_CLOSE_QUOTES)) or line[-2:-1] in _CLOSE_QUOTES and \
+                    line.endswith((".", "!")) or chars > _MAX_QUOTE_CHARS:
+                break
+        if chars > _MAX_QUOTE_CHARS:
+            continue
+        after = nonblank[k] if k < len(nonblank) else None
+        dash = after is not None and _BULLET.match(lines[after]) is not None
+        speaker = after == quote[-1] + 1 and after is not None and _speaker(lines[after])
+        if not (dash or speaker or order[quote[0]] in opens):
+            continue
+        out.update(quote)
+        if after is None or not (dash or speaker):
+            continue
+        named.add(after)
+        out.add(after)
+        j = after
+        while dash and j + 1 < len(lines) and lines[j + 1].strip():
+            j += 1  # a dashed attribution runs on over its paragraph's lines
+            out.add(j)
+    return out, named
+
+
+_MAX_SPEAKER_WORDS = 8
+
+
+def _speaker(line: str) -> bool:
+    """Whether a line under a quote names who said it: a few words from a capital, no verb,
+    not a sentence, a question or a label."""
+    s = line.strip()
+    toks = words(s)
+    return 0 < len(toks) <= _MAX_SPEAKER_WORDS and s[:1].isupper() \
+        and not s.endswith((".", ":", ";", "?", "!")) and not _has_finite_verb(s)
+
+
+def flavour_items(text: str, lines: list[str], offsets: list[int], flavour_lines: set[int],
+                   named: set[int]) -> list[Flavour]:
+    """The quotes and attributions of :func:`_epigraphs`, one item per run of lines (an
+    attribution's first line, ``named``, starts an item of its own)."""
+    items: list[Flavour] = []
+    run: list[int] = []
+
+    def close() -> None:
+        start = offsets[run[0]] + len(lines[run[0]]) - len(lines[run[0]].lstrip())
+        end = offsets[run[-1]] + len(lines[run[-1]].rstrip())
+        kind = "attribution" if run[0] in named else "quote"
+        items.append(Flavour(kind, (start, end), text[start:end]))
+
+    for i in sorted(flavour_lines):
+        if run and (i in named or any(ln.strip() for ln in lines[run[-1] + 1:i])):
+            close()
+            run = []
+        run.append(i)
+    if run:
+        close()
+    return items
