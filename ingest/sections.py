@@ -78,7 +78,7 @@ _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
 # what an army book's entry says after its name: its price ("Обсидиановый магнит - 45 очков",
 # "(25 очков)", "15 pts") or a spell's casting value ("Огненный шар (5+)"): no part of the name
 PRICE = re.compile(r"\s*(?:[-–—:]\s*|\(\s*)\d+\s*(?:очк\w*|pts|points?)\.?\s*\)?$", re.I)
-_CASTING_VALUE = re.compile(r"\s*\(\d{1,2}\+\)$")
+CASTING_VALUE = re.compile(r"\s*\(\d{1,2}\+\)$")
 
 
 def normal_case(heading: str) -> str:
@@ -123,7 +123,7 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
     h = " ".join(heading.split()).rstrip(".").strip()
     h = _NUMBERED.sub("", h)  # "4. Отступление и преследование": the number is no name
-    h = _CASTING_VALUE.sub("", PRICE.sub("", h)) or h
+    h = CASTING_VALUE.sub("", PRICE.sub("", h)) or h
     step = STEP_NAME.match(h)
     if step:  # "Фаза 3 — Стрельба": the phase is named after the dash; its number is an alias
         title, aliases = title_and_aliases(step.group(1))

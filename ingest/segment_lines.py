@@ -14,6 +14,7 @@ from bisect import bisect_left
 from collections import Counter
 
 from ingest.sections import (
+    CASTING_VALUE,
     Flavour,
     Section,
     Segmentation,
@@ -241,7 +242,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # … sentence, of which this line is the start
         if i == last and i not in (runin or set()):
             continue
-        if i in numbers and not styles[i]:  # a numbered line in capitals is a heading
+        if i in numbers and not styles[i] and not CASTING_VALUE.search(lines[i].rstrip()):
+            # a numbered line in capitals is a heading, and so is a lore's spell with its
+            # casting value ("1. Огненный плащ (5+)")
             k = order[i]
             lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1, -1))
             hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))

@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from ingest.sections import (
+    CASTING_VALUE,
     PRICE,
     STEP_NAME,
     Section,
@@ -243,16 +244,20 @@ def title_over_parts(sections: list[Section], text: str) -> None:
 
 def priced_entries(sections: list[Section]) -> None:
     """An army book's entries, each heading with its price ("Обсидиановый магнит - 45 очков",
-    "Талисман защиты - 10 очков"), two or more in a row at one level right after a heading
-    without a price ("Талисманы"), are that heading's: a category and its items."""
+    "Талисман защиты - 10 очков"), or a lore's spells, each with its casting value ("1.
+    Огненный плащ (5+)"), two or more in a row at one level right after a heading without
+    one ("Талисманы", "Школа Огня"), are that heading's: a category and its items."""
+    def valued(sec: Section) -> bool:
+        heading = sec.heading.strip()
+        return PRICE.search(heading) is not None or CASTING_VALUE.search(heading) is not None
+
     i = 0
     while i < len(sections):
         head = sections[i]
         j = i + 1
-        while j < len(sections) and sections[j].parent == head.parent \
-                and PRICE.search(sections[j].heading.strip()):
+        while j < len(sections) and sections[j].parent == head.parent and valued(sections[j]):
             j += 1
-        if j - i - 1 >= _MIN_PARTS and not PRICE.search(head.heading.strip()):
+        if j - i - 1 >= _MIN_PARTS and not valued(head):
             for k in range(i + 1, j):
                 sections[k].parent = i
         i = max(j, i + 1)
