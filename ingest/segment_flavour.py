@@ -7,14 +7,12 @@ them as :class:`~ingest.sections.Flavour` items, which the build accounts for as
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 
 from ingest.sections import Flavour, Span
-from ingest.segment_headings import _has_finite_verb, _is_caps
+from ingest.segment_headings import BULLET, _has_finite_verb, _is_caps
 from kb.lemmas import words
 
-_BULLET = re.compile(r"^\s*[-•–—]\s")
 _OPEN_QUOTES = "«“‘\"'„"
 _CLOSE_QUOTES = "»”’\"'“"
 _MAX_QUOTE_CHARS = 800
@@ -100,7 +98,7 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
         if chars > _MAX_QUOTE_CHARS:
             continue
         after = nonblank[k] if k < len(nonblank) else None
-        dash = after is not None and _BULLET.match(lines[after]) is not None
+        dash = after is not None and BULLET.match(lines[after]) is not None
         speaker = after == quote[-1] + 1 and after is not None and _speaker(lines[after])
         if not (dash or speaker or order[quote[0]] in opens):
             continue

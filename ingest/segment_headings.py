@@ -12,7 +12,7 @@ from ingest.sections import is_cyrillic
 from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
-_BULLET = re.compile(r"^\s*[-•–—]\s")
+BULLET = re.compile(r"^\s*[-•–—]\s")
 _NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
 _DATE = re.compile(
     r"\b\d{1,2}\s+(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
@@ -62,7 +62,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     о …") goes on from the sentence before it.
     """
     s = line.strip()
-    if not s or len(s) > (_MAX_TITLE_CHARS if title else _MAX_CHARS) or _BULLET.match(s):
+    if not s or len(s) > (_MAX_TITLE_CHARS if title else _MAX_CHARS) or BULLET.match(s):
         return False
     if _TWO_LETTERS.search(s) is None:
         return False
@@ -78,7 +78,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if count and not s[count.end():].isupper():
         return False
     nxt = (next_line or "").strip()
-    if nxt and _BULLET.match(next_line or "") and _states(s):
+    if nxt and BULLET.match(next_line or "") and _states(s):
         return False  # "Трудный ландшафт включает" / "• Леса, …": a list's lead-in
     if nxt and (nxt[0].islower() or nxt[0] in "-–—,;)"):
         return False

@@ -23,6 +23,7 @@ from ingest.sections import (
 from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
 from ingest.segment_headings import (
     _NUMBER,
+    BULLET,
     _broken_heading,
     _has_finite_verb,
     _is_caps,
@@ -39,7 +40,6 @@ from ingest.segment_nesting import (
 from ingest.vocabulary import Vocabulary
 from kb.lemmas import pos, words
 
-_BULLET = re.compile(r"^\s*[-•–—]\s")
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
 _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
 _LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a list's item
@@ -234,7 +234,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # "… прямо из Основной" / "Книги Правил шестой редакции.": one sentence
         if p == i - 1 and _is_label(lines[p]):
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value
-        if p == i - 1 and _BULLET.match(lines[p]) and lines[p].rstrip().endswith((":", ",")):
+        if p == i - 1 and BULLET.match(lines[p]) and lines[p].rstrip().endswith((":", ",")):
             continue  # "• Легендарные полки:" / "Проклятый Батальон.": the item goes on
         if p == i - 1 and lines[i].rstrip().endswith(".") and _ends_in_word(lines[p]):
             continue  # "… материалы для Warhammer" / "Fantasy Battles 6-ой редакции.": one
@@ -335,7 +335,7 @@ def _is_label(line: str) -> bool:
     """A datasheet's field label on a line of its own ("Тип подразделения:"), its value on
     the next line."""
     s = line.strip()
-    return s.endswith(":") and 0 < len(words(s)) <= _MAX_LABEL_WORDS and not _BULLET.match(s)
+    return s.endswith(":") and 0 < len(words(s)) <= _MAX_LABEL_WORDS and not BULLET.match(s)
 
 
 _MAX_SUBTITLE_WORDS = 6

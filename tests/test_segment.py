@@ -136,30 +136,23 @@ def test_web_page_headings(text: str, titles: list[str]) -> None:
     assert [s.title for s in segment(text, "whfb8").sections] == titles
 
 
-def _english_name_cases() -> list[dict[str, object]]:
+def _cases(table: str) -> list[dict[str, object]]:
+    """The ``[[case]]`` rows of ``tests/data/segment/<table>.toml``."""
     import tomllib
 
-    data = tomllib.loads((DATA / "english_names.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads((DATA / f"{table}.toml").read_text(encoding="utf-8"))
     cases: list[dict[str, object]] = data["case"]
     return cases
 
 
-@pytest.mark.parametrize("case", _english_name_cases(), ids=lambda c: str(c["name"]))
+@pytest.mark.parametrize("case", _cases("english_names"), ids=lambda c: str(c["name"]))
 def test_english_headings_get_the_russian_name_of_their_text(case: dict[str, object]) -> None:
     result = segment(str(case["text"]), str(case["system"]))
     got = [f"{s.title} | {', '.join(s.aliases)}" for s in result.sections]
     assert got == case["expected"]
 
 
-def _line_heading_cases() -> list[dict[str, object]]:
-    import tomllib
-
-    data = tomllib.loads((DATA / "line_headings.toml").read_text(encoding="utf-8"))
-    cases: list[dict[str, object]] = data["case"]
-    return cases
-
-
-@pytest.mark.parametrize("case", _line_heading_cases(), ids=lambda c: str(c["name"]))
+@pytest.mark.parametrize("case", _cases("line_headings"), ids=lambda c: str(c["name"]))
 def test_headings_of_web_pages(case: dict[str, object]) -> None:
     result = segment(str(case["text"]), str(case["system"]))
     got = [f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
@@ -167,15 +160,7 @@ def test_headings_of_web_pages(case: dict[str, object]) -> None:
     assert got == case["expected"]
 
 
-def _flavour_cases() -> list[dict[str, object]]:
-    import tomllib
-
-    data = tomllib.loads((DATA / "flavour.toml").read_text(encoding="utf-8"))
-    cases: list[dict[str, object]] = data["case"]
-    return cases
-
-
-@pytest.mark.parametrize("case", _flavour_cases(), ids=lambda c: str(c["name"]))
+@pytest.mark.parametrize("case", _cases("flavour"), ids=lambda c: str(c["name"]))
 def test_flavour_of_web_pages(case: dict[str, object]) -> None:
     result = segment(str(case["text"]), str(case["system"]))
     assert [s.title for s in result.sections] == case["sections"]
