@@ -273,6 +273,8 @@ def chapter_over_rules(sections: list[Section], text: str) -> None:
     (capitals under mixed case, or the reverse), up to the next heading with an epigraph or one
     in its own style.
     """
+    if _page_title_over_caps(sections, text):
+        return
     chapter: int | None = None
     for i, sec in enumerate(sections):
         if sec.parent is not None:
@@ -284,6 +286,42 @@ def chapter_over_rules(sections: list[Section], text: str) -> None:
             chapter = None
             continue
         sec.parent = chapter
+
+
+def _page_title_over_caps(sections: list[Section], text: str) -> bool:
+    """A text that opens with a heading in mixed case and a paragraph of its own, and has
+    headings in capitals after it, is a chapter's page: the title holds every top-level
+    heading after it.
+
+    A book sets its chapter's title in a large mixed-case type ("Персонажи", "Псайкеры") and
+    the rules under it in capitals ("ВИДЫ ПЕРСОНАЖЕЙ", "КОЛДОВСКОЙ ОГОНЬ"), a box's heading
+    between them in the title's case ("Создание сюжета"); a rule heading is set in capitals
+    under the title, never the reverse, so a mixed-case heading over capitalised ones is of
+    the higher rank. Up to a heading in the title's case after capitalised ones, or one with an
+    epigraph: the next chapter's title; or, under a phase, the next phase ("ПСИХИЧЕСКАЯ ФАЗА"
+    after "Фаза движения").
+    Whether this held (the headings are placed) is returned.
+    """
+    first = sections[0] if sections else None
+    if first is None or first.parent is not None or _is_caps(first.heading) \
+            or text[:first.heading_span[0]].strip() \
+            or not text[first.body_span[0]:first.body_span[1]].strip():
+        return False
+    parts: list[int] = []
+    for i, sec in enumerate(sections[1:], 1):
+        if sec.parent is not None:
+            continue
+        caps = _is_caps(sec.heading)
+        if _opens_with_epigraph(sec, text) or (not caps and any(
+                _is_caps(sections[j].heading) for j in parts)) or (
+                _is_phase(first.title) and _is_phase(sec.title)):
+            break  # the next chapter's title, after this one's rules; the next phase
+        parts.append(i)
+    if not any(_is_caps(sections[i].heading) for i in parts):
+        return False
+    for i in parts:
+        sections[i].parent = 0
+    return True
 
 
 def _opens_with_epigraph(sec: Section, text: str) -> bool:
