@@ -32,6 +32,7 @@ from ingest.segment_headings import (
 )
 from ingest.segment_nesting import (
     chapter_over_rules,
+    introduction_under_title,
     nest_lines,
     priced_entries,
     steps_under_heading,
@@ -196,6 +197,7 @@ def segment_lines(
     priced_entries(sections)
     title_over_parts(sections, text)
     chapter_over_rules(sections, text)
+    introduction_under_title(sections)
     return Segmentation(sections, flavour, "lines")
 
 

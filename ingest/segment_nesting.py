@@ -4,7 +4,7 @@
 around it and from the headings' own shapes (case, numbering, a phase's name, headings naming
 sides of one thing); then :func:`steps_under_heading`, :func:`title_over_parts` and
 :func:`chapter_over_rules` place what a page's title, a sequence's heading and a chapter's
-epigraph hold.
+epigraph hold, and :func:`introduction_under_title` an introduction under what it introduces.
 """
 
 from __future__ import annotations
@@ -240,6 +240,24 @@ def title_over_parts(sections: list[Section], text: str) -> None:
         return
     for i in parts:
         sections[i].parent = 0
+
+
+# the words a heading names an introduction by ("Вступление", "Введение"), and a table of
+# contents, which lists the introduction rather than holds it
+_INTRODUCTION = frozenset({"вступление", "введение", "предисловие", "пролог"})
+_CONTENTS = frozenset({"содержание", "оглавление"})
+
+
+def introduction_under_title(sections: list[Section]) -> None:
+    """A heading that names an introduction ("Вступление", "Введение", "Предисловие") is a part
+    of the heading at its level before it: a book's, an article's or a chapter's, which it
+    introduces ("Warhammer для «чайников»" / "Вступление"); a table of contents holds none."""
+    for i, sec in enumerate(sections):
+        if not i or lemma_key(unparen(sec.title)) not in _INTRODUCTION:
+            continue
+        before = [j for j in range(i) if sections[j].parent == sec.parent]
+        if before and lemma_key(unparen(sections[before[-1]].title)) not in _CONTENTS:
+            sec.parent = before[-1]
 
 
 def priced_entries(sections: list[Section]) -> None:
