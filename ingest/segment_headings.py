@@ -96,8 +96,10 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False  # "Версия от 29 апреля 2008 года": a stamp, not a heading
     if s.endswith("?"):
         return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
-    if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …")
-        return not _has_predicate(s) and not title
+    if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …"),
+        # or a quantified subject ("Все атаки – огненные.": a heading names, it says no "all")
+        return not _has_predicate(s) and not title and not (
+            len(toks) > 1 and lemma(toks[0]) in _QUANTIFIERS)
     if s.endswith("!"):  # an exclamation may be a heading's ("Основы завершены!")
         return not _has_finite_verb(s)
     if len(toks) > 6:
@@ -106,6 +108,9 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return title or not _has_finite_verb(s)
     return True
 
+
+# the words a statement about every or some of its things opens with ("Все атаки – огненные.")
+_QUANTIFIERS = frozenset({"все", "весь", "каждый", "любой", "некоторый"})
 
 # words that open what follows them, so a line ending in one stops mid-sentence
 _OPENING_POS = frozenset({"PREP", "CONJ", "PRCL"})

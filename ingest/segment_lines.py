@@ -120,6 +120,12 @@ def segment_lines(
             joined[i] = j
             seconds.add(j)
     cand = sorted({*cand, *runin, *joined} - seconds)
+    # the line right under a spell's heading ("1. Огненный плащ (5+)" / "Баф. Остается в
+    # игре.", "Хекс", "Прямой ущерб, дальность – 18.") gives its type and range: its text
+    prev_nonblank = {i: nonblank[k - 1] for k, i in enumerate(nonblank) if k}
+    valued = {i for i in cand if CASTING_VALUE.search(lines[i].rstrip())}
+    cand = [i for i in cand if i in valued or (p := prev_nonblank.get(i)) is None
+            or p not in valued or p in runin]
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
     contents = _contents_paragraphs(lines)
     cand = [i for i in cand if i not in contents and not _contents_entry(lines, i)]
@@ -232,8 +238,10 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
         p = prev[i]
         if p is not None and lines[p].count("(") > lines[p].count(")"):
             continue
-        if p == i - 1 and p not in heads and _runs_on(lines[p]) and i not in (runin or set()):
+        if p == i - 1 and p not in heads and _runs_on(lines[p]) and i not in (runin or set()) \
+                and not CASTING_VALUE.search(lines[i].rstrip()):
             continue  # "… прямо из Основной" / "Книги Правил шестой редакции.": one sentence
+            # (no sentence goes on into a spell's heading with its casting value)
         if p == i - 1 and _is_label(lines[p]):
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value
         if p == i - 1 and BULLET.match(lines[p]) and lines[p].rstrip().endswith((":", ",")):
