@@ -252,12 +252,14 @@ def introduction_under_title(sections: list[Section]) -> None:
     """A heading that names an introduction ("Вступление", "Введение", "Предисловие") is a part
     of the heading at its level before it: a book's, an article's or a chapter's, which it
     introduces ("Warhammer для «чайников»" / "Вступление"); a table of contents holds none."""
+    last: dict[int | None, int] = {}  # parent → its last child so far
     for i, sec in enumerate(sections):
-        if not i or lemma_key(unparen(sec.title)) not in _INTRODUCTION:
-            continue
-        before = [j for j in range(i) if sections[j].parent == sec.parent]
-        if before and lemma_key(unparen(sections[before[-1]].title)) not in _CONTENTS:
-            sec.parent = before[-1]
+        level = sec.parent
+        before = last.get(level)
+        if before is not None and lemma_key(unparen(sec.title)) in _INTRODUCTION \
+                and lemma_key(unparen(sections[before].title)) not in _CONTENTS:
+            sec.parent = before
+        last[sec.parent] = i
 
 
 def priced_entries(sections: list[Section]) -> None:
@@ -326,16 +328,17 @@ def _page_title_over_caps(sections: list[Section], text: str) -> bool:
             or not text[first.body_span[0]:first.body_span[1]].strip():
         return False
     parts: list[int] = []
+    capitalised = False  # whether a part in capitals came yet
     for i, sec in enumerate(sections[1:], 1):
         if sec.parent is not None:
             continue
         caps = _is_caps(sec.heading)
-        if _opens_with_epigraph(sec, text) or (not caps and any(
-                _is_caps(sections[j].heading) for j in parts)) or (
+        if _opens_with_epigraph(sec, text) or (not caps and capitalised) or (
                 _is_phase(first.title) and _is_phase(sec.title)):
             break  # the next chapter's title, after this one's rules; the next phase
         parts.append(i)
-    if not any(_is_caps(sections[i].heading) for i in parts):
+        capitalised = capitalised or caps
+    if not capitalised:
         return False
     for i in parts:
         sections[i].parent = 0
