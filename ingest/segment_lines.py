@@ -36,6 +36,7 @@ from ingest.segment_nesting import (
     nest_lines,
     priced_entries,
     steps_under_heading,
+    title_announcing_part,
     title_over_parts,
 )
 from ingest.vocabulary import Vocabulary
@@ -202,6 +203,7 @@ def segment_lines(
     steps_under_heading(sections, text)
     priced_entries(sections)
     title_over_parts(sections, text)
+    title_announcing_part(sections, text)
     chapter_over_rules(sections, text)
     introduction_under_title(sections)
     return Segmentation(sections, flavour, "lines")

@@ -242,6 +242,24 @@ def title_over_parts(sections: list[Section], text: str) -> None:
         sections[i].parent = 0
 
 
+def title_announcing_part(sections: list[Section], text: str) -> None:
+    """A title in capitals that opens the text and names, in its own paragraph, the heading
+    in capitals after it ("ТАНКИ" / "… игрок может объявить … танковый удар …" / "ТАНКОВЫЙ
+    УДАР") holds that heading: a chapter announcing its part. (A title in capitals over one
+    other heading is as likely its sibling: :func:`title_over_parts` leaves it.)"""
+    if len(sections) < _MIN_PARTS:
+        return
+    first, second = sections[0], sections[1]
+    if first.parent is not None or second.parent is not None or not _is_caps(first.heading) \
+            or not _is_caps(second.heading) or text[:first.heading_span[0]].strip() \
+            or lemma_key(unparen(first.title)) in _CONTENTS:
+        return  # (a table of contents names every heading after it)
+    key = _title_key(second.title)
+    body = lemma_key(text[first.body_span[0]:first.body_span[1]])
+    if key and _contains(body, key):
+        second.parent = 0
+
+
 # the words a heading names an introduction by ("Вступление", "Введение"), and a table of
 # contents, which lists the introduction rather than holds it
 _INTRODUCTION = frozenset({"вступление", "введение", "предисловие", "пролог"})
