@@ -29,11 +29,15 @@ class Mention:
 
 
 PAGE_RE = re.compile(
-    # every form starts with «с»: the look-ahead lets the scan skip other letters at once
-    r"(?=[сС])(?:см\.\s*)?(?:стр\.|(?<![\w.])с\.|страниц[аеуы]|странице)\s*(\d+)"
-    r"(?:\s*[-–]\s*(\d+))?",
+    # every form starts with «с»: the look-ahead lets the scan skip other letters at once;
+    # "стр" may go without its period ("на стр 33"), and more pages may follow the first
+    # ("стр. 199-200", "страницы 12 и 14", "стр. 7, 9"; not "стр. 12 и 3 модели")
+    r"(?=[сС])(?<![\w])(?:см\.\s*)?(?:стр\.|стр(?=\s+\d)|(?<![\w.])с\.|страниц[аеуы]|странице)"
+    r"\s*(\d+)((?:\s*[-–]\s*\d+|(?:\s*,\s*|\sи\s)\d+(?=\s*[-–),.;:]|\s+(?:и|или)\s|\s*$))*)",
     re.IGNORECASE,
 )
+_MORE_PAGES = re.compile(r"([-–]|,|\sи\s)\s*(\d+)")
+_MAX_RANGE = 10  # pages a range "стр. 12-15" names one by one; a longer one, its two ends
 _QUOTED = re.compile(r"«([^«»]{2,40})»")
 _RULE_WORD = re.compile(r"(?:правил\w*|специальн\w+\s+правил\w*)\s*(?:для\s+)?$", re.IGNORECASE)
 _CAP_PHRASE = re.compile(
@@ -73,10 +77,25 @@ def sentence_of(text: str, pos: int) -> str:
 
 def page_citations(text: str) -> list[Mention]:
     """Page citations: "см. стр. 42", "описано на странице 92", "(страница 66)", "см. с. 57",
-    "на с. 56", "(с. 133)"."""
+    "на с. 56", "(с. 133)", "на стр 33"; a citation of several pages ("стр. 199-200",
+    "страницы 12 и 14") cites each, a range every page of it (its two ends when longer than
+    :data:`_MAX_RANGE` pages).
+
+    >>> [m.name for m in page_citations("по правилам стр. 199-201 и (см. страницы 12 и 14)")]
+    ['199', '200', '201', '12', '14']
+    """
     out = []
     for m in PAGE_RE.finditer(text):
-        out.append(Mention("page", m.group(0), m.group(1), m.span(), sentence_of(text, m.start())))
+        sentence = sentence_of(text, m.start())
+        pages = [int(m.group(1))]
+        for more in _MORE_PAGES.finditer(m.group(2)):
+            page = int(more.group(2))
+            if more.group(1) in "-–" and pages[-1] < page <= pages[-1] + _MAX_RANGE:
+                pages.extend(range(pages[-1] + 1, page + 1))
+            elif page not in pages:
+                pages.append(page)
+        for page in dict.fromkeys(pages):
+            out.append(Mention("page", m.group(0), str(page), m.span(), sentence))
     return out
 
 
