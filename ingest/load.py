@@ -319,7 +319,7 @@ def detection_text(text: str) -> str:
     (:func:`ingest.detect.train`), so a page is judged by its own words too. The furniture is
     what the cleaning stage removes as ``site_furniture``.
 
-    >>> detection_text("Скачать 44.49 Mb.\nБоевая единица проходит проверку на боевой дух.")
+    >>> detection_text("Скачать 44.49 Mb.\\nБоевая единица проходит проверку на боевой дух.")
     'Боевая единица проходит проверку на боевой дух.'
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
