@@ -132,11 +132,18 @@ def _cut_off(toks: list[str], line: str) -> bool:
         and _has_finite_verb(line)
 
 
+# the labels of an article's credits: a field whatever its value ("Автор: Павел Тарабрин")
+_CREDIT_LABELS = frozenset({"автор", "авторы", "редактор", "редакторы", "перевод", "переводчик",
+                            "переводчики", "источник", "составитель", "корректор", "верстка"})
+
+
 def _is_field(line: str) -> bool:
     """Whether a line is a field and its value (see :data:`_FIELD`)."""
     m = _FIELD.match(line)
     if m is None or not is_cyrillic(m.group(1).strip()[0]):
         return False
+    if m.group(1).strip().lower().replace("ё", "е") in _CREDIT_LABELS:
+        return True
     value = m.group(2)
     return (value[0].isdigit() or "," in value or re.search(r"[а-яёА-ЯЁ]", value) is None
             or _WEB_ADDRESS.search(value) is not None)

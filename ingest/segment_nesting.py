@@ -78,8 +78,14 @@ def nest_lines(
     def page_break(start: int) -> bool:
         return any(prev_start < at <= start for at in ends)
 
+    # a heading that opens the text with no text of its own (a page's title right over its
+    # first part) has the largest gap before it: nothing is above it, and no gap closes it
+    opening_gap = max(gaps.values(), default=0) + 1
     for i, sec in enumerate(sections):
         gap = gaps.get(sec.heading_span[0], 1)
+        if not i and not text[:sec.heading_span[0]].strip() \
+                and not text[sec.body_span[0]:sec.body_span[1]].strip():
+            gap = opening_gap
         key = _title_key(sec.title)
         parent: int | None = None
         # 1. contains the title of an open ancestor chain (innermost first)

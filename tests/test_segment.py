@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.models import PageMark
+from ingest.build import prepare
+from ingest.models import PageMark, SourceText
 from ingest.segment import is_heading_line, segment, title_and_aliases
 
 DATA = Path(__file__).parent / "data" / "segment"
@@ -155,6 +156,16 @@ def test_english_headings_get_the_russian_name_of_their_text(case: dict[str, obj
 @pytest.mark.parametrize("case", _cases("line_headings"), ids=lambda c: str(c["name"]))
 def test_headings_of_web_pages(case: dict[str, object]) -> None:
     result = segment(str(case["text"]), str(case["system"]))
+    got = [f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
+           for s in result.sections]
+    assert got == case["expected"]
+
+
+@pytest.mark.parametrize("case", _cases("built_headings"), ids=lambda c: str(c["name"]))
+def test_headings_of_built_pages(case: dict[str, object]) -> None:
+    src = SourceText(name="page.txt", path="page.txt", encoding="utf-8",
+                     system=str(case["system"]), system_from="option", text=str(case["text"]))
+    _, result = prepare(src)
     got = [f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
            for s in result.sections]
     assert got == case["expected"]
