@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ingest.facts import find_facts
 from ingest.models import Span
-from ingest.sections import unparen
+from ingest.sections import PRICE, unparen
 from kb.lemmas import lemma_key
 from kb.models import Fact
 
@@ -41,6 +41,17 @@ def add_facts(r: SystemResolver, p: Part) -> None:
                 text=f.text, applies_to=None, evidence=heading.strip(), span=span,
                 topic=lemma_key(unparen(p.section.title)),
                 evidence_span=p.cleaned.to_source_span(*p.section.heading_span)))
+    # an army book's entry's price ("Клинок из Морского Золота - 50 очков")
+    price = PRICE.search(heading.rstrip())
+    if price is not None:
+        hs = p.section.heading_span[0]
+        span = p.cleaned.to_source_span(hs + price.start(1), hs + price.end(1))
+        r.b.facts[p.id].append(Fact(
+            name="points", kind="points", value=int(price.group(2)),
+            text=price.group(1), applies_to=None,
+            evidence=" ".join(heading.split()), span=span,
+            topic=lemma_key(unparen(p.section.title)),
+            evidence_span=p.cleaned.to_source_span(*p.section.heading_span)))
     unit_names = _unit_lemmas(r)
     default_topic = _default_topic(r, p)
     for f in find_facts(text, list(r.vocab.topics), unit_names, default_topic):

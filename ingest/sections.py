@@ -76,8 +76,11 @@ _LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z])\s*[(\[]([^A-Za-z]+)[)
 _NAME_PAREN = re.compile(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)\s*$")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
 # what an army book's entry says after its name: its price ("Обсидиановый магнит - 45 очков",
-# "(25 очков)", "15 pts") or a spell's casting value ("Огненный шар (5+)"): no part of the name
-PRICE = re.compile(r"\s*(?:[-–—:]\s*|\(\s*)\d+\s*(?:очк\w*|pts|points?)\.?\s*\)?$", re.I)
+# "(25 очков)", "15 pts"), with who may take it in brackets after it ("Лук Мореплавателя - 60
+# очков (только Морской Шлем)"), or a spell's casting value ("Огненный шар (5+)"): no part of
+# the name (group 1: the price as written, "60 очков"; group 2: its number)
+PRICE = re.compile(r"\s*(?:[-–—:]\s*|\(\s*)((\d+)\s*(?:очк\w*|pts|points?))\.?\s*\)?"
+                   r"(?:\s*\([^()\n]{1,80}\))?$", re.I)
 CASTING_VALUE = re.compile(r"\s*\(\d{1,2}\+\)$")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ingest.sections import is_cyrillic
+from ingest.sections import PRICE, is_cyrillic
 from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
@@ -62,7 +62,12 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     о …") goes on from the sentence before it.
     """
     s = line.strip()
-    if not s or len(s) > (_MAX_TITLE_CHARS if title else _MAX_CHARS) or BULLET.match(s):
+    if not s or BULLET.match(s):
+        return False
+    # an entry's price and who may take it ("- 60 очков (только Морской Шлем)") are no part of
+    # its name's length
+    name = PRICE.sub("", s) if len(s) <= 2 * _MAX_CHARS else s
+    if len(name) > (_MAX_TITLE_CHARS if title else _MAX_CHARS):
         return False
     if _TWO_LETTERS.search(s) is None:
         return False
@@ -83,7 +88,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if nxt and (nxt[0].islower() or nxt[0] in "-–—,;)"):
         return False
     toks = words(s)
-    if not toks or len(toks) > (_MAX_TITLE_WORDS if title else _MAX_WORDS):
+    if not toks or len(words(name) if name != s else toks) > (
+            _MAX_TITLE_WORDS if title else _MAX_WORDS):
         return False
     if len(toks) > 1 and is_cyrillic(toks[0][0]) and pos(toks[0]) == "CONJ" \
             and not _question_word(toks[0]):

@@ -10,6 +10,7 @@ epigraph hold, and :func:`introduction_under_title` an introduction under what i
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 
 from ingest.sections import (
@@ -76,7 +77,10 @@ def nest_lines(
     prev_start = -1
 
     def page_break(start: int) -> bool:
-        return any(prev_start < at <= start for at in ends)
+        # a page end after the previous heading, at or before this one (found by bisection:
+        # a book of many pages and many headings would cost their product otherwise)
+        k = bisect_right(ends, prev_start)
+        return k < len(ends) and ends[k] <= start
 
     # a heading that opens the text with no text of its own (a page's title right over its
     # first part) has the largest gap before it: nothing is above it, and no gap closes it

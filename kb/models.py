@@ -40,7 +40,8 @@ RuleCategory = Literal[
 chapter), kept so that it is searched and cited; its title is its first words, no name of a
 rule, and it is no section a reader would mark."""
 FactKind = Literal[
-    "distance", "dice", "roll", "threshold", "range", "count", "profile", "modifier", "angle"
+    "distance", "dice", "roll", "threshold", "range", "count", "profile", "modifier", "angle",
+    "points",
 ]
 
 Span = tuple[int, int]

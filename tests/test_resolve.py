@@ -80,3 +80,21 @@ def test_a_title_names_the_rule_it_changes_not_its_category() -> None:
     assert ("Героический смертельный удар", "Смертельный удар", "смертельный удар") in {
         (a, b, c.lower()) for a, b, c in refs}
     assert not {r for r in refs if r[0].startswith("Талисман ")}
+
+
+def test_an_entry_s_price_is_its_fact_and_no_part_of_its_name() -> None:
+    """"Клинок из Лунного Серебра - 50 очков": a section named without its price, the price a
+    fact of it ("points"), quoted from its heading, whoever may take it in brackets after."""
+    graph = graph_of("priced_items")
+    got = {(n.title, f.value, f.text) for n in graph.nodes.values() for f in n.facts
+           if f.kind == "points"}
+    assert got == {("Лук Светлого Берега", 60, "60 очков"),
+                   ("Клинок из Лунного Серебра", 50, "50 очков"),
+                   ("Щит Рассвета", 25, "25 очков")}
+    shield = graph.nodes[titled(graph, "Щит Рассвета")]
+    (fact,) = [f for f in shield.facts if f.kind == "points"]
+    source = (DATA / "priced_items" / "items.txt").read_text(encoding="utf-8")
+    assert source[fact.span[0]:fact.span[1]] == "25 очков"
+    assert fact.evidence == "Щит Рассвета (25 очков)"
+    bow = titled(graph, "Лук Светлого Берега")
+    assert graph.nodes[bow].parent == titled(graph, "Магические предметы")

@@ -57,6 +57,7 @@ FACT_KIND_LABELS = {
     "profile": "профиль",
     "modifier": "модификатор",
     "angle": "угол",
+    "points": "стоимость в очках",
 }
 
 
