@@ -73,6 +73,7 @@ class Segmentation:
 
 
 _LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z])\s*[(\[]([^A-Za-z]+)[)\]]\s*$")
+_TWO_LANGUAGES = re.compile(r"^([^—–-]{2,40}?)\s+[—–-]\s+([^—–-]{2,40})$")
 _NAME_PAREN = re.compile(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)\s*$")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
 # what an army book's entry says after its name: its price ("Обсидиановый магнит - 45 очков",
@@ -142,6 +143,15 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
         if lem != english.title():
             aliases.append(lem)
         return title, _dedupe(aliases, title)
+    # "Power from pain — Сила от боли", "Сила от боли — Power from pain": a name in two
+    # languages across a spaced dash, the Russian one the title
+    m4 = _TWO_LANGUAGES.match(h)
+    if m4:
+        first, second = m4.group(1), m4.group(2)
+        english, russian = (first, second) if _is_latin(first) else (second, first)
+        if _is_latin(english) and not re.search("[A-Za-z]", russian):
+            return normal_case(russian), _dedupe([english[:1].upper() + english[1:]],
+                                                 normal_case(russian))
     # "Отряд (Team)", "Меткость (BS)", "Движение (М)": a Russian name and its English name or
     # its abbreviation (Latin or Cyrillic capitals), which is an alias as written
     m2 = _NAME_PAREN.match(h)
