@@ -204,10 +204,43 @@ def _furniture_lines(text: str) -> list[Edit]:
         if count >= _MIN_BLOCK_LINES and "label" in kinds[k:j]:
             edits.append(block_edit(text, lines[k][0], lines[j - 1][1], "site_furniture",
                                     UPLOAD_REASON))
-        else:  # no block: a line of glued words alone is a category list
-            edits.extend(block_edit(text, *lines[g], "site_furniture", GLUED_REASON)
-                         for g in range(k, j) if kinds[g] == "glued")
+        else:  # no block: a line of glued words alone is a category list, with its label
+            # right above it ("Категории:")
+            edits.extend(block_edit(
+                text, lines[g - 1 if g > k and kinds[g - 1] == "label" else g][0], lines[g][1],
+                "site_furniture", GLUED_REASON) for g in range(k, j) if kinds[g] == "glued")
         k = max(j, k + 1)
+    return edits
+
+
+# A list of links to a site's other pages under its label ("Полезное:", "Читайте также:",
+# "Похожие статьи") — titles of articles, one a line, none a sentence of the page.
+_LINKS_LABEL = re.compile(
+    rf"^{HSPACE}*(?i:полезное|читайте также|смотрите также|см\. также|похожие (?:статьи|записи"
+    rf"|материалы|публикации|темы)|популярное|популярные (?:статьи|записи)|рекомендуем"
+    rf"|ещё по теме|еще по теме|другие (?:статьи|записи|материалы)|последние (?:статьи|записи)"
+    rf"|интересное|вам (?:также )?может быть интересно){HSPACE}*:?{HSPACE}*$", re.MULTILINE)
+_MAX_LINK_LINE = 100
+_MIN_LINKS = 2
+LINKS_REASON = "список ссылок сайта на другие страницы («Полезное:», «Читайте также:»)"
+
+
+def _link_lists(text: str) -> list[Edit]:
+    """Each :data:`_LINKS_LABEL` with the link lines right under it (no blank line between,
+    short, two words or more, ending in no period or colon), two or more of them."""
+    edits = []
+    for m in _LINKS_LABEL.finditer(text):
+        pos, last, count = m.end() + 1, None, 0
+        while pos < len(text):
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            line = text[pos:end].strip()
+            if not line or len(line) > _MAX_LINK_LINE or line.endswith((".", ":", ";")) \
+                    or len(_LETTER_RE.findall(line)) < 2 or " " not in line:
+                break  # (a link's title is words, not one word nor a "|" that stands for one)
+            last, count, pos = end, count + 1, end + 1
+        if last is not None and count >= _MIN_LINKS:
+            edits.append(block_edit(text, m.start(), last, "site_furniture", LINKS_REASON))
     return edits
 
 
@@ -368,6 +401,7 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(forum_furniture(text))
     blocks.extend(_furniture_lines(text))
     blocks.extend(_filler(text))
+    blocks.extend(_link_lists(text))
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
                   for m in _BREADCRUMB_RE.finditer(text)
                   if "«" not in m.group(1) and "<" not in m.group(1))  # quotes, not a path
