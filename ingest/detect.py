@@ -30,7 +30,10 @@ names the game it is a skirmish of) and other games less often is of that game w
 words leave it unclear, or when they point to a game built on the named game's rules
 (:data:`BUILT_ON`) that the text never names; a text whose words describe a game's rules is
 of that game whatever else it mentions. A text whose words point to a game of ours but which
-names other games more often than any of ours is unclear.
+names other games more often than any of ours is unclear. "Warhammer" alone (:data:`BARE_NAME`)
+names the fantasy battle game in a text that names no game in full, and a name never outweighs
+a clear setting of the other world ("пришедшему в вархаммер" on a page of space marines is the
+hobby, not WHFB).
 
 Then the *setting*, the world the text's things belong to (:func:`settings`, the table
 ``ingest/data/settings.tsv``): 40k and Kill Team are set in the far future (космодесантники,
@@ -112,7 +115,7 @@ MIN_PAGES = 2
 
 GAME_NAMES: dict[str, re.Pattern[str]] = {
     "killteam2018": re.compile(r"kill[\s-]*team|килл?[\s-]*тим|истребительн\w* команд"),
-    "wh40k6": re.compile(r"warhammer\s*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40"),
+    "wh40k6": re.compile(r"warhammer[\s_]*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40"),
     "whfb8": re.compile(r"warhammer\s+fantasy(?!\s+role)|\bw?hfb\b|\bwfb\b|вархаммер\w*\s+фэнтези"
                         r"|фэнтези\s+батл|fantasy\s+battles?"),
     OTHER: re.compile(
@@ -125,6 +128,13 @@ GAME_NAMES: dict[str, re.Pattern[str]] = {
 """Each class's names of games, in lower case (matched in the lower-cased text): ours (and
 their other editions), and other games, Games Workshop's (whose pages name Warhammer too) and
 others."""
+BARE_NAME = re.compile(
+    r"(?<![\w])(?:warhammer|вархаммер\w*+)(?![\s_:.-]*(?:40|4о|fantasy|фэнтези|age|эпох|quest"
+    r"|underworlds|kill|килл|community|online|total|world|ворлд|vermintide|the\s+old"
+    r"|old\s+world|chaos\s+gate|mechanicus|space|спейс|\d|[a-z]*\.(?:ru|com)))")
+""""Warhammer" alone ("в игре Warhammer", "армии Вархаммера"): the fantasy battle game's own
+name before Age of Sigmar, counted for it only in a text that names no game in full — beside
+"Age of Sigmar" or "Warhammer 40,000" it is the brand of them all."""
 BUILT_ON: dict[str, str] = {"killteam2018": "wh40k6"}
 """A game built on another's rules and words: Kill Team on 40k's (8th edition on), so a
 page of 40k's later editions reads like Kill Team; a Kill Team page names Kill Team."""
@@ -256,6 +266,8 @@ class Model:
             system = _best_of(WORLDS[leaning], which)  # close rules words, its world's things
         named = game_names(text if page is None else page)
         by_name = named_game(named)
+        if by_name is not None and world is not None and by_name not in WORLDS[world]:
+            by_name = None  # "пришедшему в вархаммер" of a page on space marines: the hobby
         if by_name is not None and (system is None or (
                 BUILT_ON.get(system) == by_name and not named[system])):
             system = by_name  # its words leave it unclear, or are shared, and its names not
@@ -277,7 +289,10 @@ def game_names(text: str) -> dict[str, int]:
     {'wh40k6': 1, 'whfb8': 0, 'killteam2018': 2, 'other': 0}
     """
     low = text.lower()  # the patterns are in lower case: faster than re.IGNORECASE
-    return {c: len(GAME_NAMES[c].findall(low)) for c in CLASSES}
+    named = {c: len(GAME_NAMES[c].findall(low)) for c in CLASSES}
+    if not any(named.values()):
+        named["whfb8"] = len(BARE_NAME.findall(low))
+    return named
 
 
 def _best_of(games: tuple[str, ...], which: dict[str, float]) -> str:

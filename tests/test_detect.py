@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from detect_training import evaluation, learned, leave_one_out
 
-from ingest.detect import TABLE, model, table, terms
+from ingest.detect import TABLE, game_names, model, table, terms
 from ingest.detect_world import clear_world, parse_settings, setting_words
 from ingest.load import describe_evidence, detect_system
 
@@ -144,3 +144,18 @@ def test_the_names_of_games_count_in_the_page_as_found() -> None:
     assert "Warhammer" not in words and "Игроки по очереди" in words
     assert model().judge(words).names["wh40k6"] == 0
     assert model().judge(words, page).names["wh40k6"] == 1
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Каждая модель в игре Warhammer имеет свой профиль.", {"whfb8": 1}),
+    ("армии Вархаммера: Защищающие", {"whfb8": 1}),
+    ("Файл: Warhammer_40k_-_7th_edition_-_Kniga_pravil_1_0.pdf", {"wh40k6": 1}),
+    ("будет в новом вархаммере 40000", {"wh40k6": 1}),
+    ("Warhammer: Age of Sigmar и вселенная Warhammer", {"other": 1}),
+    ("клуб Warhammer World в Ноттингеме", {}),
+    ("Warhammer Fantasy Battles, или просто Warhammer", {"whfb8": 1}),
+])
+def test_the_names_of_games_a_text_holds(text: str, names: dict[str, int]) -> None:
+    """"Warhammer" alone is the fantasy battle game's name only in a text that names no game in
+    full; a file name's "Warhammer_40k" names 40k."""
+    assert {c: n for c, n in game_names(text).items() if n} == names
