@@ -166,7 +166,7 @@ def running_header(text: str) -> list[Edit]:
     return merge_blocks(text, edits)
 
 
-_PAGE_WORD = r"(?:Страница|Стр\.|С\.)"
+_PAGE_WORD = r"(?:[Сс]траница|[Сс]тр\.?|[Сс]\.)"
 FOOTER_RE = re.compile(
     rf"^{HSPACE}*({_PAGE_WORD}{HSPACE}*(\d+)(?:{HSPACE}*[-–—]{HSPACE}*(\d+))?){HSPACE}*$",
     re.MULTILINE,
