@@ -18,7 +18,10 @@ _NUM_WORDS = {
     "одного": 1, "один": 1, "одну": 1, "одной": 1, "двух": 2, "два": 2, "две": 2, "трех": 3,
     "трёх": 3, "три": 3, "четырех": 4, "четырёх": 4,
 }
-_DICE = r"(?P<dn>\d*)D(?P<ds>\d+)(?:\s*(?P<dsign>[+\-–])\s*(?P<dmod>\d+))?"
+# "2D6", and as Russian texts write it, "2Д6", "Д3", "2d6" (a letter of a word before it is no
+# die: "вд6")
+_DICE = (r"(?<![A-Za-zА-Яа-яЁё])(?P<dn>\d*)[DДdд](?P<ds>\d+)"
+         r"(?:\s*(?P<dsign>[+\-–])\s*(?P<dmod>\d+))?")
 _INCH = r"(?:\"|”|″|\s?дюйм\w*)"
 
 FACT_RE = re.compile(
