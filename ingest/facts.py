@@ -140,6 +140,34 @@ def find_facts(
                 RawFact(name, kind, value, shown, (ss + m.start(), ss + m.end()),
                         sent.strip(), (ss, se), topic, unit)
             )
+        out.extend(_roll_results(sent, ss, se, topics, unit_names, default_topic))
+    return out
+
+
+# the results of a roll listed one by one: "Если выпадает 1, 2, 3 или 4", "при результате 5 или
+# 6" (not "2D6", "4+", a distance or a count after them)
+_ROLL_LIST = re.compile(
+    r"(?:выпада\w*|выпал\w*|выпадет|выброс\w*|результат\w*)\s+(?:на\s+кубике\s+)?"
+    r"(?P<list>[1-6](?:\s*(?:,|или|и)\s*[1-6])+)(?![\d+\"”%DДdд-]|\s*(?:дюйм|очк|модел|ран))")
+_DIGIT = re.compile(r"[1-6]")
+
+
+def _roll_results(
+    sent: str, ss: int, se: int, topics: list[tuple[str, str]], unit_names: dict[str, str],
+    default_topic: str | None,
+) -> list[RawFact]:
+    """Each result of a roll a sentence lists (:data:`_ROLL_LIST`): a ``roll_result`` fact."""
+    out = []
+    for m in _ROLL_LIST.finditer(sent):
+        clause_lemmas = name_words(_clause(sent, m.start()))
+        topic = _best_topic(_topics(clause_lemmas, topics) + [_best_topic(
+            _topics(name_words(sent), topics) + [default_topic], topics)], topics)
+        unit = _unit(clause_lemmas, unit_names)
+        start = m.start("list")
+        for d in _DIGIT.finditer(m.group("list")):
+            at = ss + start + d.start()
+            out.append(RawFact("roll_result", "roll", int(d.group()), d.group(), (at, at + 1),
+                               sent.strip(), (ss, se), topic, unit))
     return out
 
 
