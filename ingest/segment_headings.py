@@ -215,6 +215,9 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
     q = _QUESTION_RUN_IN.match(line)
     if q is not None and not dash_only and len(words(q.group(1))) <= _MAX_QUESTION_RUN_IN:
         return q.end(1), q.end(1)  # "Как собирать отряд?Отряд, которым …": a FAQ's question
+    p = None if dash_only else _PERIOD_RUN_IN.match(line)
+    if p is not None and _period_run_in(p.group(1), line[p.end():]):
+        return p.end(1), p.end()  # "Протокол реанимации. Если модель …": an army book's rule
     for rx in (_DASH_RUN_IN, _CAPS_RUN_IN):
         m = rx.match(line)
         if m is None:
@@ -237,6 +240,23 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
 
 
 _MIN_RUN_IN_TEXT = 20
+# "Протокол реанимации. Если модель с таким правилом …": a rule's name of a few words, a
+# period, and its text on the same line (an army book's or codex's special rules)
+_PERIOD_RUN_IN = re.compile(r"^\s*([А-ЯЁ][а-яё]+(?:[ -][А-ЯЁа-яё][а-яё]*){0,4})\.\s+(?=[А-ЯЁ])")
+_MIN_PERIOD_RUN_IN_TEXT = 40
+
+
+def _period_run_in(head: str, rest: str) -> bool:
+    """Whether ``head`` before a period is a rule's name over ``rest``, its text: a name (no
+    predicate; not opening with a conjunction, a pronoun or a determiner: "Но ближе к делу",
+    "Всем здравствуйте") over a sentence (a clause of forty characters or more)."""
+    toks = words(head)
+    first = toks[0]
+    if len(rest.strip()) < _MIN_PERIOD_RUN_IN_TEXT or _has_predicate(head) \
+            or pos(first) in ("CONJ", "NPRO", "PRCL", "INTJ", "ADVB") \
+            or lemma(first) in _QUANTIFIERS | _DETERMINERS:
+        return False
+    return _is_clause(rest)
 _MIN_CLAUSE_WORDS = 4
 
 
