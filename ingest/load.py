@@ -86,7 +86,9 @@ def load(
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
-    A folder gives all its ``*.txt`` and ``*.md`` files except ``README.md``, sorted by name.
+    A folder gives all its ``*.txt`` and ``*.md`` files except ``README.md``, sorted by name,
+    then those of the folders inside it (hidden ones left out), each with its own
+    ``corpus.toml``.
 
     Args:
         paths: Files and folders, in the order the texts should come.
@@ -147,15 +149,24 @@ def load(
 
 
 def _files_of(path: Path) -> list[Path]:
-    """The rule texts a path stands for: the file itself, or a folder's texts."""
+    """The rule texts a path stands for: the file itself, or a folder's texts and those of
+    the folders inside it (each folder's own first, then its folders' by name)."""
     if path.is_dir():
-        files = text_files(path)
+        files = _texts_below(path)
         if not files:
             raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt или *.md)")
         return files
     if path.is_file():
         return [path]
     raise LoadError(f"{path}: нет такого файла или папки")
+
+
+def _texts_below(folder: Path) -> list[Path]:
+    files = text_files(folder)
+    for sub in sorted((p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")),
+                      key=lambda p: p.name):
+        files.extend(_texts_below(sub))
+    return files
 
 
 def text_files(folder: Path) -> list[Path]:

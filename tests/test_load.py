@@ -207,3 +207,21 @@ def test_one_megabyte_single_line_loads_and_cleans(tmp_path: Path) -> None:
     assert len(cleaned.text) > 900_000
     assert cleaned.text.startswith("СТРЕЛЬБА Мотоциклы и гравициклы передвигаются на 3D6\"")
     assert "передвигают-" not in cleaned.text
+
+
+def test_a_folder_gives_the_texts_of_its_folders_too(tmp_path: Path) -> None:
+    """A folder of sets ("40k/", "fb/"): its own texts first, then each folder's by name, each
+    with its own corpus.toml; hidden folders are left out."""
+    (tmp_path / "top.txt").write_text("Паника\nПодразделение проходит тест на панику.",
+                                      encoding="utf-8")
+    for name, system in (("b_fb", "whfb8"), ("a_40k", "wh40k6")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / f"{name}.txt").write_text("Стрельба\nМодели стреляют.",
+                                                     encoding="utf-8")
+        (tmp_path / name / "corpus.toml").write_text(f'system = "{system}"\n', encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "x.txt").write_text("Стрельба\nМодели стреляют.", encoding="utf-8")
+    texts = load([tmp_path], on_error=lambda error: None)
+    assert [(t.name, t.system) for t in texts][1:] == [("a_40k.txt", "wh40k6"),
+                                                       ("b_fb.txt", "whfb8")]
+    assert texts[0].name == "top.txt"
