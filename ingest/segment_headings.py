@@ -29,8 +29,9 @@ _WEB_ADDRESS = re.compile(r"https?://|www\.|\b[\w-]+\.(?:ru|com|net|org|su|ua|in
 # mixed case is a line of a unit's composition (a heading in capitals after a page number,
 # "1 ОСНОВНЫЕ ПРАВИЛА", is still a heading)
 _COUNT = re.compile(r"^\d+(?:-\d+)?\s+(?=[А-ЯЁA-Z])")
-# "1.1. кидает", "2) бежит": numbering before a word in lower case is an item or a sentence
-_NUMBERED_LOWER = re.compile(r"^\d+(?:\.\d+)*[.)]?\s+[а-яёa-z]")
+# "1.1. кидает", "2) бежит": numbering before a word in lower case is an item or a sentence;
+# "0-2 основные войска", "1 лидер": a count before one, a line of a list's composition
+_NUMBERED_LOWER = re.compile(r"^\d+(?:[.–-]\d+)*[.)]?\s+[а-яёa-z]")
 # A profile table's rows: its header of characteristic abbreviations ("M WS BS S T W I A Ld",
 # "Д ББ НС С В Р И А Лд"), four or more capitalised words of one to three letters; and a model's
 # line ending in four or more values ("Воин 4 3 3 3 1 3 1 7", "Орудие – – – 7 2 – – – 3+")
@@ -85,8 +86,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     nxt = (next_line or "").strip()
     if nxt and BULLET.match(next_line or "") and _states(s):
         return False  # "Трудный ландшафт включает" / "• Леса, …": a list's lead-in
-    if nxt and (nxt[0].islower() or nxt[0] in "-–—,;)"):
-        return False
+    if nxt and (nxt[0].islower() or (nxt[0] in "-–—,;)" and not BULLET.match(nxt))):
+        return False  # the line goes on below it (a bulleted list's "- " is no going on)
     toks = words(s)
     if not toks or len(words(name) if name != s else toks) > (
             _MAX_TITLE_WORDS if title else _MAX_WORDS):
@@ -105,7 +106,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …"),
         # or a quantified subject ("Все атаки – огненные.": a heading names, it says no "all")
         return not _has_predicate(s) and not title and not (
-            len(toks) > 1 and lemma(toks[0]) in _QUANTIFIERS)
+            len(toks) > 1 and lemma(toks[0]) in _QUANTIFIERS) and not (
+            _RESTRICTIVE & {t.lower() for t in toks})
     if s.endswith("!"):  # an exclamation may be a heading's ("Основы завершены!")
         return not _has_finite_verb(s)
     if len(toks) > 6:
@@ -117,6 +119,10 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
 
 # the words a statement about every or some of its things opens with ("Все атаки – огненные.")
 _QUANTIFIERS = frozenset({"все", "весь", "каждый", "любой", "некоторый"})
+
+# the particles of a restriction, which a statement makes and a name does not ("Набор армии
+# только из одного кодекса.")
+_RESTRICTIVE = frozenset({"только", "лишь"})
 
 # words that open what follows them, so a line ending in one stops mid-sentence
 _OPENING_POS = frozenset({"PREP", "CONJ", "PRCL"})

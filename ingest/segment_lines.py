@@ -38,6 +38,7 @@ from ingest.segment_nesting import (
     steps_under_heading,
     title_announcing_part,
     title_over_parts,
+    title_with_subtitle,
 )
 from ingest.vocabulary import Vocabulary
 from kb.lemmas import pos, words
@@ -204,6 +205,7 @@ def segment_lines(
     priced_entries(sections)
     title_over_parts(sections, text)
     title_announcing_part(sections, text)
+    title_with_subtitle(sections, text)
     chapter_over_rules(sections, text)
     introduction_under_title(sections)
     return Segmentation(sections, flavour, "lines")

@@ -270,6 +270,24 @@ def title_announcing_part(sections: list[Section], text: str) -> None:
         second.parent = 0
 
 
+_BRACKETED_LINE = re.compile(r"\s*\([^()\n]{3,80}\)\s*(?:\n|$)")
+
+
+def title_with_subtitle(sections: list[Section], text: str) -> None:
+    """A heading that opens the text with a subtitle in brackets on the line under it
+    ("Kill team" / "(вольный перевод правил)", "Легион Тысячи Сыновей" / "( ИГРАЯ ТЫСЯЧЕЙ
+    СЫНОВЕЙ )") is the title of the document: it holds every top-level heading after it."""
+    if len(sections) < _MIN_PARTS:
+        return
+    first = sections[0]
+    if first.parent is not None or text[:first.heading_span[0]].strip() \
+            or not _BRACKETED_LINE.match(text, first.body_span[0]):
+        return
+    for sec in sections[1:]:
+        if sec.parent is None:
+            sec.parent = 0
+
+
 # the words a heading names an introduction by ("Вступление", "Введение"), and a table of
 # contents, which lists the introduction rather than holds it
 _INTRODUCTION = frozenset({"вступление", "введение", "предисловие", "пролог"})
