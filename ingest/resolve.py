@@ -128,6 +128,7 @@ class SystemResolver:
             add_facts(self, p)
         add_overrides(self)
         self._english_aliases()
+        self._synonym_aliases()
         self._finish_nodes()
 
     def _ids(self) -> None:
@@ -374,6 +375,23 @@ class SystemResolver:
             if lemma_key(english) not in known:
                 aliases = (*node.aliases, english)
                 self.b.nodes[node.id] = node.model_copy(update={"aliases": aliases})
+
+    def _synonym_aliases(self) -> None:
+        """Give a node the other names the books give its rule (the vocabulary's synonyms:
+        "Инициативный этап" of "Инициативная фаза", "Тест на разгром" of "Разгром"), so that a
+        search or a list names it by any of them; a rule no text mentioned has no node."""
+        for name, others in self.vocab.synonyms.items():
+            nid = self.resolve_name(name)
+            if nid is not None and nid.startswith("@rule:"):
+                nid = self.concepts.get(lemma_key(nid.removeprefix("@rule:")))
+            node = self.b.nodes.get(nid or "")
+            if node is None or node.system != self.system:
+                continue
+            known = {lemma_key(n) for n in (node.title, *node.aliases)}
+            added = tuple(o for o in others if lemma_key(o) not in known)
+            if added:
+                self.b.nodes[node.id] = node.model_copy(
+                    update={"aliases": (*node.aliases, *added)})
 
     def _only_title(self, name: str) -> str | None:
         """The one rule, unit type or concept of the system titled ``name``, if just one."""

@@ -40,7 +40,7 @@ def test_only_words_written_as_names_refer_to_sections_and_named_rules() -> None
     «монстры») is no reference; a capital mid-sentence, several words of a rule the
     vocabulary knows, or a section's own title make one."""
     assert refs_of(graph_of("marked_names")) == {
-        ("Бегство", "Разгром", "Разгром"),
+        ("Бегство", "Разгром", "тест на Разгром"),
         ("Бегство", "Тяжелые потери", "Тяжелых Потерь"),
         ("Бегство", "Обязательные перемещения", "обязательное перемещение"),
         ("Тяжелые потери", "Паника", "Панику"),
@@ -98,3 +98,10 @@ def test_an_entry_s_price_is_its_fact_and_no_part_of_its_name() -> None:
     assert fact.evidence == "Щит Рассвета (25 очков)"
     bow = titled(graph, "Лук Светлого Берега")
     assert graph.nodes[bow].parent == titled(graph, "Магические предметы")
+
+
+def test_the_other_names_the_books_give_a_rule_are_its_aliases() -> None:
+    """The vocabulary's synonyms of a rule ("Тест на разгром" of «Разгром») are aliases of its
+    node, so a search or a list finds it by them."""
+    graph = graph_of("marked_names")
+    assert "Тест на разгром" in graph.nodes[titled(graph, "Разгром")].aliases
