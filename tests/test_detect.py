@@ -46,14 +46,17 @@ def test_pages_it_did_not_learn_from() -> None:
     made one more page of another game unclear, and added a WHFB rules page; the sixth reads
     the names of games a page holds: 24 → 25 right, 25 → 27 unclear; then a row of navigation
     links became furniture, which left a fantasy wargame's leader ability of 312 characters
-    with "отряд", "тест на мораль" and "2К6" alone, and it is taken for 40k: 27 → 26.)"""
+    with "отряд", "тест на мораль" and "2К6" alone, and it is taken for 40k: 27 → 26. The
+    seventh added 35 pages, 8 of WHFB, 8 of 40k, 19 of other games: 39 of the 48 pages of ours
+    right, 3 wrongly — an 8th-edition Orks codex review taken for WHFB is the third —, 41 of
+    the 48 of other games unclear; on the pages never learned from, 24 → 25 of 31.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 25 and len(wrong) <= 2 and unclear >= 26, (right, wrong, others)
+    assert right >= 39 and len(wrong) <= 3 and unclear >= 41, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -72,17 +75,17 @@ def _cases() -> list[object]:
 
 def test_pages_it_never_learned_from() -> None:
     """The pages of tests/data/detect/eval/ (articles, forums, reviews and other editions of
-    the three games, other games' pages), judged by the committed table: today 24 of 31 right
-    (11 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
-    before the names of games were read, 23 before the setting was. A floor, so a change that
-    loses one shows."""
+    the three games, other games' pages), judged by the committed table: today 25 of 31 right
+    (12 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
+    before the names of games were read, 23 before the setting was, 24 before the seventh
+    pass's 35 training pages. A floor, so a change that loses one shows."""
     rows = evaluation()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert len(rows) == 31 and right >= 11 and len(wrong) <= 1 and unclear >= 13, (ours, others)
+    assert len(rows) == 31 and right >= 12 and len(wrong) <= 1 and unclear >= 13, (ours, others)
 
 
 @pytest.mark.parametrize(("text", "expected"), _cases())
@@ -96,8 +99,11 @@ def test_short_texts_of_each_kind(text: str, expected: str | None) -> None:
 def test_a_text_that_names_other_games_more_says_so() -> None:
     text = (Path(__file__).parent / "data" / "detect" / "cases"
             / "other_aos_article_names.txt").read_text(encoding="utf-8")
+    # (since the seventh pass's training pages its words lead by too little to decide even
+    # before its names are read: the message says both)
+    assert detect_system(text) is None
     message = describe_evidence(text)
-    assert "текст чаще называет другие игры" in message
+    assert "отрыв от следующей игры" in message or "текст чаще называет другие игры" in message
     assert "названия игр: whfb8 ×1, другие игры ×2" in message
 
 

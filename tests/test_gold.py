@@ -108,7 +108,9 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     # titles, bracketed names) took its sections from 0.56/0.29 to 0.82/0.41
     # (the seventh pass: "Warhammer" alone, a file name's "Warhammer_40k": system 0.77/0.50 ->
     # 0.82/0.64, sections 0.82/0.41 -> 0.91/0.59)
-    "fresh5": {"system": (0.81, 0.63), "sections": (0.90, 0.58), "page_refs": (1.0, 0.99)},
+    # (then the detection's 35 training pages: system 0.82/0.64 -> 0.77/0.71, one page more
+    # taken for the wrong game and two more named right)
+    "fresh5": {"system": (0.76, 0.70), "sections": (0.90, 0.58), "page_refs": (1.0, 0.99)},
     # measured clean once before the sixth pass and once after its changes (sections 0.15/0.15
     # -> 0.26/0.26), then read: army books' priced entries, profiles written out, a row of
     # navigation links, a list's lead-in (0.57/0.50)
@@ -119,14 +121,16 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     # (the seventh pass: a spell's type line is its text, a line opening with "Все" and ending
     # in a period a sentence, a page's mixed-case title holds the capitalised rules after it,
     # prices are facts: sections 0.53/0.56 -> 0.81/0.85, facts 0.61/0.23 -> 0.74/0.38)
-    "fresh6": {"system": (0.82, 0.82), "sections": (0.80, 0.84),
+    "fresh6": {"system": (0.99, 0.82), "sections": (0.90, 0.84),
                "named_refs_in_corpus": (0.66, 0.80), "facts": (0.73, 0.37)},
     # the sixth pass's last clean set, measured twice and read in the seventh pass, after the
     # eighth set was collected and measured: a development set since
     "fresh7": {"system": (0.99, 0.90), "sections": (0.67, 0.67), "page_refs": (0.99, 0.99)},
     # the seventh pass's development set of list-shaped pages (army books' items, codex rules,
     # a forum's questions), collected to be read
-    "dev2": {"system": (0.82, 0.49), "sections": (0.87, 0.57), "facts": (0.99, 0.43)},
+    # (the detection's 35 training pages find every page of it: system 0.83/0.50 -> 1.00/1.00,
+    # sections 0.88/0.58 -> 0.75/0.75 as the pages found add their misses)
+    "dev2": {"system": (0.99, 0.99), "sections": (0.74, 0.74), "facts": (0.99, 0.99)},
 }
 
 
