@@ -2,9 +2,11 @@
 
 :func:`nest_lines` gives each heading its parent from the titles, group headings and gaps
 around it and from the headings' own shapes (case, numbering, a phase's name, headings naming
-sides of one thing); then :func:`steps_under_heading`, :func:`title_over_parts` and
-:func:`chapter_over_rules` place what a page's title, a sequence's heading and a chapter's
-epigraph hold, and :func:`introduction_under_title` an introduction under what it introduces.
+sides of one thing); then :func:`steps_under_heading`, :func:`priced_entries`,
+:func:`title_over_parts`, :func:`title_announcing_part`, :func:`title_with_subtitle` and
+:func:`chapter_over_rules` place what a sequence's heading, an army book's category, a page's
+title and a chapter's title or epigraph hold, and :func:`introduction_under_title` an
+introduction under what it introduces.
 """
 
 from __future__ import annotations
