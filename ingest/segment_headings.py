@@ -263,6 +263,8 @@ def _period_run_in(head: str, rest: str) -> bool:
             or lemma(first) in _QUANTIFIERS | _DETERMINERS:
         return False
     return _is_clause(rest)
+
+
 _MIN_CLAUSE_WORDS = 4
 
 
