@@ -1,14 +1,16 @@
 """How a text was cut, for a user debugging a heading (``rulekb build FILE --explain``).
 
-Like eyecite's ``dump_citations``: one line per section (its title, parent, pages and where it
-lies in the source file), then every piece of text that cleaning and segmenting removed, with
-the step and the reason. A user who sees a heading missed or a line of furniture taken for a
-heading can then state the system in ``corpus.toml`` or fix the text.
+Like eyecite's ``dump_citations``: the system and, when it was detected, the words that chose it;
+one line per section (its title, parent, pages and where it lies in the source file), then every
+piece of text that cleaning and segmenting removed, with the step and the reason. A user who
+sees a heading missed or a line of furniture taken for a heading can then state the system in
+``corpus.toml`` or fix the text.
 """
 
 from __future__ import annotations
 
 from ingest.build import account, no_system_reason, prepare
+from ingest.load import detection_grounds
 from ingest.models import SourceText
 
 _SHOWN = 70  # characters of a removed piece shown on its line
@@ -37,6 +39,8 @@ def explain(source: SourceText) -> str:
     origin = _FROM.get(source.system_from or "", f"указана в {source.system_from}")
     lines = [f"Файл {source.path}: система {source.system} ({origin}); "
              f"раскладка: {_LAYOUTS.get(seg.layout, seg.layout)}"]
+    if source.system_from == "detected":
+        lines.append(f"Почему {source.system}: {detection_grounds(source.text, source.system)}")
     lines.append(f"Разделы ({len(seg.sections)}):")
     if not seg.sections:
         lines.append("  заголовков не найдено: весь текст станет одним разделом")

@@ -351,6 +351,23 @@ def describe_evidence(text: str) -> str:
     return detect_model().judge(detection_text(text[:DETECT_CHARS]), text[:DETECT_CHARS]).describe()
 
 
+def detection_grounds(text: str, system: str) -> str:
+    """Why ``text`` was judged of ``system``, for the explain view: the words of the game it
+    holds (the most telling first), the names of the game and the words of its world, in
+    Russian ("«подразделение», «паника», «тест на панику»; названия игры ×1")."""
+    for size in (DETECT_FIRST, DETECT_CHARS):
+        judged = detect_model().judge(detection_text(text[:size]), text[:size])
+        if judged.system == system or len(text) <= size:
+            break
+    found = ", ".join(f"«{t}»" for t, _ in judged.evidence.get(system, [])[:5]) or "нет"
+    parts = [f"слова игры: {found}"]
+    if system == judged.best:
+        parts.append(f"отрыв от следующей игры {judged.margin:.1f}")
+    if judged.names.get(system):
+        parts.append(f"названия игры ×{judged.names[system]}")
+    return "; ".join(parts)
+
+
 def read_corpus_config(folder: Path) -> _CorpusConfig | None:
     """Read ``corpus.toml`` (or ``corpus.yaml``/``.yml``) of a folder, if it has one.
 

@@ -182,6 +182,20 @@ def test_explain_shows_sections_and_removed_text(tmp_path: Path) -> None:
     assert not (tmp_path / "kb.json").exists()
 
 
+def test_explain_says_why_a_detected_system_was_chosen(tmp_path: Path) -> None:
+    f = tmp_path / "page.txt"
+    f.write_text("Паника\n\nПодразделение, потерявшее 25% моделей, проходит тест на Панику. "
+                 "Если тест на Лидерство провален, подразделение бежит, и генерал не помогает. "
+                 "Боевые машины и персонажи в подразделении проходят тест вместе с ним.\n",
+                 encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", str(f), "--explain"])
+    assert result.exit_code == 0, result.output
+    assert "система whfb8 (определена по тексту)" in result.stdout
+    assert "Почему whfb8: слова игры: «" in result.stdout
+    stated = CliRunner().invoke(cli, ["build", str(f), "--explain", "-s", "whfb8"])
+    assert "Почему" not in stated.stdout
+
+
 def test_one_megabyte_line(tmp_path: Path) -> None:
     f = tmp_path / "long.txt"
     f.write_text("Подразделение Warhammer проходит тест на Панику. " * 21000, encoding="utf-8")
