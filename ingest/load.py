@@ -161,11 +161,18 @@ def _files_of(path: Path) -> list[Path]:
     raise LoadError(f"{path}: нет такого файла или папки")
 
 
-def _texts_below(folder: Path) -> list[Path]:
+def _texts_below(folder: Path, seen: set[Path] | None = None) -> list[Path]:
+    """A folder's texts, then those of its folders by name; a folder reached twice (a link
+    back to a folder above) is read once."""
+    seen = set() if seen is None else seen
+    real = folder.resolve()
+    if real in seen:
+        return []
+    seen.add(real)
     files = text_files(folder)
     for sub in sorted((p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")),
                       key=lambda p: p.name):
-        files.extend(_texts_below(sub))
+        files.extend(_texts_below(sub, seen))
     return files
 
 

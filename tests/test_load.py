@@ -225,3 +225,11 @@ def test_a_folder_gives_the_texts_of_its_folders_too(tmp_path: Path) -> None:
     assert [(t.name, t.system) for t in texts][1:] == [("a_40k.txt", "wh40k6"),
                                                        ("b_fb.txt", "whfb8")]
     assert texts[0].name == "top.txt"
+
+
+def test_a_link_back_to_a_folder_above_is_read_once(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("Паника\nПодразделение проходит тест на панику.",
+                                    encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to(tmp_path, target_is_directory=True)
+    assert [t.name for t in load([tmp_path], on_error=lambda error: None)] == ["a.txt"]
