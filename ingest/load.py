@@ -169,9 +169,13 @@ def _texts_below(folder: Path, seen: set[Path] | None = None) -> list[Path]:
     if real in seen:
         return []
     seen.add(real)
-    files = text_files(folder)
-    for sub in sorted((p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")),
-                      key=lambda p: p.name):
+    try:
+        files = text_files(folder)
+        subs = sorted((p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")),
+                      key=lambda p: p.name)
+    except OSError as exc:
+        raise LoadError(f"{folder}: папку нельзя прочитать ({exc.strerror or exc})") from exc
+    for sub in subs:
         files.extend(_texts_below(sub, seen))
     return files
 

@@ -233,3 +233,20 @@ def test_a_link_back_to_a_folder_above_is_read_once(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "up").symlink_to(tmp_path, target_is_directory=True)
     assert [t.name for t in load([tmp_path], on_error=lambda error: None)] == ["a.txt"]
+
+
+def test_an_unreadable_folder_is_refused_by_name(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a.txt").write_text("Паника\nПодразделение проходит тест на панику.",
+                                    encoding="utf-8")
+    (tmp_path / "locked").mkdir()
+    real_iterdir = Path.iterdir
+
+    def iterdir(self: Path):  # type: ignore[no-untyped-def]
+        if self.name == "locked":
+            raise PermissionError(13, "Permission denied")
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    with pytest.raises(LoadError, match="locked: папку нельзя прочитать"):
+        load([tmp_path])
