@@ -354,44 +354,42 @@ class SystemResolver:
         nid = self.keys.get(key) or self.keys.get(tuple(lemma_key(unparen(name)).split()))
         return nid
 
-    # -- English names -------------------------------------------------------------------
+    # -- other names ---------------------------------------------------------------------
     def _english_aliases(self) -> None:
         """Give the node a Russian name resolves to its English names (data/aliases.toml).
 
         A name that resolves to no node of the corpus adds nothing: no node is made for it.
         """
         for english, russian in sorted(english_names(self.system).items()):
-            nid = self.resolve_name(russian)
-            if nid is not None and nid.startswith("@type:"):
-                # a type the text only names: its node, or the concept made for it, if any
-                vname = nid.removeprefix("@type:")
-                nid = self.type_ids.get(vname) or self.concepts.get(lemma_key(vname))
-            elif nid is not None and nid.startswith("@rule:"):
-                nid = self.concepts.get(lemma_key(nid.removeprefix("@rule:")))
-            node = self.b.nodes.get(nid or self._only_title(russian) or "")
-            if node is None or node.system != self.system:
-                continue
-            known = {lemma_key(n) for n in (node.title, *node.aliases)}
-            if lemma_key(english) not in known:
-                aliases = (*node.aliases, english)
-                self.b.nodes[node.id] = node.model_copy(update={"aliases": aliases})
+            self._add_aliases(russian, (english,), by_title=True)
 
     def _synonym_aliases(self) -> None:
         """Give a node the other names the books give its rule (the vocabulary's synonyms:
         "Инициативный этап" of "Инициативная фаза", "Тест на разгром" of "Разгром"), so that a
         search or a list names it by any of them; a rule no text mentioned has no node."""
         for name, others in self.vocab.synonyms.items():
-            nid = self.resolve_name(name)
-            if nid is not None and nid.startswith("@rule:"):
-                nid = self.concepts.get(lemma_key(nid.removeprefix("@rule:")))
-            node = self.b.nodes.get(nid or "")
-            if node is None or node.system != self.system:
-                continue
-            known = {lemma_key(n) for n in (node.title, *node.aliases)}
-            added = tuple(o for o in others if lemma_key(o) not in known)
-            if added:
-                self.b.nodes[node.id] = node.model_copy(
-                    update={"aliases": (*node.aliases, *added)})
+            self._add_aliases(name, others)
+
+    def _add_aliases(self, name: str, aliases: tuple[str, ...], by_title: bool = False) -> None:
+        """Add ``aliases`` the node ``name`` resolves to does not bear yet (a type or rule the
+        text only names: the concept made for it, if any; ``by_title``: else the one node so
+        titled)."""
+        nid = self.resolve_name(name)
+        if nid is not None and nid.startswith("@type:"):
+            # a type the text only names: its node, or the concept made for it, if any
+            vname = nid.removeprefix("@type:")
+            nid = self.type_ids.get(vname) or self.concepts.get(lemma_key(vname))
+        elif nid is not None and nid.startswith("@rule:"):
+            nid = self.concepts.get(lemma_key(nid.removeprefix("@rule:")))
+        if nid is None and by_title:
+            nid = self._only_title(name)
+        node = self.b.nodes.get(nid or "")
+        if node is None or node.system != self.system:
+            return
+        known = {lemma_key(n) for n in (node.title, *node.aliases)}
+        added = tuple(a for a in aliases if lemma_key(a) not in known)
+        if added:
+            self.b.nodes[node.id] = node.model_copy(update={"aliases": (*node.aliases, *added)})
 
     def _only_title(self, name: str) -> str | None:
         """The one rule, unit type or concept of the system titled ``name``, if just one."""

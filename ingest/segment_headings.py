@@ -66,9 +66,11 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if not s or BULLET.match(s):
         return False
     # an entry's price and who may take it ("- 60 очков (только Морской Шлем)") are no part of
-    # its name's length
-    name = PRICE.sub("", s) if len(s) <= 2 * _MAX_CHARS else s
-    if len(name) > (_MAX_TITLE_CHARS if title else _MAX_CHARS):
+    # its name's length (looked for only in a line too long without it)
+    max_chars, max_words = (_MAX_TITLE_CHARS, _MAX_TITLE_WORDS) if title else (_MAX_CHARS,
+                                                                             _MAX_WORDS)
+    name = PRICE.sub("", s) if max_chars < len(s) <= 2 * _MAX_CHARS else s
+    if len(name) > max_chars:
         return False
     if _TWO_LETTERS.search(s) is None:
         return False
@@ -89,8 +91,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if nxt and (nxt[0].islower() or (nxt[0] in "-–—,;)" and not BULLET.match(nxt))):
         return False  # the line goes on below it (a bulleted list's "- " is no going on)
     toks = words(s)
-    if not toks or len(words(name) if name != s else toks) > (
-            _MAX_TITLE_WORDS if title else _MAX_WORDS):
+    if not toks or (len(toks) > max_words and len(words(PRICE.sub("", s))) > max_words):
         return False
     if len(toks) > 1 and is_cyrillic(toks[0][0]) and pos(toks[0]) == "CONJ" \
             and not _question_word(toks[0]):

@@ -124,9 +124,9 @@ def segment_lines(
     cand = sorted({*cand, *runin, *joined} - seconds)
     # the line right under a spell's heading ("1. Огненный плащ (5+)" / "Баф. Остается в
     # игре.", "Хекс", "Прямой ущерб, дальность – 18.") gives its type and range: its text
-    prev_nonblank = {i: nonblank[k - 1] for k, i in enumerate(nonblank) if k}
+    prev_line = {i: nonblank[k - 1] if k else None for k, i in enumerate(nonblank)}
     valued = {i for i in cand if CASTING_VALUE.search(lines[i].rstrip())}
-    cand = [i for i in cand if i in valued or (p := prev_nonblank.get(i)) is None
+    cand = [i for i in cand if i in valued or (p := prev_line[i]) is None
             or p not in valued or p in runin]
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
     contents = _contents_paragraphs(lines)
@@ -166,7 +166,6 @@ def segment_lines(
         k += 1
     # a bonus line right under a heading ("Нанесённые раны" / "+1 к результату боя за …") is
     # the heading's rule; after text ("+1 при стрельбе по большим целям.") it heads its own
-    prev_line = {i: nonblank[k - 1] if k else None for k, i in enumerate(nonblank)}
     head_set = set(heads)
     heads = [i for i in heads
              if not (_MODIFIER.match(lines[i]) and prev_line[i] in head_set)]
