@@ -245,6 +245,10 @@ def _link_lists(text: str) -> list[Edit]:
     return edits
 
 
+# the English name of a title in brackets on the line under it ("ХАРАКТЕРЫ" / "(Characters)")
+_BRACKETED_START = re.compile(r"^\([A-Za-z][A-Za-z ',&-]{0,60}\)\s*")
+
+
 def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
     """The site's name on the first line, right above furniture removed from the second: a
     brand (Latin letters, or one word that is no word of the language), not a page title."""
@@ -275,6 +279,7 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
             and re.search("[А-Яа-яЁё]", title) and not title.endswith(tuple(".!?:;,")) \
             and not re.search(r"[A-Za-z]", title):
         body = text[nxt.end():nxt.end() + 200].lstrip() if nxt else ""
+        body = _BRACKETED_START.sub("", body)  # its English name in brackets under it
         if body[:1].isupper():  # the title heads text
             return block_edit(text, 0, end, "site_furniture", MASTHEAD_REASON)
     return None
