@@ -254,16 +254,25 @@ _MIN_PERIOD_RUN_IN_TEXT = 40
 
 
 def _period_run_in(head: str, rest: str) -> bool:
-    """Whether ``head`` before a period is a rule's name over ``rest``, its text: a name (no
-    predicate; not opening with a conjunction, a pronoun or a determiner: "Но ближе к делу",
-    "Всем здравствуйте") over a sentence (a clause of forty characters or more)."""
+    """Whether ``head`` before a period is a rule's name over ``rest``, its text: a name (in the
+    nominative, no predicate; not opening with a conjunction, a pronoun or a determiner: "Но
+    ближе к делу", "Всем здравствуйте") over a sentence (a clause of forty characters or
+    more)."""
     toks = words(head)
     first = toks[0]
     if len(rest.strip()) < _MIN_PERIOD_RUN_IN_TEXT or _has_predicate(head) \
             or pos(first) in ("CONJ", "NPRO", "PRCL", "INTJ", "ADVB") \
-            or lemma(first) in _QUANTIFIERS | _DETERMINERS:
-        return False
+            or lemma(first) in _QUANTIFIERS | _DETERMINERS or not _may_be_nominative(first):
+        return False  # (a name is in the nominative: "Звериной Могилы. Это игра …" ends the
+        # sentence of the line above)
     return _is_clause(rest)
+
+
+@lru_cache(maxsize=4_096)
+def _may_be_nominative(word: str) -> bool:
+    """Whether a word may stand in the nominative (or does not decline)."""
+    parses = morph().parse(word.lower())
+    return any("nomn" in p.tag or p.tag.case is None for p in parses)
 
 
 _MIN_CLAUSE_WORDS = 4
