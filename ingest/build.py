@@ -33,14 +33,16 @@ class Built:
 def prepare(source: SourceText) -> tuple[CleanedText, Segmentation]:
     """Clean and segment one source text."""
     cleaned = clean(source)
-    gaps = _gaps(source.text, cleaned)
-    seg = segment(cleaned.text, source.system, cleaned.pages, gaps)
+    gaps, cut = _gaps(source.text, cleaned)
+    seg = segment(cleaned.text, source.system, cleaned.pages, gaps, cut)
     return cleaned, seg
 
 
-def _gaps(original: str, cleaned: CleanedText) -> dict[int, int]:
-    """For each line start of the cleaned text: blank lines before it in the source."""
+def _gaps(original: str, cleaned: CleanedText) -> tuple[dict[int, int], set[int]]:
+    """For each line start of the cleaned text: blank lines before it in the source; and the
+    line starts that removed text (a site's furniture) stood right before."""
     gaps: dict[int, int] = {}
+    cut: set[int] = set()
     text = cleaned.text
     pos = 0
     prev_end_src = 0
@@ -48,11 +50,17 @@ def _gaps(original: str, cleaned: CleanedText) -> dict[int, int]:
         if line.strip():
             src = cleaned.to_source(pos)
             between = original[prev_end_src:src]
-            gaps[pos] = sum(1 for ln in between.split("\n")[1:-1] if not ln.strip())
+            inner = between.split("\n")[1:-1]
+            gaps[pos] = sum(1 for ln in inner if not ln.strip())
+            if pos and any(ln.strip() for ln in inner):
+                # removed lines part the text around them as a blank line does at least
+                # (above the text's first line they part it from nothing)
+                cut.add(pos)
+                gaps[pos] = max(gaps[pos], 1)
             prev_end_src = cleaned.to_source(pos + len(line)) if pos + len(line) < len(
                 text) else len(original)
         pos += len(line) + 1
-    return gaps
+    return gaps, cut
 
 
 def build(

@@ -52,6 +52,12 @@ _POST_DATE = (rf"(?i:(?:(?:сообщение{_S}*)?(?:добавлено|отп
               rf"{_S}*:?{_S}*)?(?:(?i:от|on){_S}+)?{_DATE},?{_S}*(?:(?i:в|at){_S}*)?{_TIME}")
 # "#" as the engines write it; "сообщение №2" is how a text numbers its own messages
 _POST_NUMBER = rf"(?i:(?:сообщение|пост|post|message){_S}*)?#{_S}*\d{{1,7}}"
+_WEEKDAY = (r"(?i:понедельник|вторник|среда|четверг|пятница|суббота|воскресенье|monday|tuesday"
+            r"|wednesday|thursday|friday|saturday|sunday)")
+# uCoz's "TinkiДата: Пятница, 11.07.2014, 13:04 | Сообщение # 1": the author's name glued to
+# the label of the post's date, the weekday in it, its number after a bar
+_LABELLED_DATE = (rf"[^\n]{{0,32}}?(?i:дата|date){_S}*:{_S}*(?:{_WEEKDAY},?{_S}*)?{_DATE},?{_S}*"
+                  rf"(?:(?i:в|at){_S}*)?{_TIME}(?:{_S}*\|{_S}*{_POST_NUMBER})?")
 # The engine's labels of the author's profile, each with the value it has there: a count, a
 # date, a number — so that "Регистрация: 10:00" of a tournament's schedule is no such line.
 _COUNT = r"[-+]?\d[\d \xa0,.]*(?:\s*\[\+/-\])?"
@@ -64,8 +70,11 @@ _MEMBER_FIELD = (
     rf"|(?i:пользователь|member){_S}*(?:№|no\.?|#){_S}*:?{_S}*(?:{_COUNT})?"
     # (a rank or status of a role-playing game's character sheet, "Статус: Серебро 1", is none)
     rf"|(?i:группа|group){_S}*:{_S}*[^\n]{{1,40}}"
+    rf"|(?i:награды|awards){_S}*:{_S}*(?:{_COUNT})?"
+    rf"|(?i:статус|status){_S}*:{_S}*(?i:offline|online|в сети|не в сети)"
 )
-_ANCHOR_RE = re.compile(_line(rf"{_POST_DATE}|{_POST_NUMBER}|{_MEMBER_FIELD}"), re.MULTILINE)
+_ANCHOR_RE = re.compile(_line(rf"{_POST_DATE}|{_LABELLED_DATE}|{_POST_NUMBER}|{_MEMBER_FIELD}"),
+                        re.MULTILINE)
 _POST_NUMBER_RE = re.compile(_line(rf"(?i:сообщение|post){_S}*#{_S}*\d{{1,7}}"), re.MULTILINE)
 # Lines that stand in a post's header without naming the engine: a number, a date, stars of a
 # rank, an avatar, the author being on line.
@@ -92,7 +101,8 @@ _TOPIC_BUTTON = (r"(?:Ответить(?: на тему| в (?:эту |данн�
                  r"|Подписаться на тему|Post Reply|New Topic|Start new topic|Add reply)")
 _PAGE_LIST = r"(?:\d+|\.\.\.|…|[<>«»]|След\.?|Пред\.?|Next|Prev|Вперёд|Назад)"
 _LINE_SHAPES: tuple[tuple[str, str], ...] = (
-    (rf"(?i:здравствуйте|добро пожаловать|привет(?:ствуем)?|welcome),?{_S}+(?i:гость|guest)"
+    (rf"(?i:здравствуйте|добро пожаловать|привет(?:ствуем|ствую)?(?:{_S}+вас)?|welcome),?{_S}+"
+     rf"(?i:гость|guest)"
      rf"\b[^\n]{{0,120}}", GUEST_REASON),
     (rf"[(\[]?{_S}*(?i:вход|войти|авторизация|регистрация|зарегистрироваться|login|log in"
      rf"|register|sign in|sign up)(?:{_S}*[|/•·]?{_S}*(?i:вход|войти|авторизация|регистрация"
@@ -111,13 +121,16 @@ _LINE_SHAPES: tuple[tuple[str, str], ...] = (
     (rf"(?i:на страницу|страницы|pages?){_S}*:?{_S}*\d+(?:{_S}*,?{_S}*{_PAGE_LIST})+"
      rf"|(?i:на страницу|страницы|страница|pages?){_S}*:{_S}*\d+"
      rf"|(?i:сообщений){_S}+\d+{_S}+(?i:страница){_S}+\d+{_S}+(?i:из){_S}+\d+"
-     rf"|\d+{_S}+(?i:V|▼){_S}+\d+(?:{_S}+\d+)+(?:{_S}*[>»])*",
+     rf"|\d+{_S}+(?i:V|▼){_S}+\d+(?:{_S}+\d+)+(?:{_S}*[>»])*"
+     rf"|•{_S}*(?i:страница{_S}+\d+{_S}+из{_S}+\d+|\d{{1,4}})",
      PAGER_REASON),
     (rf"(?i:цитата|quote){_S}*\([^)\n]{{1,80}}\){_S}*:?"
      rf"|(?i:цитата|quote){_S}*:?{_S}*[^\n@]{{1,40}}?{_S}*@{_S}*(?:{_DATE_TIME})\)?:?"
      rf"|[^\n]{{1,40}}?{_S}+(?i:написал\(а\)|wrote){_S}*:?(?:,?{_S}*{_DATE_TIME})?"
      rf"|(?i:originally posted by){_S}+[^\n]{{1,40}}",
      QUOTE_REASON),
+    # a site's clock: the weekday over the date (and the time) on lines of their own
+    (rf"{_WEEKDAY}{_S}*\n{_S}*{_DATE}(?:{_S}*\n{_S}*{_TIME})?", FORUM_INFO_REASON),
     (rf"(?i:текущее время|часовой пояс|сейчас этот форум просматривают){_S}*:[^\n]{{0,80}}"
      rf"|(?i:автор{_S}+сообщение|рекомендуемые сообщения|что в чате)", FORUM_INFO_REASON),
     (rf"(?i:материал из){_S}+[A-ZА-ЯЁ][^\s!?]*(?:{_S}+[^\s!?]+){{0,5}}", WIKI_SOURCE_REASON),

@@ -27,16 +27,18 @@ from ingest.clean_forum import (
     WIKI_SOURCE_REASON,
     forum_furniture,
 )
+from ingest.clean_menus import category_menus
 from ingest.clean_pages import FOOTER_RE
 from ingest.models import Edit
 from kb.lemmas import is_known
 
 _NAV_LINK = (r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую)(?: страница| страницу)?"
              r"|Случайная страница|Перейти к (?:навигации|содержанию)|Разделы сайта|Карта сайта"
-             r"|(?:Открыть|Закрыть) (?:главное )?меню|Главное меню"
+             r"|(?:Открыть|Закрыть) (?:главное )?меню|Главное меню|Мой профиль"
              r"|Найти тему|Создать (?:новую )?тему|Новая тема|Ответить(?: в теме?)?"
              r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)")
 """A site's navigation link as its label reads ("Главная страница", "Разделы сайта")."""
+_LOGIN_LINK = r"(?:Регистрация|Выход|Вход|Войти|RSS)"
 
 
 def _line(body: str) -> re.Pattern[str]:
@@ -51,6 +53,10 @@ _ADVERT = r"Мы поможем в написании ваш\w* работ\w*!?"
 _STUDY_ADVERT = (r"(?i:(?:мы\s+)?поможем\b[^\n]{0,80}?(?:написани\w+|курсов\w+|диплом\w+"
                  r"|реферат\w*|контрольн\w+|учебн\w+ работ\w*)[^\n]{0,300}"
                  r"|сделай сам свою работу на 5)")
+# such a site's tagline: the kinds of papers it holds, three or more in a row ("Lektsia -
+# бесплатные рефераты, доклады, курсовые работы, контрольные и дипломы для студентов")
+_PAPER = r"(?:реферат|доклад|курсов|контрольн|диплом|шпаргалк|лекци)\w*(?:\s+работ\w*)?"
+_STUDY_TAGLINE = rf"[^\n]{{0,80}}?(?i:{_PAPER}(?:(?:\s*,\s*|\s+и\s+){_PAPER}){{2,}})[^\n]{{0,160}}"
 # Whole lines the website adds; each is removed with the blank lines around it.
 _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -67,6 +73,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (_line(r"Дата (?:добавления|публикации):[^\n]*"), "подпись сайта (дата добавления, просмотры)"),
     (_line(_ADVERT), "реклама сайта «Мы поможем в написании…»"),
     (_line(_STUDY_ADVERT), "реклама сайта студенческих работ («Поможем с курсовой…»)"),
+    (_line(_STUDY_TAGLINE), "подзаголовок сайта студенческих работ («рефераты, доклады, …»)"),
     (
         _line(
             r"(?:Читайте также|Поделиться|Поиск по сайту|Нарушение авторск\w+ прав\w*)"
@@ -82,12 +89,15 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "счётчик страниц сайта («страница N из M»)",
     ),
     (
-        _line(r"[^|.!?\n]{1,40}(?:\|[^|.!?\n]{1,40}){2,}\|?"),
+        # (or "·", in brackets: "[ Новые сообщения · Участники · Правила форума · Поиск ]")
+        _line(r"[^|.!?\n]{1,40}(?:\|[^|.!?\n]{1,40}){2,}\|?"
+              rf"|\[{HSPACE}*[^·|.!?\n\[\]]{{1,40}}(?:·[^·|.!?\n\[\]]{{1,40}}){{2,}}\]"),
         "навигация сайта: пункты через «|»",
     ),
     (
         # one link or a row of them ("Главная страница Случайная страница")
-        _line(rf"{_NAV_LINK}(?:{HSPACE}+{_NAV_LINK})*"),
+        # (after a link, the guest's: "Главная Мой профиль Регистрация Выход Вход")
+        _line(rf"{_NAV_LINK}(?:{HSPACE}+(?:{_NAV_LINK}|{_LOGIN_LINK}))*"),
         "навигация сайта",
     ),
     (
@@ -408,6 +418,7 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(_furniture_lines(text))
     blocks.extend(_filler(text))
     blocks.extend(_link_lists(text))
+    blocks.extend(category_menus(text))
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
                   for m in _BREADCRUMB_RE.finditer(text)
                   if "«" not in m.group(1) and "<" not in m.group(1))  # quotes, not a path

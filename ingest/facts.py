@@ -246,6 +246,8 @@ def _make(m: re.Match[str], before: str, sent: str) -> tuple[str, str, object, s
     if m.group("roll_plus"):
         return "roll", "roll", shown, shown
     if m.group("modifier"):
+        if shown[0] in "-–" and shown[1:2].isspace() and before[-1:].isspace():
+            return None  # a dash between words ("с боковых четвертей – 5"), no minus
         v = int(re.sub(r"\s|–", lambda x: "-" if x.group(0) == "–" else "", shown))
         return "modifier", "modifier", v, shown
     if m.group("distance"):

@@ -68,6 +68,7 @@ def segment(
     system: str | None,
     pages: Sequence[PageMarkLike] | None = None,
     gaps: dict[int, int] | None = None,
+    cut: set[int] | None = None,
 ) -> Segmentation:
     """Split ``text`` (cleaned) into sections.
 
@@ -77,6 +78,8 @@ def segment(
         pages: page footers found by cleaning; each closes the page before it.
         gaps: for a heading starting at a cleaned offset, how many blank lines stood before
             it in the source (larger gaps separate larger sections in the WHFB pages).
+        cut: the cleaned line starts that text cleaning removed stood right before (lines
+            a site's furniture stood between are no run of one list).
     """
     vocab = vocabulary(system)
     lines = text.split("\n")
@@ -97,7 +100,7 @@ def segment(
                 chars[at] = "\n"
             lined = "".join(chars)
         result = segment_lines(lined, vocab, system, gaps or {}, [p.at for p in pages or []],
-                               colon)
+                               colon, cut)
     name_english_headings(text, result.sections)
     _assign_pages(result.sections, pages or [])
     return result

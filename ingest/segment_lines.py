@@ -18,6 +18,7 @@ from ingest.sections import (
     Flavour,
     Section,
     Segmentation,
+    normal_case,
     title_and_aliases,
 )
 from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
@@ -51,6 +52,7 @@ _LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a
 def segment_lines(
     text: str, vocab: Vocabulary, system: str | None, gaps: dict[int, int],
     page_ends: list[int], colon: dict[int, tuple[int, int]] | None = None,
+    cut: set[int] | None = None,
 ) -> Segmentation:
     """Split a web-page text into sections: each heading line opens one that runs to the next.
 
@@ -62,6 +64,7 @@ def segment_lines(
         page_ends: cleaned offsets where a page footer closed a page.
         colon: rules that run in after a colon
             (:func:`ingest.segment_headings.colon_run_ins`), each at a line's start.
+        cut: line starts that removed text stood right before.
     """
     lines = text.split("\n")
     offsets = []
@@ -129,6 +132,13 @@ def segment_lines(
     cand = [i for i in cand if i in valued or (p := prev_line[i]) is None
             or p not in valued or p in runin]
     cand = _drop_false_headings(lines, nonblank, cand, set(runin))
+    # a part's ordinal on the line above its title ("СЦЕНАРИЙ ТРЕТИЙ" / "Огамические Камни",
+    # "Часть первая" / "Выбор способа …") numbers that heading: it opens its span and is its
+    # alias, no section of its own (one over text, "Часть вторая" / "Дополнительные …", is)
+    cset = set(cand)
+    numbered_by = {nxt[i]: i for i in cand
+                   if nxt[i] in cset and nxt[i] not in runin and _PART_LABEL.match(lines[i])}
+    cand = [i for i in cand if i not in numbered_by.values()]
     contents = _contents_paragraphs(lines)
     cand = [i for i in cand if i not in contents and not _contents_entry(lines, i)]
     flavour_lines, named = epigraphs(lines, nonblank, cand)
@@ -175,6 +185,9 @@ def segment_lines(
         start = offsets[i] + (len(lines[i]) - len(lines[i].lstrip()))
         end = offsets[i] + len(lines[i].rstrip())
         body_start = end
+        label = numbered_by.get(i)
+        if label is not None:
+            start = offsets[label] + (len(lines[label]) - len(lines[label].lstrip()))
         if i in runin:
             end, body_start = offsets[i] + runin[i][0], offsets[i] + runin[i][1]
         elif i in joined:
@@ -182,8 +195,13 @@ def segment_lines(
         body_end = offsets[heads[n + 1]] if n + 1 < len(heads) else len(text)
         while body_end > body_start and text[body_end - 1].isspace():
             body_end -= 1
-        heading = text[start:end]
+        # (a numbered title's heading is its own line, whose case sets its level; its span
+        # holds the ordinal above it)
+        heading = text[start if label is None else offsets[i] + len(lines[i]) - len(
+            lines[i].lstrip()):end]
         title, aliases = title_and_aliases(" ".join(heading.split()))
+        if label is not None:
+            aliases = [*aliases, normal_case(" ".join(lines[label].split()).rstrip("."))]
         sections.append(Section(title, heading, (start, end), (body_start, body_end),
                                 aliases=aliases, is_list=i in list_heads))
     flavour = flavour_items(text, lines, offsets, flavour_lines, named)
@@ -373,6 +391,16 @@ def _above_subtitle(lines: list[str], i: int, nxt: dict[int, int | None]) -> boo
         return False
     return not _has_finite_verb(sub) and is_heading_line(lines[i], None)
 
+
+# a part's ordinal alone on its line: "СЦЕНАРИЙ ТРЕТИЙ", "Часть первая", "Глава 2", "Битва
+# IV", "Третий сценарий" (with a name after it, "Сценарий 2: Обоз", it is a heading)
+_PARTS = (r"(?:сценари[йя]|част[ьи]|глав[аы]|раздел|книга|том|мисси[яи]|битва|приложение|акт"
+          r"|эпизод|scenario|chapter|part|mission|battle|book|appendix)")
+_ORDINAL = (r"(?:перв|втор|трет|четв[её]рт|пят|шест|седьм|восьм|девят|десят|одиннадцат"
+            r"|двенадцат)[а-яё]{0,3}")
+_PART_LABEL = re.compile(
+    rf"^\s*(?:{_PARTS}\s+(?:{_ORDINAL}|\d{{1,3}}|[IVXLC]{{1,6}})|{_ORDINAL}\s+{_PARTS})\.?\s*$",
+    re.IGNORECASE)
 
 _MODIFIER = re.compile(r"^\s*[+\-−–]\d")  # "+1 к результату боя …", "-1 на попадание …"
 

@@ -47,6 +47,11 @@ CASES = [
     ("Бросьте D6: если выпадает 1, 2 или 3, модель встаёт; при результате 5 или 6 очков нет.",
      [("dice", "D6", "D6", None, None), ("roll_result", 1, "1", None, None),
       ("roll_result", 2, "2", None, None), ("roll_result", 3, "3", None, None)]),
+    # a dash spaced between words is no minus ("четвертей – 5"); one set on its number is
+    ("С фронта наносит 4 попадания, а с боковых четвертей – 5. Штраф к попаданию -1.",
+     [("modifier", -1, "-1", None, None)]),
+    ("Модель получает -1 к попаданию и – 1 к Лидерству.",
+     [("modifier", -1, "-1", None, None)]),
 ]
 
 

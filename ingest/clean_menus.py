@@ -1,0 +1,49 @@
+"""A site's menu of categories: its sections' names on a line in alphabetical order.
+
+A study or reference site lists its subjects across the top of every page ("Архитектура Аудит
+Военная наука Иностранные языки Медицина …"): names, each opening with a capital, with no
+punctuation between them, sorted as a menu is. No line of a rules text is so made: a list of
+rules or units in the text is written with commas, and its names stand in the text's order,
+not the alphabet's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingest.clean_edits import block_edit
+from ingest.models import Edit
+
+MENU_REASON = "меню сайта: названия его рубрик по алфавиту"
+
+_WORD = re.compile(r"[^\W\d_][\w-]*")
+# a sentence's or a list's marks: a line with any of them is the text's, not a menu
+_NOT_MENU = re.compile(r"[.!?,;:«»\"()\[\]\d]")
+_MIN_ITEMS = 5  # capitalised names in order, at least (five sorted by chance: 1 in 120)
+_MAX_LINE = 300
+
+
+def _is_menu(line: str) -> bool:
+    s = line.strip()
+    if len(s) > _MAX_LINE or _NOT_MENU.search(s):
+        return False
+    toks = _WORD.findall(s)
+    names = [t.lower().replace("ё", "е") for t in toks if t[0].isupper()]
+    # most words open a name ("Военная наука": a name of two words is one name)
+    if len(names) < _MIN_ITEMS or 2 * len(names) < len(toks):
+        return False
+    return all(a < b for a, b in zip(names, names[1:], strict=False))
+
+
+def category_menus(text: str) -> list[Edit]:
+    """Each line that is a menu of the site's categories (:func:`_is_menu`), with the blank
+    lines around it."""
+    edits = []
+    pos = 0
+    for line in text.split("\n"):
+        end = pos + len(line)
+        # (the cheap test first: a menu line has no period, and most lines of text have one)
+        if "." not in line and _is_menu(line):
+            edits.append(block_edit(text, pos, end, "site_furniture", MENU_REASON))
+        pos = end + 1
+    return edits
