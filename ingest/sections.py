@@ -82,7 +82,10 @@ _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
 # the name (group 1: the price as written, "60 очков"; group 2: its number)
 PRICE = re.compile(r"\s*(?:[-–—:]\s*|\(\s*)((\d+)\s*(?:очк\w*|pts|points?))\.?\s*\)?"
                    r"(?:\s*\([^()\n]{1,80}\))?$", re.I)
-CASTING_VALUE = re.compile(r"\s*\(\d{1,2}\+\)$")
+# a spell's casting value in brackets, bare or said ("(5+)", "(Колдуется на 6+)"), and the
+# notes in brackets after it ("(Сигнатурное заклинание)")
+CASTING_VALUE = re.compile(r"\s*\((?:[А-Яа-яЁё]+(?:\s+[А-Яа-яЁё]+){0,3}\s+)?\d{1,2}\+\)"
+                           r"(?:\s*\([^()\n]{1,40}\))?$")
 
 
 def normal_case(heading: str) -> str:
@@ -123,9 +126,20 @@ def english_lemma(word: str) -> str:
 STEP_NAME = re.compile(r"^(?:[Фф]аза|[Ээ]тап|[Шш]аг)\s+\d{1,2}\s*(?:[—–-]|:)\s*(\S.*)$")
 
 
+# an errata's entry: the page it amends, a dash, what it amends ("Стр.58 – Курт Хельборг,
+# специальные правила", "Page 74 – Luthor Huss, Special Rules:"), and what to change after a
+# colon, on the line or under it
+ERRATA_ENTRY = re.compile(
+    r"^\s*(?:(?P<ru>стр\.?|страница|с\.)|(?P<en>page|p\.))\s*(?P<page>\d{1,3})\s*[–—-]\s*"
+    r"(?P<name>[^:\n]{2,80}?)\s*(?::\s*(?P<text>\S[^\n]*)?)?$", re.IGNORECASE)
+
+
 def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
     h = " ".join(heading.split()).rstrip(".").strip()
+    entry = ERRATA_ENTRY.match(h)
+    if entry is not None:  # an errata's entry is named after what it amends, not its page
+        h = entry.group("name").rstrip(".").strip()
     h = _NUMBERED.sub("", h)  # "4. Отступление и преследование": the number is no name
     h = CASTING_VALUE.sub("", PRICE.sub("", h)) or h
     step = STEP_NAME.match(h)

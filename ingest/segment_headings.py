@@ -113,9 +113,17 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return not _has_finite_verb(s)
     if len(toks) > 6:
         # a long line with a verb is a sentence wrapped at its end, but the page's title alone
-        # on its first line ends no sentence ("Защищающийся проигрывает бой в Здании или Ничья")
+        # on its first line ends no sentence ("Защищающийся проигрывает бой в Здании или Ничья");
+        # nor does a name with its notes in brackets after it ("Призыв Нехека (Колдуется на 6+)
+        # (Сигнатурное заклинание)"): the name is the heading's words
+        name = _TRAILING_NOTES.sub("", s)
+        if name != s and 0 < len(words(name)) <= 6 and name[-1:].isalpha():
+            return not _has_finite_verb(name)
         return title or not _has_finite_verb(s)
     return True
+
+
+_TRAILING_NOTES = re.compile(r"(?:\s*\([^()\n]{1,60}\))+$")
 
 
 # the words a statement about every or some of its things opens with ("Все атаки – огненные.")

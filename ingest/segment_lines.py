@@ -15,6 +15,7 @@ from collections import Counter
 
 from ingest.sections import (
     CASTING_VALUE,
+    ERRATA_ENTRY,
     Flavour,
     Section,
     Segmentation,
@@ -96,10 +97,12 @@ def segment_lines(
     runin: dict[int, tuple[int, int]] = {}
     joined: dict[int, int] = {}
     taken = set(cand)
+    errata, english = _errata_entries(lines, nonblank)
+    runin.update(errata)
     seconds: set[int] = set()  # the second lines of broken headings
     colon_lines: set[int] = set()  # rules whose names run in after a colon
     for i in nonblank:
-        if i in seconds:
+        if i in seconds or i in errata or i in english:
             continue
         at = offsets[i] + len(lines[i]) - len(lines[i].lstrip())
         if colon and at in colon:
@@ -124,7 +127,16 @@ def segment_lines(
                 and _broken_heading(lines[i], lines[j], following(j)):
             joined[i] = j
             seconds.add(j)
-    cand = sorted({*cand, *runin, *joined} - seconds)
+            # a heading in capitals broken further at its conjunction ("НЕПРОХОДИМЫЕ" /
+            # "СТРОЕНИЯ" / "И" / "ДВИЖЕНИЕ"): the lone word and the line after it go on with it
+            last = j
+            while nxt[last] == last + 1 and nxt[last + 1] == last + 2 \
+                    and _CAPS_CONNECTOR.match(lines[last + 1]) and lines[last + 2].isupper() \
+                    and len(words(lines[last + 2])) <= 2:
+                seconds.update((last + 1, last + 2))
+                last += 2
+            joined[i] = last
+    cand = sorted({*cand, *runin, *joined} - seconds - english)
     # the line right under a spell's heading ("1. Огненный плащ (5+)" / "Баф. Остается в
     # игре.", "Хекс", "Прямой ущерб, дальность – 18.") gives its type and range: its text
     prev_line = {i: nonblank[k - 1] if k else None for k, i in enumerate(nonblank)}
@@ -135,9 +147,12 @@ def segment_lines(
     # a part's ordinal on the line above its title ("СЦЕНАРИЙ ТРЕТИЙ" / "Огамические Камни",
     # "Часть первая" / "Выбор способа …") numbers that heading: it opens its span and is its
     # alias, no section of its own (one over text, "Часть вторая" / "Дополнительные …", is)
+    # so is a heading's English name in capitals right above it ("ERRATA" / "Ошибки")
     cset = set(cand)
     numbered_by = {nxt[i]: i for i in cand
-                   if nxt[i] in cset and nxt[i] not in runin and _PART_LABEL.match(lines[i])}
+                   if nxt[i] in cset and nxt[i] not in runin and (_PART_LABEL.match(lines[i]) or (
+                       nxt[i] == i + 1 and _ENGLISH_CAPS.match(lines[i])
+                       and _RUSSIAN_NAME.match(lines[i + 1])))}
     cand = [i for i in cand if i not in numbered_by.values()]
     contents = _contents_paragraphs(lines)
     cand = [i for i in cand if i not in contents and not _contents_entry(lines, i)]
@@ -192,7 +207,9 @@ def segment_lines(
             end, body_start = offsets[i] + runin[i][0], offsets[i] + runin[i][1]
         elif i in joined:
             end = body_start = offsets[joined[i]] + len(lines[joined[i]].rstrip())
-        body_end = offsets[heads[n + 1]] if n + 1 < len(heads) else len(text)
+        # (up to the next heading's span, which a line above it may open)
+        body_end = offsets[numbered_by.get(heads[n + 1], heads[n + 1])] if n + 1 < len(
+            heads) else len(text)
         while body_end > body_start and text[body_end - 1].isspace():
             body_end -= 1
         # (a numbered title's heading is its own line, whose case sets its level; its span
@@ -216,7 +233,8 @@ def segment_lines(
         last = bisect_left(starts, sec.body_span[1], first)
         sec.flavour_spans = [f.span for f in flavour[first:last]
                              if f.span[1] <= sec.body_span[1]]
-    entries = {n for n, i in enumerate(heads) if i in colon_lines}
+    # (an errata's entries are such a list: each the next one's sibling)
+    entries = {n for n, i in enumerate(heads) if i in colon_lines or i in errata}
     nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
     steps_under_heading(sections, text)
     priced_entries(sections)
@@ -312,6 +330,34 @@ def _goes_on(line: str) -> bool:
         and pos(toks[0]) == "PREP" and s[-1].isalpha()
 
 
+_MAX_ENTRY_WORDS = 8
+
+
+def _errata_entries(lines: list[str], nonblank: list[int]) -> tuple[
+        dict[int, tuple[int, int]], set[int]]:
+    """An errata's entries (:data:`ingest.sections.ERRATA_ENTRY`): each heads what it says to
+    change, on its line after a colon or under it (where a heading and its text part in the
+    line, as :func:`run_in_heading` gives them). In a bilingual errata the English entry of a
+    page a Russian entry amends too ("Page 58 – Kurt Helborg, …" over "Стр.58 – Курт
+    Хельборг, …") is its original, no heading: it and its text go with the entry before."""
+    found: dict[int, re.Match[str]] = {}
+    for i in nonblank:
+        if lines[i].lstrip()[:1] in "сСpP":  # the cheap test first
+            m = ERRATA_ENTRY.match(lines[i])
+            if m is not None and len(words(m.group("name"))) <= _MAX_ENTRY_WORDS:
+                found[i] = m
+    russian = {m.group("page") for m in found.values() if m.group("ru")}
+    entries: dict[int, tuple[int, int]] = {}
+    english: set[int] = set()
+    for i, m in found.items():
+        if m.group("en") and m.group("page") in russian:
+            english.add(i)
+        else:
+            text = m.start("text") if m.group("text") else len(lines[i].rstrip())
+            entries[i] = (m.end("name"), text)
+    return entries, english
+
+
 def _title_in_two_lines(lines: list[str], nonblank: list[int], nxt: dict[int, int | None],
                         i: int) -> bool:
     """Whether the text's first line and the next, both in capitals and one blank line apart,
@@ -401,6 +447,13 @@ _ORDINAL = (r"(?:перв|втор|трет|четв[её]рт|пят|шест|�
 _PART_LABEL = re.compile(
     rf"^\s*(?:{_PARTS}\s+(?:{_ORDINAL}|\d{{1,3}}|[IVXLC]{{1,6}})|{_ORDINAL}\s+{_PARTS})\.?\s*$",
     re.IGNORECASE)
+
+# an English name in capitals on its line, and a Russian one with no Latin letter in it
+_ENGLISH_CAPS = re.compile(r"^\s*[A-Z][A-Z'’&\- ]{2,40}[A-Z]\s*$")
+_RUSSIAN_NAME = re.compile(r"^\s*[А-ЯЁ][^A-Za-z\n]{1,60}$")
+
+# a conjunction or preposition alone on a line in capitals: a heading broken at it goes on
+_CAPS_CONNECTOR = re.compile(r"^\s*(?:И|ИЛИ|В|ВО|НА|ПО|ДЛЯ|ПРИ|С|СО|ОТ|ИЗ|К|&)\s*$")
 
 _MODIFIER = re.compile(r"^\s*[+\-−–]\d")  # "+1 к результату боя …", "-1 на попадание …"
 

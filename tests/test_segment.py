@@ -58,6 +58,9 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Overwatch - это особый тип стрельбы", "Цель может", False),
         # a numbered line may be a heading: whether it is one of a list, the page decides
         ("1. Инициативная фаза", "Игроки кидают", True),
+        # a name with its notes in brackets: the notes' verb makes no sentence of it
+        ("Призыв Нехека (Колдуется на 6+) (Сигнатурное заклинание)", "Чародей поёт", True),
+        ("Модели стреляют по очереди в любой фазе (см. стр. 12)", "Затем", False),
         ("- Скаут Сержант", "Рафаен", False),
         ("58", "Добавлен:", False),
         ("Удержаться или преследовать?", "Победившее подразделение", True),
