@@ -118,9 +118,10 @@ def in_capitals(word: str) -> bool:
 
 _DROP_CAPITAL_RE = re.compile(r"(?<!\w)([А-ЯЁа-яё]) ([А-ЯЁ]{2,})(?![\w])")
 # A drop capital a PDF set on a line of its own, the rest of its word on the next line(s):
-# "Г" / "ЕРОИЧЕСКОЕ" / "ВМЕШАТЕЛЬСТВО" ("ВМЕШАТЕЛЬСТВО" is the heading's next word).
+# "Г" / "ЕРОИЧЕСКОЕ" / "ВМЕШАТЕЛЬСТВО" ("ВМЕШАТЕЛЬСТВО" is the heading's next word), in lower
+# case too as small caps read it ("с" / "КОЛЬЗЯЩИЕ").
 _DROP_CAPITAL_LINE_RE = re.compile(
-    r"(?m)^[ \t]*([А-ЯЁ])[ \t]*\n(?:[ \t]*\n)?[ \t]*([А-ЯЁ]{2,})(?!\w)")
+    r"(?m)^[ \t]*([А-ЯЁа-яё])[ \t]*\n(?:[ \t]*\n)?[ \t]*([А-ЯЁ]{2,})(?!\w)")
 # One-letter Russian words: after one of these a capitalised word is usually a word of its own.
 _LETTER_WORDS = frozenset("авиксоуя")
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ingest import extract as ex
 from ingest.models import Span
-from ingest.sections import is_group_title, unparen
+from ingest.sections import ERRATA_ENTRY, is_group_title, unparen
 from kb.lemmas import is_known, lemma_key, morph
 
 if TYPE_CHECKING:
@@ -60,7 +60,14 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
     def sp(local: Span) -> Span:
         return p.to_source(local)
 
-    # page citations
+    # page citations; an errata's entry cites the page it amends in its heading ("Стр.58 –
+    # Курт Хельборг, специальные правила")
+    entry = ERRATA_ENTRY.match(" ".join(p.section.heading.split()))
+    if entry is not None:
+        r.b.edge(p.id, r.page(int(entry.group("page"))), "cites_page",
+                 evidence=" ".join(p.section.heading.split()),
+                 span=p.cleaned.to_source_span(*p.section.heading_span),
+                 raw=entry.group(0)[:entry.end("page")].strip())
     for m in ex.page_citations(text):
         r.b.edge(p.id, r.page(int(m.name)), "cites_page", evidence=m.sentence,
                  span=sp(m.span), raw=m.raw)

@@ -105,3 +105,20 @@ def test_the_other_names_the_books_give_a_rule_are_its_aliases() -> None:
     node, so a search or a list finds it by them."""
     graph = graph_of("marked_names")
     assert "Тест на разгром" in graph.nodes[titled(graph, "Разгром")].aliases
+
+
+def test_an_errata_entry_cites_the_page_it_amends() -> None:
+    """"Стр.58 – Курт Хельборг, специальные правила" amends page 58: its section cites it, with
+    the heading as evidence, besides the pages its text cites ("(стр.41)"); the English entry
+    of the same page is no section of its own."""
+    graph = graph_of("errata")
+    helborg = titled(graph, "Курт Хельборг, специальные правила")
+    cites = {e.target: e for e in graph.out_edges(helborg, "cites_page")}
+    assert set(cites) == {"whfb8:page:58", "whfb8:page:41"}
+    assert cites["whfb8:page:58"].raw == "Стр.58"
+    theogonist = titled(graph, "Верховный теогонист, профиль")
+    assert {e.target for e in graph.out_edges(theogonist, "cites_page")} == {"whfb8:page:80"}
+    assert not [n for n in graph.nodes.values() if n.title.startswith("Kurt")]
+    source = (DATA / "errata" / "errata.txt").read_text(encoding="utf-8")
+    span = cites["whfb8:page:58"].span
+    assert span is not None and source[span[0]:span[1]].startswith("Стр.58 – Курт")
