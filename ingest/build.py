@@ -33,16 +33,15 @@ class Built:
 def prepare(source: SourceText) -> tuple[CleanedText, Segmentation]:
     """Clean and segment one source text."""
     cleaned = clean(source)
-    gaps, cut = _gaps(source.text, cleaned)
-    seg = segment(cleaned.text, source.system, cleaned.pages, gaps, cut)
+    gaps = _gaps(source.text, cleaned)
+    seg = segment(cleaned.text, source.system, cleaned.pages, gaps)
     return cleaned, seg
 
 
-def _gaps(original: str, cleaned: CleanedText) -> tuple[dict[int, int], set[int]]:
-    """For each line start of the cleaned text: blank lines before it in the source; and the
-    line starts that removed text (a site's furniture) stood right before."""
+def _gaps(original: str, cleaned: CleanedText) -> dict[int, int]:
+    """For each line start of the cleaned text: blank lines before it in the source (one at
+    least where removed text, a site's furniture, stood before it)."""
     gaps: dict[int, int] = {}
-    cut: set[int] = set()
     text = cleaned.text
     pos = 0
     prev_end_src = 0
@@ -55,12 +54,11 @@ def _gaps(original: str, cleaned: CleanedText) -> tuple[dict[int, int], set[int]
             if pos and any(ln.strip() for ln in inner):
                 # removed lines part the text around them as a blank line does at least
                 # (above the text's first line they part it from nothing)
-                cut.add(pos)
                 gaps[pos] = max(gaps[pos], 1)
             prev_end_src = cleaned.to_source(pos + len(line)) if pos + len(line) < len(
                 text) else len(original)
         pos += len(line) + 1
-    return gaps, cut
+    return gaps
 
 
 def build(

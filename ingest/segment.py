@@ -68,7 +68,6 @@ def segment(
     system: str | None,
     pages: Sequence[PageMarkLike] | None = None,
     gaps: dict[int, int] | None = None,
-    cut: set[int] | None = None,
 ) -> Segmentation:
     """Split ``text`` (cleaned) into sections.
 
@@ -77,9 +76,8 @@ def segment(
         system: the game system (chooses the unit type vocabulary).
         pages: page footers found by cleaning; each closes the page before it.
         gaps: for a heading starting at a cleaned offset, how many blank lines stood before
-            it in the source (larger gaps separate larger sections in the WHFB pages).
-        cut: the cleaned line starts that text cleaning removed stood right before (lines
-            a site's furniture stood between are no run of one list).
+            it in the source (larger gaps separate larger sections in the WHFB pages; text
+            cleaning removed counts as one blank line at least).
     """
     vocab = vocabulary(system)
     lines = text.split("\n")
@@ -100,7 +98,7 @@ def segment(
                 chars[at] = "\n"
             lined = "".join(chars)
         result = segment_lines(lined, vocab, system, gaps or {}, [p.at for p in pages or []],
-                               colon, cut)
+                               colon)
     name_english_headings(text, result.sections)
     _assign_pages(result.sections, pages or [])
     return result

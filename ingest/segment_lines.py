@@ -53,7 +53,6 @@ _LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a
 def segment_lines(
     text: str, vocab: Vocabulary, system: str | None, gaps: dict[int, int],
     page_ends: list[int], colon: dict[int, tuple[int, int]] | None = None,
-    cut: set[int] | None = None,
 ) -> Segmentation:
     """Split a web-page text into sections: each heading line opens one that runs to the next.
 
@@ -65,7 +64,6 @@ def segment_lines(
         page_ends: cleaned offsets where a page footer closed a page.
         colon: rules that run in after a colon
             (:func:`ingest.segment_headings.colon_run_ins`), each at a line's start.
-        cut: line starts that removed text stood right before.
     """
     lines = text.split("\n")
     offsets = []
