@@ -129,8 +129,9 @@ _LINE_SHAPES: tuple[tuple[str, str], ...] = (
      rf"|[^\n]{{1,40}}?{_S}+(?i:написал\(а\)|wrote){_S}*:?(?:,?{_S}*{_DATE_TIME})?"
      rf"|(?i:originally posted by){_S}+[^\n]{{1,40}}",
      QUOTE_REASON),
-    # a site's clock: the weekday over the date (and the time) on lines of their own
-    (rf"{_WEEKDAY}{_S}*\n{_S}*{_DATE}(?:{_S}*\n{_S}*{_TIME})?", FORUM_INFO_REASON),
+    # a site's clock: the weekday over the date over the time, each on a line of its own (a
+    # weekday over a date alone may be a tournament's day in its schedule)
+    (rf"{_WEEKDAY}{_S}*\n{_S}*{_DATE}{_S}*\n{_S}*{_TIME}", FORUM_INFO_REASON),
     (rf"(?i:текущее время|часовой пояс|сейчас этот форум просматривают){_S}*:[^\n]{{0,80}}"
      rf"|(?i:автор{_S}+сообщение|рекомендуемые сообщения|что в чате)", FORUM_INFO_REASON),
     (rf"(?i:материал из){_S}+[A-ZА-ЯЁ][^\s!?]*(?:{_S}+[^\s!?]+){{0,5}}", WIKI_SOURCE_REASON),
