@@ -200,12 +200,14 @@ def _dedupe(items: list[str], title: str) -> list[str]:
 
 @lru_cache(maxsize=10_000)
 def is_group_title(title: str) -> bool:
-    """Whether a title names a group of sections: a plural noun of
-    :data:`~ingest.vocabulary.GROUP_HEADS` ("Типы подразделений", "Тесты на панику")."""
+    """Whether a title names a group of sections: its head noun (the first) is a plural of
+    :data:`~ingest.vocabulary.GROUP_HEADS` ("Типы подразделений", "Тесты на панику",
+    "Специальные правила армии", "Примеры мистических монументов"); "Колесницы и специальные
+    правила" is about chariots, no group."""
     for w in words(title):
         p = morph().parse(w.lower())[0]
-        if p.normal_form in GROUP_HEADS and p.tag.number == "plur" and p.tag.POS == "NOUN":
-            return True
+        if p.tag.POS == "NOUN":
+            return p.normal_form in GROUP_HEADS and p.tag.number == "plur"
     return False
 
 

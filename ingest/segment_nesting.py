@@ -74,7 +74,8 @@ def nest_lines(
     phase: int | None = None
     caps: int | None = None
     last_top: int | None = None
-    step_open: int | None = None  # the last "Фаза 3 — Стрельба" of a text of one style
+    # the last "Фаза 3 — Стрельба" of a text of one style, or numbered heading of a group
+    step_open: int | None = None
     ends = sorted(page_ends or [])
     prev_start = -1
 
@@ -85,12 +86,14 @@ def nest_lines(
         return k < len(ends) and ends[k] <= start
 
     # a heading that opens the text with no text of its own (a page's title right over its
-    # first part) has the largest gap before it: nothing is above it, and no gap closes it
+    # first part), or a group's title that opens it ("Примеры мистических монументов" over
+    # its lead-in), has the largest gap before it: nothing is above it, and no gap closes it
     opening_gap = max(gaps.values(), default=0) + 1
     for i, sec in enumerate(sections):
         gap = gaps.get(sec.heading_span[0], 1)
-        if not i and not text[:sec.heading_span[0]].strip() \
-                and not text[sec.body_span[0]:sec.body_span[1]].strip():
+        if not i and not text[:sec.heading_span[0]].strip() and (
+                not text[sec.body_span[0]:sec.body_span[1]].strip()
+                or is_group_title(sec.title)):
             gap = opening_gap
         key = _title_key(sec.title)
         parent: int | None = None
@@ -127,8 +130,11 @@ def nest_lines(
             elif killteam and group_caps is not None and not _is_caps(sec.heading):
                 parent = group_caps  # typography within the group: mixed case under capitals
             elif step_open is not None and step_open > open_group \
-                    and not STEP_NAME.match(" ".join(sec.heading.split())):
-                parent = step_open  # a step of the turn in the group holds what follows it
+                    and not STEP_NAME.match(" ".join(sec.heading.split())) \
+                    and not _NUMBER.match(sec.heading):
+                # a step of the turn or a numbered heading in the group ("2. ДВИЖЕНИЕ" in
+                # "Краткие правила игры") holds what follows it, as outside a group
+                parent = step_open
             else:
                 parent = open_group
         if parent is None and killteam and not decided:
@@ -148,7 +154,8 @@ def nest_lines(
             numbered = i  # "4. Отступление …", "Фаза 3 — Стрельба": a step holds what follows
         elif parent is None and not killteam and numbered is not None and not decided:
             parent = numbered
-        if step:
+        if step or (open_group is not None and _NUMBER.match(sec.heading)
+                    and open_group in _chain(sections, parent)):
             step_open = i
         if parent is None and last_top is not None and not killteam and not decided:
             # the body's first sentence is about the previous top section ("В многостороннем
@@ -168,7 +175,8 @@ def nest_lines(
                 phase = i
             elif parent in (phase, numbered_caps) and _is_caps(sec.heading):
                 caps = i
-        if open_group is not None and parent == open_group and _is_caps(sec.heading):
+        if open_group is not None and parent is not None and _is_caps(sec.heading) \
+                and open_group in _chain(sections, parent):
             group_caps = i
         # a heading with no text of its own right above another holds the entries after it
         # ("Мобильные войска" / "Сквадрон бронированных Стражей"), as a group's title does
@@ -178,7 +186,10 @@ def nest_lines(
                 and (open_group is None or parent == open_group):
             # a group in a group ("Базовые правила" in "Правила") holds what follows it
             nested = open_group is not None and parent == open_group
-            open_group, group_gap, group_caps = i, min(gap, group_gap) if nested else gap, None
+            # a page that parts every paragraph by wide gaps parts its group's title from its
+            # lead-in as widely: no narrower gap closes the group
+            own = max(gap, _gap_after(sec, text, gaps))
+            open_group, group_gap, group_caps = i, min(own, group_gap) if nested else own, None
         if parent is None:
             last_top = i
         sec.is_unit_type = is_type
@@ -450,6 +461,16 @@ def _parallel(earlier: Section, later: Section) -> bool:
     if min(len(a), len(b)) < 2 or a[0] == b[0] or a[-1] != b[-1]:
         return False
     return not _is_phase(earlier.title)
+
+
+def _gap_after(sec: Section, text: str, gaps: dict[int, int]) -> int:
+    """Blank lines between a heading and the first line of its text (0 where it has none)."""
+    body = text[sec.body_span[0]:sec.body_span[1]]
+    stripped = body.lstrip()
+    if not stripped:
+        return 0
+    first = sec.body_span[0] + len(body) - len(stripped)
+    return gaps.get(text.rfind("\n", 0, first) + 1, 0)
 
 
 def _chain(sections: list[Section], j: int | None) -> list[int]:

@@ -10,8 +10,9 @@ from importlib import resources
 from kb.lemmas import lemma_key
 
 # Words that make a heading a group of sections ("Специальные правила расстановки",
-# "Типы подразделений", "Тесты на панику"): the headings after it are its members.
-GROUP_HEADS = frozenset({"правило", "тип", "тест", "класс"})
+# "Типы подразделений", "Тесты на панику", "Виды ландшафта", "Примеры мистических
+# монументов"): the headings after it are its members.
+GROUP_HEADS = frozenset({"правило", "тип", "тест", "класс", "вид", "пример"})
 
 
 @dataclass(frozen=True)
