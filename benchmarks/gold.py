@@ -34,8 +34,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -43,6 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from gold_score import (  # noqa: E402
     GOLD_DIR,
     HELDOUT_DIR,
+    load_annotation,
     score_all,
     table,
     totals_table,
@@ -92,7 +91,7 @@ def main() -> None:
 
 def _stated(folder: Path, tmp: Path) -> Path:
     """A copy of ``folder`` with a ``corpus.toml`` stating each page's annotated system."""
-    annotations = yaml.safe_load((folder / "annotations.yaml").read_text(encoding="utf-8"))
+    annotations = load_annotation((folder / "annotations.yaml").read_text(encoding="utf-8"))
     copy = tmp / folder.name
     shutil.copytree(folder, copy)
     lines = [f'[files."{page}"]\nsystem = "{row["system"]}"\n'

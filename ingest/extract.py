@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_lemma
 
 Span = tuple[int, int]
@@ -164,6 +165,9 @@ def cue_names(text: str) -> list[Mention]:
                                sentence_of(text, m.start())))
     for m in _CAP_PHRASE.finditer(text):
         phrase = m.group(1)
+        if "\n" in text[m.start():m.start(1)] and column_header(
+                text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.start())].strip()):
+            continue  # "… Сила Специальные правила" / "Алебарда …": a table's header, its row
         for part in re.split(r"\s+и\s+(?=[А-ЯЁ])", phrase):
             part = re.sub(r"\s+(?:и|на|с)$", "", part.strip())
             if not part:
@@ -176,6 +180,32 @@ def cue_names(text: str) -> list[Mention]:
         out.append(Mention("cue_lower", raw, capitalize(raw), m.span(1),
                            sentence_of(text, m.start(1))))
     out.extend(_predicate_adjectives(text))
+    out.extend(_glossed_names(text))
+    return out
+
+
+# "имеют специальное правило непоколебимые (Unbreakble), Неустойчивые (Unstable) и …": names
+# after "правило", each with its English name in brackets, in any case; the English marks a
+# name, as quotes do
+_GLOSSED_LIST = re.compile(
+    r"(?:спец(?:иальн\w+\s+)?правил\w*)\s+((?:[А-ЯЁа-яё][а-яё-]+(?:\s+[а-яё][а-яё-]+){0,2}"
+    r"\s*\([A-Za-z][A-Za-z' -]*\)(?:\s*,\s*|\s+и\s+)?)+)"
+)
+_GLOSSED_ITEM = re.compile(r"([А-ЯЁа-яё][а-яё-]+(?:\s+[а-яё][а-яё-]+){0,2})\s*\([A-Za-z]")
+
+
+def _glossed_names(text: str) -> list[Mention]:
+    """The names of :data:`_GLOSSED_LIST`, those written in the nominative as a name is (a
+    description, "внушающими страх (Fear)", is inflected: no name as written)."""
+    out: list[Mention] = []
+    for m in _GLOSSED_LIST.finditer(text):
+        for item in _GLOSSED_ITEM.finditer(text, m.start(1), m.end(1)):
+            raw = item.group(1)
+            first = morph().parse(raw.split()[0].lower())
+            if not any("nomn" in p.tag for p in first):
+                continue
+            out.append(Mention("cue", raw, capitalize(raw), item.span(1),
+                               sentence_of(text, item.start(1))))
     return out
 
 

@@ -41,11 +41,29 @@ _PROFILE_VALUES = re.compile(r"(?:\s+(?:\d+[+\"]?|[–—-]|\d*[DdДд]\d+(?:[+-
 # a spell's or weapon's profile written out: a range in inches ("Магическая стрела 24”, D6 S4
 # hit"), a Strength ("2D6 S4"); no heading names a distance or a Strength
 _PROFILE_TERMS = re.compile(r"\d\s*(?:[”″\"]|дюйм)|(?<![\w-])[SС]\d\b")
+# a profile table's header in words ("Наименование Дальность Сила Специальные правила",
+# "Оружие Дальность Сила БП Тип"): three or more names of its columns side by side, with no
+# mark or conjunction between them, as no heading is written
+_COLUMN_NAMES = frozenset({
+    "наименование", "название", "оружие", "дальность", "сила", "бп", "тип", "специальный",
+    "правило", "стоимость", "цена", "очко", "модель", "профиль", "характеристика",
+    "стойкость", "рана", "инициатива", "атака", "лидерство", "движение", "спасбросок"})
+_MIN_COLUMNS = 3
 
 
 _MAX_CHARS, _MAX_WORDS = 80, 9
 # a page's title, alone on the text's first line, may be as long as a headline
 _MAX_TITLE_CHARS, _MAX_TITLE_WORDS = 140, 16
+
+
+def column_header(s: str) -> bool:
+    """Whether a line is a profile table's header written in words (:data:`_COLUMN_NAMES`):
+    the lines right under it are its rows, no headings either."""
+    if not re.fullmatch(r"[\w ]+", s):
+        return False
+    lemmas = [lemma(w) for w in s.split()]
+    return all(w in _COLUMN_NAMES for w in lemmas) and len(
+        set(lemmas) - {"специальный"}) >= _MIN_COLUMNS
 
 
 def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bool:
@@ -80,7 +98,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if _is_field(s) or _NUMBERED_LOWER.match(s):
         return False
-    if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s):
+    if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s) \
+            or column_header(s):
         return False  # a row of a profile table, a profile written out
     count = _COUNT.match(s)
     if count and not s[count.end():].isupper():

@@ -29,6 +29,7 @@ from ingest.segment_headings import (
     _broken_heading,
     _has_finite_verb,
     _is_caps,
+    column_header,
     is_heading_line,
     run_in_heading,
 )
@@ -81,8 +82,11 @@ def segment_lines(
         j = nxt[i]
         return lines[j] if j is not None else None
 
-    cand = [i for i in nonblank if is_heading_line(lines[i], following(i))
-            or _above_subtitle(lines, i, nxt)]
+    # a profile table's rows stand right under its header ("Наименование Дальность Сила …" /
+    # "Лук Огонь залпом"): a row is no heading, whatever its words
+    rows = {i for i in nonblank if i and column_header(lines[i - 1].strip())}
+    cand = [i for i in nonblank if i not in rows and (is_heading_line(lines[i], following(i))
+            or _above_subtitle(lines, i, nxt))]
     headline: int | None = None  # the page's title, when only its length kept it out
     if nonblank and (not cand or cand[0] != nonblank[0]) \
             and _page_title(lines, nonblank[0], following(nonblank[0])):

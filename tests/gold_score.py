@@ -208,11 +208,28 @@ def _target_key(target: Node, wanted: set[str]) -> str:
     return lemma_key(target.title)
 
 
+class _AnnotationLoader(yaml.SafeLoader):
+    """YAML as a reader writes an annotation: "+1" (a modifier) stays the text "+1", not the
+    number 1 that YAML's own resolver makes of it; "1", "3+" and "12" read as before."""
+
+
+_AnnotationLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers
+            if not (first == "+" and tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"))]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def load_annotation(text: str) -> Any:
+    """An annotation file's content (:class:`_AnnotationLoader`)."""
+    return yaml.load(text, Loader=_AnnotationLoader)  # noqa: S506 - a safe loader's subclass
+
+
 def annotations(directory: Path = GOLD_DIR) -> dict[str, dict[str, Any]]:
     """Corpus file name → its annotation, for every ``*.yaml`` in ``directory``."""
     out: dict[str, dict[str, Any]] = {}
     for path in sorted(directory.glob("*.yaml")):
-        out.update(yaml.safe_load(path.read_text(encoding="utf-8")))
+        out.update(load_annotation(path.read_text(encoding="utf-8")))
     return out
 
 

@@ -45,6 +45,13 @@ def test_special_rules_box() -> None:
         ("получает правило «молот ярости» до конца хода.", ["Молот ярости"]),
         ("действие их правил Вдохновляющее Присутствие и Стоять Насмерть! соответственно",
          ["Вдохновляющее Присутствие", "Стоять Насмерть!"]),
+        # names listed after "правило" with their English names: any case; a description
+        # in an inflected form ("вселяющими ужас (Terror)") is no name as written
+        ("Воины имеют специальное правило бесстрашные (Fearless), Стойкие (Stubborn) и "
+         "вселяющими ужас (Terror).", ["Бесстрашные", "Стойкие"]),
+        # a table's header ends in "Специальные правила", its row's words are no names
+        ("Наименование Дальность Сила Специальные правила\nКопьё Ближний бой +1 Первый удар",
+         []),
     ],
 )
 def test_cue_names(text: str, names: list[str]) -> None:
