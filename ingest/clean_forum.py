@@ -170,12 +170,30 @@ _CATEGORIES_RE = re.compile(
     _line(rf"(?i:категори[яи]|categories|category){_S}*:{_S}*[^\n]{{1,300}}"), re.MULTILINE)
 
 
+# a site's sign-in box, one label a line ("Вход" / "Забыли?" / "вход по аккаунту"): two or
+# more such lines together, one of them the box's own (a forgotten password, an account, a
+# password field), never a word of a rules text alone
+_SIGN_IN = (rf"(?i:вход|войти|авторизация|регистрация|логин|пароль|забыли(?:{_S}+пароль)?\??"
+            rf"|(?:вход|войти){_S}+(?:по|через){_S}+[^\n]{{1,30}}|запомнить{_S}+меня"
+            rf"|восстановить{_S}+пароль|личный{_S}+кабинет)")
+_SIGN_IN_OWN = re.compile(r"(?i:забыли|пароль|аккаунт|запомнить|кабинет)")
+_SIGN_IN_RE = re.compile(
+    rf"^{_S}*{_SIGN_IN}{_S}*$(?:\n(?:{_S}*\n)*{_S}*{_SIGN_IN}{_S}*$)+", re.MULTILINE)
+
+
+def _sign_in_boxes(text: str) -> list[Edit]:
+    """A site's sign-in box (:data:`_SIGN_IN_RE`), its labels one a line."""
+    return [block_edit(text, m.start(), m.end(), "site_furniture", GUEST_REASON)
+            for m in _SIGN_IN_RE.finditer(text) if _SIGN_IN_OWN.search(m.group(0))]
+
+
 def forum_furniture(text: str) -> list[Edit]:
     """Whole lines and blocks of forum and wiki furniture in ``text`` (see the module's
     docstring), each a block edit of the ``site_furniture`` step with its reason."""
     edits = [block_edit(text, m.start(), m.end(), "site_furniture",
                         _LINE_REASONS[m.lastgroup or ""]) for m in _LINES_RE.finditer(text)]
     edits.extend(_post_headers(text))
+    edits.extend(_sign_in_boxes(text))
     wiki_reasons = (WIKI_SOURCE_REASON, WIKI_NAV_REASON)
     if any(e.reason not in wiki_reasons for e in edits):  # a forum's page: "Вася написал:"
         edits.extend(block_edit(text, m.start(), m.end(), "site_furniture", QUOTE_REASON)

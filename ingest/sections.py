@@ -168,6 +168,14 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
                                                  normal_case(russian))
     # "Отряд (Team)", "Меткость (BS)", "Движение (М)": a Russian name and its English name or
     # its abbreviation (Latin or Cyrillic capitals), which is an alias as written
+    # "Вольные стрелки /Рассыпной строй/": a second name between slashes, as in brackets
+    # (and its English name after them in brackets: "… /РАССЫПНОЙ СТРОЙ/ (SKIRMISHERS)")
+    m5 = re.match(r"^([^/]*[А-Яа-яЁё][^/]*?)\s*/([^/]+)/\s*(\([^()]*\))?$", h)
+    if m5:
+        other = m5.group(2).strip()
+        title, aliases = title_and_aliases(f"{m5.group(1)} {m5.group(3) or ''}")
+        return title, _dedupe([other if _is_latin(other) else normal_case(other), *aliases],
+                              title)
     m2 = _NAME_PAREN.match(h)
     if m2 and not _is_latin(m2.group(1)):
         other = m2.group(2)

@@ -49,6 +49,8 @@ _COLUMN_NAMES = frozenset({
     "правило", "стоимость", "цена", "очко", "модель", "профиль", "характеристика",
     "стойкость", "рана", "инициатива", "атака", "лидерство", "движение", "спасбросок"})
 _MIN_COLUMNS = 3
+# a term, a spaced dash and its definition in lower case, ending in a period
+_DEFINITION = re.compile(r"\S\s+[–—-]\s+[а-яё]")
 
 
 _MAX_CHARS, _MAX_WORDS = 80, 9
@@ -125,9 +127,10 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
     if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …"),
         # or a quantified subject ("Все атаки – огненные.": a heading names, it says no "all")
+        # or a term and its definition after a dash ("Тест на лидерство – аналогично 7.")
         return not _has_predicate(s) and not title and not (
             len(toks) > 1 and lemma(toks[0]) in _QUANTIFIERS) and not (
-            _RESTRICTIVE & {t.lower() for t in toks})
+            _RESTRICTIVE & {t.lower() for t in toks}) and not _DEFINITION.search(s)
     if s.endswith("!"):  # an exclamation may be a heading's ("Основы завершены!")
         return not _has_finite_verb(s)
     if len(toks) > 6:

@@ -85,6 +85,7 @@ def segment_lines(
     # a profile table's rows stand right under its header ("Наименование Дальность Сила …" /
     # "Лук Огонь залпом"): a row is no heading, whatever its words
     rows = {i for i in nonblank if i and column_header(lines[i - 1].strip())}
+    rows |= _split_list_items(lines, nonblank)
     cand = [i for i in nonblank if i not in rows and (is_heading_line(lines[i], following(i))
             or _above_subtitle(lines, i, nxt))]
     headline: int | None = None  # the page's title, when only its length kept it out
@@ -373,6 +374,32 @@ def _title_in_two_lines(lines: list[str], nonblank: list[int], nxt: dict[int, in
         return False
     after = nxt[j]
     return after is not None and not lines[after].isupper()
+
+
+_LIST_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]?\s*$")
+
+
+def _split_list_items(lines: list[str], nonblank: list[int]) -> set[int]:
+    """The items of a numbered list that a page set as two columns, its numbers one a line and
+    then its items ("1." / "2." / "3." / "Фаза движения" / "Фаза магии" / "Фаза стрельбы"):
+    as many lines as numbers right after them, each an item of the list, no heading. Bare
+    numbers ("1" / "2" / "3") are a table's cells, one a line: the line above them is its
+    row's label ("BS стрелка"), no heading either."""
+    out: set[int] = set()
+    k = 0
+    while k < len(nonblank):
+        run = 0
+        while k + run < len(nonblank) and (m := _LIST_NUMBER.match(lines[nonblank[k + run]])) \
+                and int(m.group(1)) == run + 1:
+            run += 1
+        if run >= 2:
+            out.update(nonblank[k + run:k + 2 * run])
+            if k and all(lines[nonblank[j]].strip().isdigit() for j in range(k, k + run)):
+                out.add(nonblank[k - 1])
+            k += 2 * run
+        else:
+            k += 1
+    return out
 
 
 def _page_title(lines: list[str], i: int, next_line: str | None) -> bool:

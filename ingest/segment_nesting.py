@@ -242,8 +242,14 @@ def title_over_parts(sections: list[Section], text: str) -> None:
     if first.parent is not None:
         return
     size = len(words(first.title))
-    # (a title set over two lines, "KILL TEAM" / "КАМПАНИИ", is written as one too)
-    if not (": " in first.title or size >= _MIN_TITLE_WORDS or "\n" in first.heading):
+    # (a title set over two lines, "KILL TEAM" / "КАМПАНИИ", is written as one too; a title
+    # that holds a part by its name already, "СТРЕЛЬБА ПО ТЕХНИКЕ" over "ВЫБОР ТЕХНИКИ В
+    # КАЧЕСТВЕ ЦЕЛИ", set alike, so placed by its words, not by its case, is the page's
+    # subject)
+    holds = any(sec.parent == 0 and _is_caps(sec.heading) == _is_caps(first.heading)
+                for sec in sections[1:])
+    if not (": " in first.title or size >= _MIN_TITLE_WORDS or "\n" in first.heading
+            or (holds and size >= 2)):
         return
     if not text[first.body_span[0]:first.body_span[1]].strip():
         return  # a heading right above another is a group's, which the nesting has placed

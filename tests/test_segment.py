@@ -54,6 +54,8 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Именно подобные ситуации отображает правило Паники.", "Паника и", False),
         ("Отступило через", "Если дружественное", True),
         ("Фазы следующие:", "1. Инициативная фаза", False),
+        # a term and its definition after a dash, ending in a period
+        ("Тест на лидерство – аналогично 7.", "Поле зрения – если видит", False),
         ("Модель, которая отступает также не может стрелять, если она не", "может летать.", False),
         ("Overwatch - это особый тип стрельбы", "Цель может", False),
         # a numbered line may be a heading: whether it is one of a list, the page decides
@@ -97,6 +99,10 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("REINFORCEMENTS (ПОПОЛНЕНИЕ, подкрепление)", "Пополнение",
          ["Подкрепление", "Reinforcements"]),
         ("Retreat (отход)", "Отход", ["Retreat"]),
+        # a second name between slashes, and the English after it
+        ("ЛЁГКАЯ ПЕХОТА /СВОБОДНЫЙ СТРОЙ/ (LIGHT INFANTRY)", "Лёгкая пехота",
+         ["Свободный строй", "LIGHT INFANTRY"]),
+        ("Атака 1/2", "Атака 1/2", []),
         ("СТРЕЛЬБА ПО АРТИЛЛЕРИИ", "Стрельба по артиллерии", []),
         ("ЭЛЬДАРСКИЕ ( И ТЁМНОЭЛЬДАРСКИЕ ) ГРАВИЦИКЛЫ",
          "Эльдарские (и тёмноэльдарские) гравициклы", []),
