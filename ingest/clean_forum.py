@@ -99,7 +99,7 @@ _TOPIC_BUTTON = (r"(?:Ответить(?: на тему| в (?:эту |данн�
                  r" новую тему|Открыть новую тему|Новая тема|Быстрый ответ|Опции темы|Поиск в теме"
                  r"|Версия для печати"
                  r"|Подписаться на тему|Post Reply|New Topic|Start new topic|Add reply)")
-_PAGE_LIST = r"(?:\d+|\.\.\.|…|[<>«»]|След\.?|Пред\.?|Next|Prev|Вперёд|Назад)"
+_PAGE_LIST = r"(?:\d+|\[\d+\]|\.\.\.|…|[<>«»]|След\.?|Пред\.?|Next|Prev|Вперёд|Назад)"
 _LINE_SHAPES: tuple[tuple[str, str], ...] = (
     (rf"(?i:здравствуйте|добро пожаловать|привет(?:ствуем|ствую)?(?:{_S}+вас)?|welcome),?{_S}+"
      rf"(?i:гость|guest)"
@@ -133,7 +133,12 @@ _LINE_SHAPES: tuple[tuple[str, str], ...] = (
     # weekday over a date alone may be a tournament's day in its schedule)
     (rf"{_WEEKDAY}{_S}*\n{_S}*{_DATE}{_S}*\n{_S}*{_TIME}", FORUM_INFO_REASON),
     (rf"(?i:текущее время|часовой пояс|сейчас этот форум просматривают){_S}*:[^\n]{{0,80}}"
-     rf"|(?i:автор{_S}+сообщение|рекомендуемые сообщения|что в чате)", FORUM_INFO_REASON),
+     rf"|(?i:автор{_S}+сообщение|рекомендуемые сообщения|что в чате|информация о пользователе"
+     rf"|просмотр сообщений)"
+     # a member's page: "Весь контент Lord Velard" (Invision), "Темы - Makc" and its lead-in
+     # (SMF)
+     rf"|(?i:весь контент){_S}+[^\n]{{1,40}}|(?i:темы|сообщения){_S}+-{_S}+[^\s.!?]{{1,30}}"
+     rf"|(?i:в этом разделе можно просмотреть все)[^\n]{{0,80}}", FORUM_INFO_REASON),
     (rf"(?i:материал из){_S}+[A-ZА-ЯЁ][^\s!?]*(?:{_S}+[^\s!?]+){{0,5}}", WIKI_SOURCE_REASON),
     (rf"\((?i:перенаправлено){_S}+(?i:с|со страницы|from){_S}*«[^»\n]{{1,80}}»\)"
      rf"|(?:(?i:перейти к|jump to){_S}*:?{_S}*(?i:навигаци[ия]|поиск[уа]?|navigation|search)"
@@ -181,6 +186,37 @@ _SIGN_IN_RE = re.compile(
     rf"^{_S}*{_SIGN_IN}{_S}*$(?:\n(?:{_S}*\n)*{_S}*{_SIGN_IN}{_S}*$)+", re.MULTILINE)
 
 
+# a member's card on the engine's page (Invision): labels without a colon, each a bulleted
+# line, their values under them ("Пользователь" / "• Постов" / "7 957" / "• Зарегистрирован")
+_CARD_LABEL = (rf"(?:[•*·]{_S}*)?(?i:постов|сообщений|зарегистрирован\w*|посещение"
+               r"|последнее посещение|репутация|день рождения)")
+_CARD_LINE = rf"(?:{_CARD_LABEL}|{_COUNT}|{_DATE}(?:,?{_S}*{_TIME})?)"
+_CARD_RE = re.compile(
+    rf"^(?:{_S}*(?i:пользователь|участник|модератор|администратор|новичок|member){_S}*\n"
+    rf"(?:{_S}*\n)*)?{_S}*{_CARD_LABEL}{_S}*$"
+    rf"(?:\n(?:{_S}*\n)*{_S}*{_CARD_LINE}{_S}*$)+", re.MULTILINE)
+
+
+def _member_cards(text: str) -> list[Edit]:
+    """A member's card (:data:`_CARD_RE`) of two labels or more, and the member's name right
+    above it when it is written as a user name is (Latin letters or digits: "Lord Velard")."""
+    edits = []
+    for m in _CARD_RE.finditer(text):
+        if len(re.findall(_CARD_LABEL, m.group(0))) < 2:
+            continue
+        start = m.start()
+        above = _NAME_ABOVE_RE.search(text, max(0, start - _NAME_WINDOW), start)
+        if above is not None and _LATIN_RE.search(above.group(1)):
+            start = above.start(1)
+        edits.append(block_edit(text, start, m.end(), "site_furniture", POST_HEADER_REASON))
+    return edits
+
+
+_NAME_WINDOW = 120  # the name stands right above the card: no further look back
+_NAME_ABOVE_RE = re.compile(rf"^{_S}*(\S[^\n]{{0,31}}?)(?<![.!?:;,]){_S}*\n(?:{_S}*\n)*\Z",
+                            re.MULTILINE)
+
+
 def _sign_in_boxes(text: str) -> list[Edit]:
     """A site's sign-in box (:data:`_SIGN_IN_RE`), its labels one a line."""
     return [block_edit(text, m.start(), m.end(), "site_furniture", GUEST_REASON)
@@ -194,6 +230,7 @@ def forum_furniture(text: str) -> list[Edit]:
                         _LINE_REASONS[m.lastgroup or ""]) for m in _LINES_RE.finditer(text)]
     edits.extend(_post_headers(text))
     edits.extend(_sign_in_boxes(text))
+    edits.extend(_member_cards(text))
     wiki_reasons = (WIKI_SOURCE_REASON, WIKI_NAV_REASON)
     if any(e.reason not in wiki_reasons for e in edits):  # a forum's page: "Вася написал:"
         edits.extend(block_edit(text, m.start(), m.end(), "site_furniture", QUOTE_REASON)

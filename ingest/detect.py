@@ -117,7 +117,7 @@ GAME_NAMES: dict[str, re.Pattern[str]] = {
     "killteam2018": re.compile(r"kill[\s-]*team|килл?[\s-]*тим|истребительн\w* команд"),
     "wh40k6": re.compile(r"warhammer[\s_]*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40"),
     "whfb8": re.compile(r"warhammer\s+fantasy(?!\s+role)|\bw?hfb\b|\bwfb\b|вархаммер\w*\s+фэнтези"
-                        r"|фэнтези\s+батл|fantasy\s+battles?"),
+                        r"|фэнтези\s+батл|fantasy\s+battles?|warhammer\s+fb\b|\bвфб\b"),
     OTHER: re.compile(
         r"age\s+of\s+sigmar|эпох\w*\s+сигмара|\baos\b|necromunda|некромунд|blood\s*bowl"
         r"|кровав\w* футбол|mordheim|мордхейм|roleplay|ролев\w+ игр|\bрпг\b|\bwfrp|dark\s+heresy"
@@ -135,6 +135,9 @@ BARE_NAME = re.compile(
 """"Warhammer" alone ("в игре Warhammer", "армии Вархаммера"): the fantasy battle game's own
 name before Age of Sigmar, counted for it only in a text that names no game in full — beside
 "Age of Sigmar" or "Warhammer 40,000" it is the brand of them all."""
+NAMED_OVER_WORDS = 3
+"""Times a text names its game (and never the game its words lean to), once a page at least, for
+its names to outweigh its words (a long text's words are those of many pages, its names few)."""
 BUILT_ON: dict[str, str] = {"killteam2018": "wh40k6"}
 """A game built on another's rules and words: Kill Team on 40k's (8th edition on), so a
 page of 40k's later editions reads like Kill Team; a Kill Team page names Kill Team."""
@@ -264,13 +267,21 @@ class Model:
               and (leaning := clear_world(setting, SETTING_LEAN)) is not None
               and {best, second} & set(WORLDS[leaning])):
             system = _best_of(WORLDS[leaning], which)  # close rules words, its world's things
-        named = game_names(text if page is None else page)
+        named_in = text if page is None else page
+        named = game_names(named_in)
         by_name = named_game(named)
         if by_name is not None and world is not None and by_name not in WORLDS[world]:
             by_name = None  # "пришедшему в вархаммер" of a page on space marines: the hobby
         if by_name is not None and (system is None or (
-                BUILT_ON.get(system) == by_name and not named[system])):
-            system = by_name  # its words leave it unclear, or are shared, and its names not
+                BUILT_ON.get(system) == by_name and not named[system]) or (
+                system != by_name and not named[system] and named[by_name] >= NAMED_OVER_WORDS
+                and named[by_name] * PAGE >= len(named_in) and world is None
+                and BUILT_ON.get(by_name) != system)):
+            # its words leave it unclear, or are shared, and its names not; or it names its
+            # game again and again, never the game its words lean to, and no world's things
+            # say otherwise ("Правила Warhammer FB турнира" of a club's forum, whose words are
+            # those of tournaments and clubs); an older 40k's "Kill Team" is 40k's words' game
+            system = by_name
         elif system is not None and named[OTHER] > max(named[c] for c in SYSTEMS):
             system = None  # its words are of a game of ours, but it names other games more
         elif (system is None and world is not None and setting[f"{world}!"] >= SETTING_MIN

@@ -160,6 +160,7 @@ def test_the_names_of_games_count_in_the_page_as_found() -> None:
     ("Warhammer: Age of Sigmar и вселенная Warhammer", {"other": 1}),
     ("клуб Warhammer World в Ноттингеме", {}),
     ("Warhammer Fantasy Battles, или просто Warhammer", {"whfb8": 1}),
+    ("Правила Warhammer FB турнира, армии ВФБ", {"whfb8": 2}),
 ])
 def test_the_names_of_games_a_text_holds(text: str, names: dict[str, int]) -> None:
     """"Warhammer" alone is the fantasy battle game's name only in a text that names no game in
