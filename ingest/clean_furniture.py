@@ -299,6 +299,7 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
 _MAX_REPEATED_LINE = 120
 _LETTER_RE = re.compile(LETTERS)
 _ENDS_SENTENCE = tuple(".!?…;»\")")
+_STOPS = tuple(".!?…;")
 REPEATED_REASON = ("строка сайта, повторённая среди служебных строк (заголовок страницы, "
                    "«хлебные крошки»)")
 RUNNING_LINE_REASON = "колонтитул: строка повторяется и разрывает предложение"
@@ -356,8 +357,9 @@ def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
         if line:
             lines.append((pos, pos + len(raw), line))
         pos += len(raw) + 1
+    # (a title may end in its quoted name: only a sentence's own stop rules a line out here)
     counts = Counter(line for _, _, line in lines
-                     if len(line) <= _MAX_REPEATED_LINE and not line.endswith(_ENDS_SENTENCE)
+                     if len(line) <= _MAX_REPEATED_LINE and not line.endswith(_STOPS)
                      and _LETTER_RE.search(line))
     repeated = {line for line, n in counts.items() if n >= 2}
     if not repeated:
@@ -380,11 +382,13 @@ def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
             occurrences.setdefault(line, []).append(k)
     edits = []
     for line, ks in occurrences.items():
-        beside = all((furniture(k - 1) and lines[k - 1][2] != line)
+        sentence_like = line.endswith(_ENDS_SENTENCE)
+        beside = not sentence_like and all((furniture(k - 1) and lines[k - 1][2] != line)
                      or (furniture(k + 1) and (k + 1 >= len(lines) or lines[k + 1][2] != line))
                      for k in ks)
-        cuts = all(0 < k < len(lines) - 1 and not lines[k - 1][2].endswith(_ENDS_SENTENCE + (":",))
-                   and lines[k + 1][2][:1].islower() for k in ks)
+        cuts = not sentence_like and all(
+            0 < k < len(lines) - 1 and not lines[k - 1][2].endswith(_ENDS_SENTENCE + (":",))
+            and lines[k + 1][2][:1].islower() for k in ks)
         # furniture stands among different text each time; a text repeated whole (a page
         # saved twice) repeats its lines with their neighbours, and they stay
         contexts = {(lines[k - 1][2] if k else "", lines[k + 1][2] if k + 1 < len(lines) else "")
@@ -393,6 +397,12 @@ def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
             reason = REPEATED_REASON if beside else RUNNING_LINE_REASON
             edits += [block_edit(text, lines[k][0], lines[k][1], "site_furniture", reason)
                       for k in ks]
+        elif all(furniture(k - 1) and furniture(k + 1) for k in ks[:-1]) \
+                and not (furniture(ks[-1] - 1) and furniture(ks[-1] + 1)):
+            # a forum topic's title between its breadcrumb and pager, then the post's own
+            # heading of the same words over its text: the copies above go, the heading stays
+            edits += [block_edit(text, lines[k][0], lines[k][1], "site_furniture",
+                                 REPEATED_REASON) for k in ks[:-1]]
     return edits
 
 

@@ -203,7 +203,10 @@ class SystemResolver:
         parent = self.b.nodes.get(p.parent_id or "")
         if parent is not None and "расстановка" in lemma_key(parent.title).split():
             return "deployment_rule"
-        if parent is not None and "специальный правило" in lemma_key(parent.title):
+        if parent is not None and "специальный правило" in lemma_key(parent.title) \
+                and not re.search(r"\b(?:и|или)\s+специальный правило", lemma_key(parent.title)):
+            # ("Общие и специальные правила" of a tournament holds its clauses, no special
+            # rules of the game)
             return "special_rule"
         if _SELF_SPECIAL_RULE.search(p.text):
             return "special_rule"  # "модель с этим специальным правилом …": it says so itself

@@ -35,6 +35,7 @@ from ingest.sections import (
 from ingest.segment_flat import caps_runs, segment_flat
 from ingest.segment_headings import colon_run_ins, is_heading_line
 from ingest.segment_lines import segment_lines
+from ingest.segment_lists import flattened_list_breaks
 from ingest.segment_names import name_english_headings
 from ingest.vocabulary import vocabulary
 from kb.lemmas import lemma
@@ -91,6 +92,9 @@ def segment(
         colon = colon_run_ins(text)
         breaks = [at - 1 for at in colon if at and text[at - 1] != "\n"]
         breaks += [m.start(2) - 1 for m in _GLUED_NUMBERED.finditer(text)]
+        # so does each item of a list a page's copy ran into one line ("… 1) Редакция. Все
+        # игры … 2) Домашние правила. Любые …")
+        breaks += flattened_list_breaks(text)
         lined = text
         if breaks:
             chars = list(text)

@@ -279,7 +279,12 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
 _MIN_RUN_IN_TEXT = 20
 # "Протокол реанимации. Если модель с таким правилом …": a rule's name of a few words, a
 # period, and its text on the same line (an army book's or codex's special rules)
-_PERIOD_RUN_IN = re.compile(r"^\s*([А-ЯЁ][а-яё]+(?:[ -][А-ЯЁа-яё][а-яё]*){0,4})\.\s+(?=[А-ЯЁ])")
+# (numbered, as a tournament's clauses are: "2) Домашние правила. Любые расширения …", "4)
+# Повелители войны (Lords of war). Допущены …", "3) Imperial Armor. Допущено …")
+_PERIOD_RUN_IN = re.compile(
+    r"^\s*((?:\d{1,2}[.)]\s+)?(?:[А-ЯЁ][а-яё]+(?:[ -][А-ЯЁа-яё][а-яё]*){0,4}"
+    r"|(?<=[.)] )[A-Z][a-z]+(?: [A-Za-z][a-z]*){0,3})(?:\s+\([A-Za-z][A-Za-z ]{1,40}\))?)"
+    r"\.\s+(?=[А-ЯЁA-Z])")
 _MIN_PERIOD_RUN_IN_TEXT = 40
 
 
@@ -288,7 +293,9 @@ def _period_run_in(head: str, rest: str) -> bool:
     nominative, no predicate; not opening with a conjunction, a pronoun or a determiner: "Но
     ближе к делу", "Всем здравствуйте") over a sentence (a clause of forty characters or
     more)."""
-    toks = words(head)
+    toks = words(re.sub(r"^\d{1,2}[.)]\s+|\s+\([^()]*\)$", "", head))
+    if not toks:
+        return False
     first = toks[0]
     if len(rest.strip()) < _MIN_PERIOD_RUN_IN_TEXT or _has_predicate(head) \
             or pos(first) in ("CONJ", "NPRO", "PRCL", "INTJ", "ADVB") \

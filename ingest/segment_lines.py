@@ -24,9 +24,12 @@ from ingest.sections import (
 )
 from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
 from ingest.segment_headings import (
+    _MAX_WORDS,
+    _NAME_HEADS,
     _NUMBER,
     BULLET,
     _broken_heading,
+    _first_clause,
     _has_finite_verb,
     _is_caps,
     column_header,
@@ -104,6 +107,9 @@ def segment_lines(
     runin.update(errata)
     seconds: set[int] = set()  # the second lines of broken headings
     colon_lines: set[int] = set()  # rules whose names run in after a colon
+    for i, end in _colon_labels(lines, nonblank, nxt).items():
+        runin[i] = (end, len(lines[i]))
+        colon_lines.add(i)
     for i in nonblank:
         if i in seconds or i in errata or i in english:
             continue
@@ -172,8 +178,10 @@ def segment_lines(
         run = [cand[k]]
         # (a heading that shares its line with its text has text: it ends a run; the page's
         # headline heads the page, no list)
+        # (a heading with its text on its line is no list's item either: "1) Редакция. Все
+        # игры …" under "Общие и специальные правила")
         while k + 1 < len(cand) and nxt[run[-1]] == cand[k + 1] and run[-1] not in runin \
-                and run[-1] != headline:
+                and run[-1] != headline and cand[k + 1] not in runin:
             k += 1
             run.append(cand[k])
         if len(run) >= 3:
@@ -288,15 +296,22 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value
         if p == i - 1 and BULLET.match(lines[p]) and lines[p].rstrip().endswith((":", ",")):
             continue  # "• Легендарные полки:" / "Проклятый Батальон.": the item goes on
-        if p == i - 1 and lines[i].rstrip().endswith(".") and _ends_in_word(lines[p]):
+        # (a numbered clause with its name and text, "1) Редакция. Все игры …", goes on from
+        # no line above it)
+        clause = runin is not None and i in runin and _NUMBER.match(lines[i]) is not None
+        if p == i - 1 and lines[i].rstrip().endswith(".") and _ends_in_word(lines[p]) \
+                and not clause:
             continue  # "… материалы для Warhammer" / "Fantasy Battles 6-ой редакции.": one
-        if i + 1 in heads and lines[i + 1].rstrip().endswith(".") and _ends_in_word(lines[i]):
+        if i + 1 in heads and lines[i + 1].rstrip().endswith(".") and _ends_in_word(lines[i]) \
+                and not (runin is not None and i + 1 in runin and _NUMBER.match(lines[i + 1])):
             continue  # … sentence, of which this line is the start
         if i == last and i not in (runin or set()):
             continue
-        if i in numbers and not styles[i] and not CASTING_VALUE.search(lines[i].rstrip()):
+        if i in numbers and not styles[i] and not CASTING_VALUE.search(lines[i].rstrip()) \
+                and i not in (runin or set()):
             # a numbered line in capitals is a heading, and so is a lore's spell with its
-            # casting value ("1. Огненный плащ (5+)")
+            # casting value ("1. Огненный плащ (5+)"), and a numbered clause's name before its
+            # text ("2) Домашние правила. Любые расширения …")
             k = order[i]
             lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1, -1))
             hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))
@@ -374,6 +389,36 @@ def _title_in_two_lines(lines: list[str], nonblank: list[int], nxt: dict[int, in
         return False
     after = nxt[j]
     return after is not None and not lines[after].isupper()
+
+
+_MIN_LABELS = 2
+_MIN_PARAGRAPH = 60
+
+
+def _colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | None]
+                  ) -> dict[int, int]:
+    """Headings written as labels on lines of their own, a colon after each, a paragraph under
+    each ("Участие в кампании:" / "Любой новый участник может …", "Карта:" / "Карта состоит
+    …"), two or more in the text: line → where its name ends (before the colon). A list's
+    lead-in ("Фазы следующие:" / "1. Инициативная фаза") has its items under it, no paragraph.
+    """
+    found: dict[int, int] = {}
+    for i in nonblank:
+        s = lines[i].rstrip()
+        if not s.endswith(":") or s.endswith("::"):
+            continue
+        name = s[:-1].strip()
+        toks = words(name)
+        j = nxt[i]
+        if not toks or len(toks) > _MAX_WORDS or j is None or pos(toks[0]) not in _NAME_HEADS \
+                or _has_finite_verb(name) or not is_heading_line(name, None):
+            continue
+        body = lines[j].strip()
+        if len(body) < _MIN_PARAGRAPH or not body[0].isupper() or BULLET.match(body) \
+                or not _has_finite_verb(_first_clause(body)):
+            continue
+        found[i] = len(s) - 1
+    return found if len(found) >= _MIN_LABELS else {}
 
 
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]?\s*$")

@@ -76,6 +76,7 @@ def nest_lines(
     last_top: int | None = None
     # the last "Фаза 3 — Стрельба" of a text of one style, or numbered heading of a group
     step_open: int | None = None
+    last_number: dict[int, int] = {}  # a heading's number → the last heading so numbered
     ends = sorted(page_ends or [])
     prev_start = -1
 
@@ -106,6 +107,14 @@ def nest_lines(
         decided = i - 1 in (entries or ()) and i in (entries or ())
         if decided:
             parent = sections[i - 1].parent
+        number = _NUMBER.match(sec.heading)
+        if number is not None and not decided:
+            # "3) Imperial Armor" after "2) Домашние правила": the next number of a numbered
+            # heading is its sibling, whatever the words of the one before
+            before = last_number.get(int(number.group(1)) - 1)
+            if before is not None:
+                parent, decided = sections[before].parent, True
+            last_number[int(number.group(1))] = i
         for j in () if decided else chain:
             if is_type and vocab.unit_type(sections[j].title):
                 continue
