@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ingest.sections import (
     CASTING_VALUE,
+    ERRATA_ENTRY,
     PRICE,
     STEP_NAME,
     Section,
@@ -107,6 +108,11 @@ def nest_lines(
         decided = i - 1 in (entries or ()) and i in (entries or ())
         if decided:
             parent = sections[i - 1].parent
+        elif i >= 2 and ERRATA_ENTRY.match(" ".join(sec.heading.split())) \
+                and not ERRATA_ENTRY.match(" ".join(sections[i - 1].heading.split())):
+            # an errata's first entry under its part's heading ("ERRATA" / "Ошибки", below
+            # the page's title): the part holds its entries
+            parent, decided = i - 1, True
         number = _NUMBER.match(sec.heading)
         if number is not None and not decided:
             # "3) Imperial Armor" after "2) Домашние правила": the next number of a numbered
@@ -189,7 +195,9 @@ def nest_lines(
             group_caps = i
         # a heading with no text of its own right above another holds the entries after it
         # ("Мобильные войска" / "Сквадрон бронированных Стражей"), as a group's title does
-        container = parent is None and open_group is None and not killteam \
+        # (in a group too: "Исправления" of an errata over its entries)
+        container = (parent is None and open_group is None or (
+            open_group is not None and parent == open_group)) and not killteam \
             and not text[sec.body_span[0]:sec.body_span[1]].strip() and i + 1 < len(sections)
         if (is_group_title(sec.title) or container) \
                 and (open_group is None or parent == open_group):
