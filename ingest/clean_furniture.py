@@ -29,7 +29,7 @@ from ingest.clean_forum import (
 )
 from ingest.clean_menus import category_menus
 from ingest.clean_pages import FOOTER_RE
-from ingest.clean_titles import page_title
+from ingest.clean_titles import page_title, site_name
 from ingest.models import Edit
 from kb.lemmas import is_known
 
@@ -431,6 +431,7 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(_link_lists(text))
     blocks.extend(category_menus(text))
     blocks.extend(page_title(text))
+    blocks.extend(site_name(text))
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
                   for m in _BREADCRUMB_RE.finditer(text)
                   if "«" not in m.group(1) and "<" not in m.group(1))  # quotes, not a path

@@ -1,4 +1,4 @@
-"""A web page's title as the browser shows it: the page's own title and the site's name.
+"""A web page's title as the browser shows it, and the site's name in the page's header.
 
 A site puts the page's title in its window's title, and a saved copy keeps it as the first
 line: "Стрельба по подразделению в здании — КиберПедия", "General of the undead ( Генерал
@@ -6,6 +6,11 @@ line: "Стрельба по подразделению в здании — Ки
 the first line is that heading with the site's name after a dash or a bar. Where the title
 does not stand again below, the line is kept: "Нежить – все эти создания…" may be a run-in
 rule, and only the repetition tells the two apart.
+
+A forum's or a club's site names itself at the top of every page: a community and its name in
+quotes ("Сообщество "Воины Вархаммера"", "Общество Настольных тактических игр "Армия на
+ладони"", «Клуб «Тактика»»). Among the page's first lines such a line is the site's, not a
+heading of the text.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from ingest.clean_edits import HSPACE, block_edit
 from ingest.models import Edit
 
 PAGE_TITLE_REASON = "заголовок страницы с названием сайта (тот же заголовок стоит ниже)"
+SITE_NAME_REASON = "название сайта (сообщество, клуб) в шапке страницы"
 
 # the page's first line: a title, a spaced dash or bar, and a site's name of a few words
 _PAGE_TITLE_RE = re.compile(
@@ -42,3 +48,23 @@ def page_title(text: str) -> list[Edit]:
     if not any(_norm(line) == title for line in below):
         return []
     return [block_edit(text, m.start("title"), m.end(), "site_furniture", PAGE_TITLE_REASON)]
+
+
+_SITE_NAME_RE = re.compile(
+    rf"^{HSPACE}*((?:Сообщество|Общество|Клуб|Форум|Портал|Сайт|Союз|Объединение)"
+    rf"(?:{HSPACE}+[^\n\"«»]{{1,50}}?)?{HSPACE}*[\"«][^\"«»\n]{{2,40}}[\"»]){HSPACE}*$",
+    re.MULTILINE)
+_HEADER_LINES = 8  # the page's header: its first lines, not the text below it
+
+
+def site_name(text: str) -> list[Edit]:
+    """A community's name in quotes among the page's first lines (:data:`_SITE_NAME_RE`)."""
+    end = 0
+    for _ in range(_HEADER_LINES):
+        nl = text.find("\n", end)
+        if nl < 0:
+            end = len(text)
+            break
+        end = nl + 1
+    return [block_edit(text, m.start(1), m.end(), "site_furniture", SITE_NAME_REASON)
+            for m in _SITE_NAME_RE.finditer(text, 0, end)]
