@@ -7,6 +7,7 @@ them as :class:`~ingest.sections.Flavour` items, which the build accounts for as
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 from ingest.sections import Flavour, Span
@@ -22,13 +23,39 @@ _MIN_LABELS = 6
 _MIN_BROKEN_LABELS = 2
 
 
+# where a copy of a page put its picture: "Страница 147 картинка", "Рисунок 12", "Рис. 3",
+# "Иллюстрация", "[картинка]" on a line of its own
+_PICTURE_MARK = re.compile(
+    r"^\s*\[?(?:(?:Страница|Стр\.)\s*\d{1,4}\s+(?:картинка|рисунок|иллюстрация|изображение)"
+    r"|(?:Картинка|Рисунок|Рис\.|Иллюстрация|Изображение|Схема)(?:\s*№?\s*\d{1,4}[а-я]?)?)\]?"
+    r"\s*$")
+
+
+_MAX_LABELS_ABOVE = 8
+
+
+def _is_label_line(line: str) -> bool:
+    s = line.strip()
+    return len(s) <= _MAX_LABEL_CHARS and len(words(s)) <= 3 \
+        and not s.endswith((".", "!", "?", ":", ";", ","))
+
+
 def picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set[int]:
-    """The lines of a picture's labels copied as text: six or more short lines in a row (three
+    """The lines of a picture's labels copied as text, and its mark ("Страница 147 картинка",
+    "Рисунок 12", :data:`_PICTURE_MARK`): six or more short lines in a row (three
     words at most, no sentence's punctuation), two or more of them in lower case (a label
     broken over lines: "Силовой меч" / "эльдарского" / "клинок"). They are captions, none a
     heading; the last of them right above a heading is a heading over it ("Оружие" /
     "РУКОПАШНОЕ ОРУЖИЕ …")."""
     out: set[int] = set()
+    for k, i in enumerate(nonblank):
+        if _PICTURE_MARK.match(lines[i]):
+            out.add(i)
+            # the picture's labels right above its mark ("Сторона А" / "Зона расстановки")
+            j = k - 1
+            while j >= 0 and k - j <= _MAX_LABELS_ABOVE and _is_label_line(lines[nonblank[j]]):
+                out.add(nonblank[j])
+                j -= 1
     run: list[int] = []
     for i in [*nonblank, -1]:
         s = lines[i].strip() if i >= 0 else ""
