@@ -29,12 +29,15 @@ FACT_RE = re.compile(
         [
             r"(?P<profile>WS\s+BS\s+S\s+T\s+W\s+I\s+A\s+Ld\s+Sv\s+(?:(?:[–\-—]|\d\+?)\s+){8}(?:[–\-—]|\d\+?))",
             rf"(?P<dice>{_DICE})(?P<dice_inch>{_INCH})?",
+            # an army's or a model's size in points: "армия в размере 750 очков", "не более
+            # 1500 очков", "+10 турнирных очков" (the modifier's own)
+            r"(?P<points>(?<![\w.,+\-–])\d{1,5})\s?(?:очк(?:о|а|ов)\b|pts\b)",
             r"(?P<threshold>\d+)\s?%",
             r"(?P<angle>\d+)\s?°",
             r"\((?P<prange>\d+\s?-\s?\d+)\)",
             r"(?P<roll_range>(?<![\d.,])[1-6]\s?-\s?[1-6](?![\d\"”]|\s?дюйм))",
             r"(?P<roll_plus>(?<![\d+])[2-7]\+)",
-            r"(?P<modifier>(?<![\w])[+\-–]\s?\d(?![\d+]))",
+            r"(?P<modifier>(?<![\w])[+\-–]\s?\d{1,2}(?![\d+]))",
             rf"(?P<distance>(?<![\w\-])\d+){_INCH}",
             r"(?P<roll_words>живую шест[её]рку|(?:выкидывает|кидает|выпало|выпадет)\s+6)",
             r"(?P<roll_min>(?<!\w)\d+\s+и\s+более)",
@@ -58,6 +61,8 @@ _MAX = re.compile(r"(максимум|до|не более|не дальше|в�
 _MIN = re.compile(r"(минимум|не менее|как минимум|ближе,?\s*чем\s*(на|в)?)\s*(на\s*)?$")
 _WITHIN = re.compile(r"(\bв|в пределах|пределах|от)\s*$")
 _NOT = re.compile(r"а не\s*(на\s*)?$")
+_EXCEED = re.compile(r"(?:превышать|превысить|превышает)\s*$")
+_PIPS = re.compile(r"выпа\w*|результат\w*|брос\w*|кубик\w*|кост\w*|D\d|Д\d")
 _SENT = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 _PAGE_CITE = re.compile(r"(?:стр\.|(?<![\w.])с\.|страниц\w*)\s*$", re.IGNORECASE)
 
@@ -233,6 +238,11 @@ def _make(m: re.Match[str], before: str, sent: str) -> tuple[str, str, object, s
         if m.group("dice_inch"):
             value["unit"] = "inch"
         return name, "dice", value, shown
+    if m.group("points"):
+        if _PIPS.search(tail):
+            return None  # "выпало 6 очков", "при результате 5 или 6 очков": a die's pips
+        name = "max_points" if _MAX.search(tail) or _EXCEED.search(tail) else "points"
+        return name, "points", int(m.group("points")), shown
     if m.group("threshold"):
         return "threshold", "threshold", int(m.group("threshold")), shown
     if m.group("angle"):

@@ -52,6 +52,12 @@ CASES = [
      [("modifier", -1, "-1", None, None)]),
     ("Модель получает -1 к попаданию и – 1 к Лидерству.",
      [("modifier", -1, "-1", None, None)]),
+    # an army's size in points, at most so many; a bonus of ten; a die's pips are no points
+    ("Армия набирается на 2000 очков и не может превышать 500 очков на героев; победитель "
+     "получает +10 турнирных очков.",
+     [("points", 2000, "2000 очков", None, None), ("max_points", 500, "500 очков", None, None),
+      ("modifier", 10, "+10", None, None)]),
+    ("Бросьте кубик: выпало 6 очков.", [("natural_roll", 6, "выпало 6", None, None)]),
 ]
 
 
