@@ -32,6 +32,7 @@ _PICTURE_MARK = re.compile(
 
 
 _MAX_LABELS_ABOVE = 8
+_PICTURE_WORD = re.compile(r"[Кк]артинк|[Рр]ис(?:унок|\.)|[Ии]ллюстрац|[Ии]зображени|Схема")
 
 
 def _is_label_line(line: str) -> bool:
@@ -48,7 +49,10 @@ def picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set
     heading; the last of them right above a heading is a heading over it ("Оружие" /
     "РУКОПАШНОЕ ОРУЖИЕ …")."""
     out: set[int] = set()
-    for k, i in enumerate(nonblank):
+    # (the cheap test first: a picture's mark is looked for line by line only in a text that
+    # names one)
+    marked = _PICTURE_WORD.search("\n".join(lines[i] for i in nonblank)) is not None
+    for k, i in enumerate(nonblank if marked else ()):
         if _PICTURE_MARK.match(lines[i]):
             out.add(i)
             # the picture's labels right above its mark ("Сторона А" / "Зона расстановки")

@@ -49,6 +49,7 @@ _COLUMN_NAMES = frozenset({
     "правило", "стоимость", "цена", "очко", "модель", "профиль", "характеристика",
     "стойкость", "рана", "инициатива", "атака", "лидерство", "движение", "спасбросок"})
 _MIN_COLUMNS = 3
+_COLUMN_STARTS = frozenset(w[:3] for w in _COLUMN_NAMES)
 # a term, a spaced dash and its definition in lower case, ending in a period
 _DEFINITION = re.compile(r"\S\s+[–—-]\s+[а-яё]")
 
@@ -61,9 +62,12 @@ _MAX_TITLE_CHARS, _MAX_TITLE_WORDS = 140, 16
 def column_header(s: str) -> bool:
     """Whether a line is a profile table's header written in words (:data:`_COLUMN_NAMES`):
     the lines right under it are its rows, no headings either."""
-    if not re.fullmatch(r"[\w ]+", s):
+    parts = s.split()
+    # (the cheap test first: most lines open with no column's name)
+    if len(parts) < _MIN_COLUMNS or parts[0][:3].lower() not in _COLUMN_STARTS \
+            or not re.fullmatch(r"[\w ]+", s):
         return False
-    lemmas = [lemma(w) for w in s.split()]
+    lemmas = [lemma(w) for w in parts]
     return all(w in _COLUMN_NAMES for w in lemmas) and len(
         set(lemmas) - {"специальный"}) >= _MIN_COLUMNS
 
