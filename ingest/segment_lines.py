@@ -47,7 +47,7 @@ from ingest.segment_nesting import (
     title_with_subtitle,
 )
 from ingest.vocabulary import Vocabulary
-from kb.lemmas import pos, words
+from kb.lemmas import lemma, pos, words
 
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
 _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
@@ -393,6 +393,9 @@ def _title_in_two_lines(lines: list[str], nonblank: list[int], nxt: dict[int, in
 
 _MIN_LABELS = 2
 _MIN_PARAGRAPH = 60
+# a rule's asides are no headings of their own: "Пример:" / "Например, …", "Примечание:"
+_ASIDES = frozenset({"пример", "примечание", "замечание", "исключение", "внимание", "важно",
+                     "совет", "подсказка", "уточнение", "note", "example"})
 
 
 def _colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | None]
@@ -411,7 +414,8 @@ def _colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | No
         toks = words(name)
         j = nxt[i]
         if not toks or len(toks) > _MAX_WORDS or j is None or pos(toks[0]) not in _NAME_HEADS \
-                or _has_finite_verb(name) or not is_heading_line(name, None):
+                or _has_finite_verb(name) or not is_heading_line(name, None) \
+                or lemma(toks[0]) in _ASIDES:
             continue
         body = lines[j].strip()
         if len(body) < _MIN_PARAGRAPH or not body[0].isupper() or BULLET.match(body) \
