@@ -28,8 +28,11 @@ article, a review, a forum post) holds few of its rules' words but names it. A t
 one game of ours more often than any other (Kill Team before 40k on a tie: a Kill Team page
 names the game it is a skirmish of) and other games less often is of that game when its
 words leave it unclear, or when they point to a game built on the named game's rules
-(:data:`BUILT_ON`) that the text never names; a text whose words describe a game's rules is
-of that game whatever else it mentions. A text whose words point to a game of ours but which
+(:data:`BUILT_ON`) that the text never names, or when it names its game again and again
+(:data:`NAMED_OVER_WORDS` times, once a page at least), never the game its words lean to, and
+holds no world's things that say otherwise (a club's tournament post, "Правила Warhammer FB
+турнира", whose words are those of clubs and tournaments); otherwise a text whose words
+describe a game's rules is of that game whatever else it mentions. A text whose words point to a game of ours but which
 names other games more often than any of ours is unclear. "Warhammer" alone (:data:`BARE_NAME`)
 names the fantasy battle game in a text that names no game in full, and a name never outweighs
 a clear setting of the other world ("пришедшему в вархаммер" on a page of space marines is the
@@ -55,7 +58,10 @@ setting
   40k that names no game).
 
 A text whose rules words lead by less than :data:`MARGIN` between games of the two worlds
-goes to the best game of the world :data:`SETTING_LEAN` of its words belong to.
+goes to the best game of the world :data:`SETTING_LEAN` of its words belong to; one whose rules
+words lead clearly but look a little like another game's page too (a lead short of
+:data:`GAME_MARGIN`) is of that game when its clear world is the game's and holds a word of
+the world's own (the Wood Elves' treemen of Athel Loren).
 
 A text that holds :data:`ROLEPLAY_MIN` words of a role-playing game's rules (a game master,
 player characters, careers, experience points) is of a role-playing game set in the same world
@@ -267,6 +273,11 @@ class Model:
               and (leaning := clear_world(setting, SETTING_LEAN)) is not None
               and {best, second} & set(WORLDS[leaning])):
             system = _best_of(WORLDS[leaning], which)  # close rules words, its world's things
+        elif (system is None and margin >= MARGIN and words >= MIN_WORDS and game > 0
+              and world is not None and best in WORLDS[world] and setting[f"{world}!"] >= 1):
+            # its rules words lead clearly and its world's own things agree: a page of that
+            # game whose words look a little like another game's page too
+            system = best
         named_in = text if page is None else page
         named = game_names(named_in)
         by_name = named_game(named)

@@ -138,7 +138,10 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     # 0.33/0.36 -> 0.82/0.72 and page cites 0.50/0.67 -> 1.00/1.00)
     # (the ninth pass: an errata's entries under their part, a community's name in the
     # header no heading: fresh8 sections 0.55/0.57 -> 0.72/0.75, fresh9 0.82/0.72 -> 0.91/0.80)
-    "fresh8": {"system": (0.99, 0.82), "sections": (0.71, 0.74), "page_refs": (0.87, 0.87)},
+    # (and a page whose rules words lead and whose world's own things agree is of that game
+    # even when it looks a little like another game's page: its Wood Elves' treemen, system
+    # recall 0.83 -> 0.92)
+    "fresh8": {"system": (0.99, 0.91), "sections": (0.72, 0.78), "page_refs": (0.87, 0.87)},
     "fresh9": {"system": (0.99, 0.77), "sections": (0.90, 0.79), "page_refs": (0.99, 0.99)},
     # the eighth pass's clean sets, measured on its start and final code, read in the ninth
     # pass once fresh12 was measured: development sets since (group titles by their head noun,
