@@ -32,11 +32,11 @@ words leave it unclear, or when they point to a game built on the named game's r
 (:data:`NAMED_OVER_WORDS` times, once a page at least), never the game its words lean to, and
 holds no world's things that say otherwise (a club's tournament post, "Правила Warhammer FB
 турнира", whose words are those of clubs and tournaments); otherwise a text whose words
-describe a game's rules is of that game whatever else it mentions. A text whose words point to a game of ours but which
-names other games more often than any of ours is unclear. "Warhammer" alone (:data:`BARE_NAME`)
-names the fantasy battle game in a text that names no game in full, and a name never outweighs
-a clear setting of the other world ("пришедшему в вархаммер" on a page of space marines is the
-hobby, not WHFB).
+describe a game's rules is of that game whatever else it mentions. A text whose words point to
+a game of ours but which names other games more often than any of ours is unclear. "Warhammer"
+alone (:data:`BARE_NAME`) names the fantasy battle game in a text that names no game in full,
+and a name never outweighs a clear setting of the other world ("пришедшему в вархаммер" on a
+page of space marines is the hobby, not WHFB).
 
 Then the *setting*, the world the text's things belong to (:func:`settings`, the table
 ``ingest/data/settings.tsv``): 40k and Kill Team are set in the far future (космодесантники,

@@ -16,6 +16,13 @@ _ENGLISH_ENDINGS = ("ing", "ed", "es", "s", "e")
 # no term, and they break a pair ("равный или", "при это" are no terms).
 _FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "NPRO", "INTJ"})
 _DICE_RE = re.compile(r"\d*[dд]\d+")
+# English function words, as the Russian ones by their part of speech: no term, and they break
+# a pair (a bilingual page's "the", "of", "is" say nothing of its game)
+_ENGLISH_FUNCTION = frozenset("""a an the of to in on at by for with from as into onto than
+and or but nor if so not no yes is are was were be been being it its this that these those
+he she they them his her their we you your i me my our can may must will shall would should
+could do does did has have had all any each every some such which who whom what when where
+there here then also only""".split())
 
 
 def terms(text: str) -> set[str]:
@@ -56,8 +63,8 @@ def _term(word: str) -> str | None:
         if len(low) < 2 or pos(low) in _FUNCTION_POS:
             return None
         return lemma(word)
-    if not _LATIN_RE.search(low) or len(low) < 2:
-        return None  # one letter
+    if not _LATIN_RE.search(low) or len(low) < 2 or low in _ENGLISH_FUNCTION:
+        return None  # one letter, or a function word
     if _DICE_RE.fullmatch(low):
         return "#d#"
     for ending in _ENGLISH_ENDINGS:  # a crude English stem: charge, charges, charging
