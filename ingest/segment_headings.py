@@ -113,8 +113,11 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     nxt = (next_line or "").strip()
     if nxt and BULLET.match(next_line or "") and _states(s):
         return False  # "Трудный ландшафт включает" / "• Леса, …": a list's lead-in
-    if nxt and (nxt[0].islower() or (nxt[0] in "-–—,;)" and not BULLET.match(nxt))):
-        return False  # the line goes on below it (a bulleted list's "- " is no going on)
+    if nxt and (nxt[0].islower() or (nxt[0] in "-–—,;)" and not BULLET.match(nxt))) \
+            and not _caps_term(s):
+        return False  # the line goes on below it (a bulleted list's "- " is no going on; a
+        # term in capitals over its definition in lower case, "WEAPON SKILL (WS)" /
+        # "отражает умение модели …", goes on from no sentence)
     toks = words(s)
     if not toks or (len(toks) > max_words and len(words(PRICE.sub("", s))) > max_words):
         return False
@@ -349,6 +352,16 @@ def _broken_heading(line: str, following: str, after: str | None) -> bool:
 
 
 @lru_cache(maxsize=20_000)
+def _caps_term(line: str) -> bool:
+    """Whether a line opens with its words in capitals up to a bracket, a slash or its end
+    ("WEAPON SKILL(WS)/владение оружием", "ДВИЖЕНИЕ"), two words at least or one of five
+    letters: a term's name, no sentence's start."""
+    head = re.split(r"[(/\[]", line, maxsplit=1)[0]
+    toks = words(head)
+    return bool(toks) and all(t.isupper() for t in toks) and (
+        len(toks) >= 2 or len(toks[0]) >= 5)
+
+
 def _is_caps(heading: str) -> bool:
     toks = words(heading)
     return bool(toks) and toks[0].isupper() and len(toks[0]) > 1

@@ -56,6 +56,10 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Фазы следующие:", "1. Инициативная фаза", False),
         # a term and its definition after a dash, ending in a period
         ("Тест на лидерство – аналогично 7.", "Поле зрения – если видит", False),
+        # a term in capitals over its definition in lower case; a sentence's start is none
+        ("INITIATIVE (I)/инициатива", "отражает быстроту реакции модели", True),
+        ("ЛИДЕРСТВО", "отражает храбрость модели", True),
+        ("Модель с высоким", "лидерством не бежит", False),
         ("Модель, которая отступает также не может стрелять, если она не", "может летать.", False),
         ("Overwatch - это особый тип стрельбы", "Цель может", False),
         # a numbered line may be a heading: whether it is one of a list, the page decides
