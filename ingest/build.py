@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ingest.clean import clean
+from ingest.clean_furniture import MASTHEAD_REASON
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
 from ingest.resolve import Part, Resolver
@@ -34,8 +35,21 @@ def prepare(source: SourceText) -> tuple[CleanedText, Segmentation]:
     """Clean and segment one source text."""
     cleaned = clean(source)
     gaps = _gaps(source.text, cleaned)
-    seg = segment(cleaned.text, source.system, cleaned.pages, gaps)
+    seg = segment(cleaned.text, source.system, cleaned.pages, gaps,
+                  titled=_under_site_name(source.text, cleaned))
     return cleaned, seg
+
+
+def _under_site_name(original: str, cleaned: CleanedText) -> bool:
+    """Whether the cleaned text's first line stood right under the site's name that cleaning
+    removed ("RED ELF" / "ПОЛЕ БОЯ"): a page's title, as a site sets it under its name."""
+    text = cleaned.text
+    first = len(text) - len(text.lstrip())
+    if first >= len(text):
+        return False
+    at = cleaned.to_source(first)
+    return any(ch.reason == MASTHEAD_REASON and not original[ch.span[1]:at].strip()
+               for ch in cleaned.changes if ch.span[1] <= at)
 
 
 def _gaps(original: str, cleaned: CleanedText) -> dict[int, int]:

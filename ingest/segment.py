@@ -69,6 +69,7 @@ def segment(
     system: str | None,
     pages: Sequence[PageMarkLike] | None = None,
     gaps: dict[int, int] | None = None,
+    titled: bool = False,
 ) -> Segmentation:
     """Split ``text`` (cleaned) into sections.
 
@@ -79,6 +80,8 @@ def segment(
         gaps: for a heading starting at a cleaned offset, how many blank lines stood before
             it in the source (larger gaps separate larger sections in the WHFB pages; text
             cleaning removed counts as one blank line at least).
+        titled: the text opens right under a site's name ("RED ELF" over "ПОЛЕ БОЯ"): its
+            first heading is the page's title.
     """
     vocab = vocabulary(system)
     lines = text.split("\n")
@@ -102,7 +105,7 @@ def segment(
                 chars[at] = "\n"
             lined = "".join(chars)
         result = segment_lines(lined, vocab, system, gaps or {}, [p.at for p in pages or []],
-                               colon)
+                               colon, titled)
     name_english_headings(text, result.sections)
     _assign_pages(result.sections, pages or [])
     return result

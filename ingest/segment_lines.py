@@ -57,6 +57,7 @@ _LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a
 def segment_lines(
     text: str, vocab: Vocabulary, system: str | None, gaps: dict[int, int],
     page_ends: list[int], colon: dict[int, tuple[int, int]] | None = None,
+    titled: bool = False,
 ) -> Segmentation:
     """Split a web-page text into sections: each heading line opens one that runs to the next.
 
@@ -67,6 +68,8 @@ def segment_lines(
         gaps: blank lines in the source before a heading at a cleaned offset.
         page_ends: cleaned offsets where a page footer closed a page.
         colon: rules that run in after a colon
+        titled: the text opens right under a site's name (its first heading is the page's
+            title)
             (:func:`ingest.segment_headings.colon_run_ins`), each at a line's start.
     """
     lines = text.split("\n")
@@ -249,7 +252,7 @@ def segment_lines(
     nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
     steps_under_heading(sections, text)
     priced_entries(sections)
-    title_over_parts(sections, text)
+    title_over_parts(sections, text, titled)
     title_announcing_part(sections, text)
     title_with_subtitle(sections, text)
     chapter_over_rules(sections, text)

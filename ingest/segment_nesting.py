@@ -238,7 +238,7 @@ _MIN_PARTS = 2
 _NAMED_IN_BRACKETS = re.compile(r"\((?:[A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)$")
 
 
-def title_over_parts(sections: list[Section], text: str) -> None:
+def title_over_parts(sections: list[Section], text: str, titled: bool = False) -> None:
     """A page's title in capitals, or a headline, holds the shorter headings after it.
 
     A mission, a chapter or an article opens with its title — "ВИХРЬ ВОЙНЫ: ПОД ПОКРОВОМ
@@ -251,12 +251,21 @@ def title_over_parts(sections: list[Section], text: str) -> None:
     part ("INITIATIVE PHASE"). A title set over two lines ("KILL TEAM" / "КАМПАНИИ") is
     written as one; a first heading over terms each given with its English name or
     abbreviation in brackets ("Характеристики и Профиль моделей" / "Движение (М)", "Меткость
-    (BS)") is their glossary's title, in any case.
+    (BS)") is their glossary's title, in any case. A page's title right under the site's name
+    (``titled``: "RED ELF" / "ПОЛЕ БОЯ") holds the page's other headings whatever their size.
     """
     if len(sections) < _MIN_PARTS:
         return
     first = sections[0]
     if first.parent is not None:
+        return
+    if titled and first.heading_span[0] == len(text) - len(text.lstrip()) \
+            and text[first.body_span[0]:first.body_span[1]].strip():
+        # the page's title right under the site's name ("RED ELF" / "ПОЛЕ БОЯ"), over its
+        # own text: it holds the page's other headings, whatever their size
+        for sec in sections[1:]:
+            if sec.parent is None:
+                sec.parent = 0
         return
     size = len(words(first.title))
     # (a title set over two lines, "KILL TEAM" / "КАМПАНИИ", is written as one too; a title
