@@ -271,8 +271,9 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
         if not toks or len(toks) > _MAX_RUN_IN_WORDS or _has_finite_verb(head) \
                 or re.search(r"\s[-–—]\s?это\s", line):
             continue
-        if len(line) - m.end() < _MIN_RUN_IN_TEXT and rx is _CAPS_RUN_IN:
-            continue
+        if len(line) - m.end() < _MIN_RUN_IN_TEXT and (rx is _CAPS_RUN_IN or not dash_only):
+            continue  # (a term and a word or two after a dash, "Тест на лидерство – аналогично
+            # 7.", is a glossary's line, no rule over its text)
         if dash_only and rx is _CAPS_RUN_IN and not _is_clause(line[m.end():]):
             continue  # "ОРКИ Кровавого Топора" is one heading
         rest = line[m.end():]
