@@ -181,7 +181,8 @@ _CATEGORIES_RE = re.compile(
 _SIGN_IN = (rf"(?i:вход|войти|авторизация|регистрация|логин|пароль|забыли(?:{_S}+пароль)?\??"
             rf"|(?:вход|войти){_S}+(?:по|через){_S}+[^\n]{{1,30}}|запомнить{_S}+меня"
             rf"|восстановить{_S}+пароль|личный{_S}+кабинет)")
-_SIGN_IN_OWN = re.compile(r"(?i:забыли|пароль|аккаунт|запомнить|кабинет)")
+_SIGN_IN_OWN = re.compile(rf"(?i:забыли|пароль|аккаунт|запомнить{_S}+меня|личный{_S}+кабинет)")
+_SIGN_IN_WORDS = ("забыли", "пароль", "аккаунт", "запомнить", "кабинет")
 _SIGN_IN_RE = re.compile(
     rf"^{_S}*{_SIGN_IN}{_S}*$(?:\n(?:{_S}*\n)*{_S}*{_SIGN_IN}{_S}*$)+", re.MULTILINE)
 
@@ -200,7 +201,9 @@ _CARD_RE = re.compile(
 def _member_cards(text: str) -> list[Edit]:
     """A member's card (:data:`_CARD_RE`) of two labels or more, and the member's name right
     above it when it is written as a user name is (Latin letters or digits: "Lord Velard")."""
-    edits = []
+    edits: list[Edit] = []
+    if "осещени" not in text and "остов" not in text and "арегистрирован" not in text:
+        return edits  # the cheap test first: no card's label in the text
     for m in _CARD_RE.finditer(text):
         if len(re.findall(_CARD_LABEL, m.group(0))) < 2:
             continue
@@ -219,6 +222,9 @@ _NAME_ABOVE_RE = re.compile(rf"^{_S}*(\S[^\n]{{0,31}}?)(?<![.!?:;,]){_S}*\n(?:{_
 
 def _sign_in_boxes(text: str) -> list[Edit]:
     """A site's sign-in box (:data:`_SIGN_IN_RE`), its labels one a line."""
+    low = text.lower()
+    if not any(w in low for w in _SIGN_IN_WORDS):
+        return []  # the cheap test first: no box's own label in the text
     return [block_edit(text, m.start(), m.end(), "site_furniture", GUEST_REASON)
             for m in _SIGN_IN_RE.finditer(text) if _SIGN_IN_OWN.search(m.group(0))]
 

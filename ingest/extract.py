@@ -198,6 +198,8 @@ def _glossed_names(text: str) -> list[Mention]:
     """The names of :data:`_GLOSSED_LIST`, those written in the nominative as a name is (a
     description, "внушающими страх (Fear)", is inflected: no name as written)."""
     out: list[Mention] = []
+    if "(" not in text:
+        return out  # the cheap test first: no English name in brackets
     for m in _GLOSSED_LIST.finditer(text):
         for item in _GLOSSED_ITEM.finditer(text, m.start(1), m.end(1)):
             raw = item.group(1)

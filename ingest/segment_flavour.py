@@ -32,7 +32,7 @@ _PICTURE_MARK = re.compile(
 
 
 _MAX_LABELS_ABOVE = 8
-_PICTURE_WORD = re.compile(r"[Кк]артинк|[Рр]ис(?:унок|\.)|[Ии]ллюстрац|[Ии]зображени|Схема")
+_PICTURE_WORDS = ("артинк", "исунок", "Рис.", "ллюстрац", "зображени", "Схема")
 
 
 def _is_label_line(line: str) -> bool:
@@ -51,7 +51,8 @@ def picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set
     out: set[int] = set()
     # (the cheap test first: a picture's mark is looked for line by line only in a text that
     # names one)
-    marked = _PICTURE_WORD.search("\n".join(lines[i] for i in nonblank)) is not None
+    joined = "\n".join(lines[i] for i in nonblank)
+    marked = any(w in joined for w in _PICTURE_WORDS)
     for k, i in enumerate(nonblank if marked else ()):
         if _PICTURE_MARK.match(lines[i]):
             out.add(i)

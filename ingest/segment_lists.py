@@ -46,7 +46,9 @@ def flattened_list_breaks(text: str) -> list[int]:
     breaks: set[int] = set()
     pos = 0
     for line in text.split("\n"):
-        if len(line) >= _MIN_ITEMS * _MIN_ITEM:
+        # (the cheap test first: a run opens with its first item, "1)" or "1.", or a bullet)
+        if len(line) >= _MIN_ITEMS * _MIN_ITEM and (
+                " 1) " in line or " 1. " in line or "•" in line):
             runs = [r for r in _numbered_runs(line) if len(r) >= _MIN_ITEMS]
             bullets = list(_BULLETED.finditer(line)) if "•" in line else []
             if len(bullets) >= _MIN_ITEMS:
