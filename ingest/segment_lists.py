@@ -1,4 +1,8 @@
-"""Lists a page flattened into one line, for :func:`ingest.segment.segment` to break.
+"""Lists and labels of a web page that are no ordinary heading lines: a list a page flattened
+into one line, for :func:`ingest.segment.segment` to break (:func:`flattened_list_breaks`); a
+numbered list set as two columns (:func:`split_list_items`); headings written as labels with a
+colon over paragraphs (:func:`colon_labels`); a contents list's entries, a name and its page
+(:func:`contents_entry`, :func:`contents_paragraphs`), for :mod:`ingest.segment_lines`.
 
 A copy of a page may lose its line breaks: a tournament's clauses, a chapter's numbered
 rules or a bulleted list run on in one line ("Общие и специальные правила 1) Редакция. Все
@@ -14,6 +18,16 @@ module, not broken here.
 from __future__ import annotations
 
 import re
+
+from ingest.segment_headings import (
+    _MAX_WORDS,
+    _NAME_HEADS,
+    BULLET,
+    _first_clause,
+    _has_finite_verb,
+    is_heading_line,
+)
+from kb.lemmas import lemma, pos, words
 
 _MIN_ITEMS = 3
 _MIN_ITEM = 40  # characters of an item: a clause, not a word of an enumeration
@@ -58,3 +72,114 @@ def flattened_list_breaks(text: str) -> list[int]:
                     breaks.update(pos + m.start() for m in marks)
         pos += len(line) + 1
     return sorted(breaks)
+
+
+_MIN_LABELS = 2
+_MIN_PARAGRAPH = 60
+# a rule's asides are no headings of their own: "Пример:" / "Например, …", "Примечание:"
+_ASIDES = frozenset({"пример", "примечание", "замечание", "исключение", "внимание", "важно",
+                     "совет", "подсказка", "уточнение", "note", "example"})
+
+
+def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | None]
+                  ) -> dict[int, int]:
+    """Headings written as labels on lines of their own, a colon after each, a paragraph under
+    each ("Участие в кампании:" / "Любой новый участник может …", "Карта:" / "Карта состоит
+    …"), two or more in the text: line → where its name ends (before the colon). A list's
+    lead-in ("Фазы следующие:" / "1. Инициативная фаза") has its items under it, no paragraph.
+    """
+    found: dict[int, int] = {}
+    for i in nonblank:
+        s = lines[i].rstrip()
+        if not s.endswith(":") or s.endswith("::"):
+            continue
+        name = s[:-1].strip()
+        toks = words(name)
+        j = nxt[i]
+        if not toks or len(toks) > _MAX_WORDS or j is None or pos(toks[0]) not in _NAME_HEADS \
+                or _has_finite_verb(name) or not is_heading_line(name, None) \
+                or lemma(toks[0]) in _ASIDES:
+            continue
+        body = lines[j].strip()
+        if len(body) < _MIN_PARAGRAPH or not body[0].isupper() or BULLET.match(body) \
+                or not _has_finite_verb(_first_clause(body)):
+            continue
+        found[i] = len(s) - 1
+    return found if len(found) >= _MIN_LABELS else {}
+
+
+_LIST_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]?\s*$")
+
+
+def split_list_items(lines: list[str], nonblank: list[int]) -> set[int]:
+    """The items of a numbered list that a page set as two columns, its numbers one a line and
+    then its items ("1." / "2." / "3." / "Фаза движения" / "Фаза магии" / "Фаза стрельбы"):
+    as many lines as numbers right after them, each an item of the list, no heading. Bare
+    numbers ("1" / "2" / "3") are a table's cells, one a line: the line above them is its
+    row's label ("BS стрелка"), no heading either."""
+    out: set[int] = set()
+    k = 0
+    while k < len(nonblank):
+        run = 0
+        while k + run < len(nonblank) and (m := _LIST_NUMBER.match(lines[nonblank[k + run]])) \
+                and int(m.group(1)) == run + 1:
+            run += 1
+        if run >= 2:
+            out.update(nonblank[k + run:k + 2 * run])
+            if k and all(lines[nonblank[j]].strip().isdigit() for j in range(k, k + run)):
+                out.add(nonblank[k - 1])
+            k += 2 * run
+        else:
+            k += 1
+    return out
+
+
+# "Бег 38", "ВВЕДЕНИЕ 4 Скорострельное оружие 42": a name and the page it starts on
+_PAGE_AFTER_NAME = re.compile(r"[^\W\d_][)?!.]?\s+\d{1,3}$")
+_CONTENTS_NEAR = 3  # lines each side where the other entries of a contents list stand
+_CONTENTS_OTHERS = 2  # how many of them must end in a page too
+
+
+def contents_entry(lines: list[str], i: int) -> bool:
+    """Whether a heading-like line is an entry of a table of contents: it ends in a page
+    number after a name, and so do at least two of the lines around it in its paragraph (one
+    line "Фаза 2" is a heading; a column of "Бег 38", "ВООРУЖЕНИЕ 40", "Пистолеты 42" is a
+    contents page, which the heading above it, "СОДЕРЖАНИЕ", heads)."""
+    if _PAGE_AFTER_NAME.search(lines[i].rstrip()) is None:
+        return False
+    around = []
+    for step in (-1, 1):  # the lines of its paragraph, up to a blank line
+        j = i + step
+        while 0 <= j < len(lines) and abs(j - i) <= _CONTENTS_NEAR and lines[j].strip():
+            around.append(j)
+            j += step
+    return sum(_PAGE_AFTER_NAME.search(lines[j].rstrip()) is not None
+               for j in around) >= _CONTENTS_OTHERS
+
+
+# "Штурмовое оружие 41 ЛЕТАЮЩИЕ МОНСТРУОЗНЫЕ": a name and its page, anywhere in the line (a
+# contents page of two columns set on one line)
+_PAGE_INSIDE = re.compile(r"[^\W\d_][)?!.]?\s+\d{1,3}(?:$|\s+[^\W\d_])")
+_MAX_CONTENTS_LINE = 80
+_MIN_CONTENTS_LINES = 4
+_CONTENTS_SHARE = 0.6
+
+
+def contents_paragraphs(lines: list[str]) -> set[int]:
+    """The lines of paragraphs that are a table of contents: four lines or more, most of
+    which hold a name and its page somewhere (two columns run together: "ОСНОВНЫЕ ПРАВИЛА 7
+    ФАЗА НАСТУПЛЕНИЯ 44"), each short; their other lines ("БОЕВЫЕ ЕДИНИЦЫ С РЕАКТИВНЫМИ", its
+    page on the next line) are the contents' too, but for a first line with no page: the
+    heading over them ("СОДЕРЖАНИЕ")."""
+    out: set[int] = set()
+    start = 0
+    for i in range(len(lines) + 1):
+        if i < len(lines) and lines[i].strip():
+            continue
+        para = range(start, i)
+        paged = [len(lines[j]) <= _MAX_CONTENTS_LINE and _PAGE_INSIDE.search(lines[j]) is not None
+                 for j in para]
+        if len(para) >= _MIN_CONTENTS_LINES and sum(paged) >= _CONTENTS_SHARE * len(para):
+            out.update(para[0 if paged[0] else 1:])
+        start = i + 1
+    return out
