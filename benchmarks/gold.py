@@ -12,8 +12,9 @@ the sixth pass), the sixth (collected while the sixth pass went on), the seventh
 at its end), the eighth (collected after it), the ninth (collected after the eighth), the
 tenth (collected after the ninth, kept for the next pass), the eleventh (collected after
 the tenth, kept for the next pass too), the twelfth (the ninth pass's clean set, collected
-after the eleventh) and the thirteenth (the ninth pass's second clean set, collected after the
-twelfth), and the second development set (``dev2``:
+after the eleventh), the thirteenth (the ninth pass's second clean set, collected after the
+twelfth) and the fourteenth (the ninth pass's third clean set, collected after the
+thirteenth), and the second development set (``dev2``:
 list-shaped and army-book pages, collected to be developed against), then the table of each
 set of pages.
 ``--details`` lists the misses of every set: read those of the fresh sets only to report
@@ -21,11 +22,11 @@ them, never to change the pipeline. ``--totals`` prints the totals alone (how a 
 measured before its misses may be read). ``--set NAME`` (repeatable) builds and prints only
 the sets named (``dev``, ``held-out``, ``fresh``, ``fresh2``, ``fresh3``, ``fresh4``,
 ``fresh5``, ``fresh6``, ``fresh7``, ``fresh8``, ``fresh9``, ``fresh10``, ``fresh11``,
-``fresh12``, ``fresh13``, ``dev2``), so the misses of a development set can be read without
-printing a clean set's. ``--stated`` builds each page with the system its annotation names,
-as a user who states it (``corpus.toml``, ``rulekb build --system``) would: what the cutting
-and linking do once the game is known, apart from the detection (a page annotated
-``system: null`` is still detected).
+``fresh12``, ``fresh13``, ``fresh14``, ``dev2``), so the misses of a development set can be
+read without printing a clean set's. ``--stated`` builds each page with the system its
+annotation names, as a user who states it (``corpus.toml``, ``rulekb build --system``) would:
+what the cutting and linking do once the game is known, apart from the detection (a page
+annotated ``system: null`` is still detected).
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def main() -> None:
             "fresh7": HELDOUT_DIR / "fresh7", "fresh8": HELDOUT_DIR / "fresh8",
             "fresh9": HELDOUT_DIR / "fresh9", "fresh10": HELDOUT_DIR / "fresh10",
             "fresh11": HELDOUT_DIR / "fresh11", "fresh12": HELDOUT_DIR / "fresh12",
-            "fresh13": HELDOUT_DIR / "fresh13", "dev2": HELDOUT_DIR / "dev2"}
+            "fresh13": HELDOUT_DIR / "fresh13", "fresh14": HELDOUT_DIR / "fresh14",
+            "dev2": HELDOUT_DIR / "dev2"}
     chosen = [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--set"]
     unknown = [name for name in chosen if name not in sets]
     if unknown:
