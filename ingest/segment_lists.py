@@ -58,7 +58,7 @@ def flattened_list_breaks(text: str) -> list[int]:
     """Offsets of the space before each item of a list flattened into one line (see the
     module): each becomes a line break, so the offsets of ``text`` stay."""
     breaks: set[int] = set()
-    pos = 0
+    at = 0  # the line's offset in the text
     for line in text.split("\n"):
         # (the cheap test first: a run opens with its first item, "1)" or "1.", or a bullet)
         if len(line) >= _MIN_ITEMS * _MIN_ITEM and (
@@ -69,8 +69,8 @@ def flattened_list_breaks(text: str) -> list[int]:
                 runs.append(bullets)
             for marks in runs:
                 if _long_items(line, marks):
-                    breaks.update(pos + m.start() for m in marks)
-        pos += len(line) + 1
+                    breaks.update(at + m.start() for m in marks)
+        at += len(line) + 1
     return sorted(breaks)
 
 
