@@ -202,22 +202,34 @@ def _member_cards(text: str) -> list[Edit]:
     """A member's card (:data:`_CARD_RE`) of two labels or more, and the member's name right
     above it when it is written as a user name is (Latin letters or digits: "Lord Velard")."""
     edits: list[Edit] = []
-    if "осещени" not in text and "остов" not in text and "арегистрирован" not in text:
+    if not any(w in text for w in _CARD_WORDS):
         return edits  # the cheap test first: no card's label in the text
     for m in _CARD_RE.finditer(text):
         if len(re.findall(_CARD_LABEL, m.group(0))) < 2:
             continue
         start = m.start()
-        above = _NAME_ABOVE_RE.search(text, max(0, start - _NAME_WINDOW), start)
-        if above is not None and _LATIN_RE.search(above.group(1)):
-            start = above.start(1)
+        # the nearest line above, past blank lines, when it is a user name
+        end = start
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        line_start = text.rfind("\n", 0, end) + 1
+        if end and _is_user_name(text[line_start:end]):
+            start = line_start
         edits.append(block_edit(text, start, m.end(), "site_furniture", POST_HEADER_REASON))
     return edits
 
 
-_NAME_WINDOW = 120  # the name stands right above the card: no further look back
-_NAME_ABOVE_RE = re.compile(rf"^{_S}*(\S[^\n]{{0,31}}?)(?<![.!?:;,]){_S}*\n(?:{_S}*\n)*\Z",
-                            re.MULTILINE)
+_CARD_WORDS = ("остов", "ообщени", "арегистрирован", "осещени", "епутаци", "ень рожден")
+
+
+def _is_user_name(line: str) -> bool:
+    """Whether a line is written as a forum's user name: short, no sentence, with Latin
+    letters, digits or "_" in it ("Herald_77", "Lord Velard", "kapitandobrokoto...")."""
+    return bool(_LATIN_RE.search(line)) and _NAME_RE.match(line) is not None \
+        and len(line.split()) <= _MAX_NAME_WORDS
+
+
+_MAX_NAME_WORDS = 3
 
 
 def _sign_in_boxes(text: str) -> list[Edit]:
@@ -292,7 +304,7 @@ def _post_headers(text: str) -> list[Edit]:
             continue
         last = _header_end(text, lines, last, kind)
         above = text[slice(*lines[first - 1])] if first > 0 else ""
-        if _LATIN_RE.search(above) and _NAME_RE.match(above) and len(above.split()) <= 3:
+        if _is_user_name(above):
             first -= 1  # the author's name right above: Latin letters, digits, "_" in it
         edits.append(block_edit(text, lines[first][0], lines[last][1], "site_furniture",
                                 POST_HEADER_REASON))

@@ -64,8 +64,7 @@ def picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set
     run: list[int] = []
     for i in [*nonblank, -1]:
         s = lines[i].strip() if i >= 0 else ""
-        if i >= 0 and len(s) <= _MAX_LABEL_CHARS and len(words(s)) <= 3 \
-                and not s.endswith((".", "!", "?", ":", ";", ",")) and not _is_caps(s):
+        if i >= 0 and _is_label_line(s) and not _is_caps(s):
             run.append(i)
             continue
         if len(run) >= _MIN_LABELS and sum(lines[j].strip()[:1].islower()
