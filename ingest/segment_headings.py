@@ -12,7 +12,7 @@ from ingest.sections import PRICE, is_cyrillic
 from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
-BULLET = re.compile(r"^\s*[-•–—]\s")
+BULLET = re.compile(r"^\s*[-•–—·]\s")
 _NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
 _DATE = re.compile(
     r"\b\d{1,2}\s+(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)"

@@ -25,6 +25,7 @@ from ingest.sections import (
 from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
 from ingest.segment_headings import (
     _NUMBER,
+    _has_predicate,
     BULLET,
     _broken_heading,
     _has_finite_verb,
@@ -320,10 +321,53 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1, -1))
             hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))
             near = [n for at, n, j in numbered_at[lo:hi] if at != k and styles[j] == styles[i]]
-            if any(abs(n - numbers[i]) <= 1 for n in near) or len(near) >= _LIST_OTHERS:
+            if (any(abs(n - numbers[i]) <= 1 for n in near) or len(near) >= _LIST_OTHERS) \
+                    and not _numbered_part(lines, nonblank, order, numbers, heads, i):
                 continue
         keep.append(i)
     return keep
+
+
+_PARAGRAPH = 100
+"""Characters of text under a numbered line, before the next numbered line, that make it a
+heading over a paragraph rather than a list's item."""
+
+
+def _over_paragraph(lines: list[str], nonblank: list[int], order: dict[int, int],
+                    numbers: dict[int, int], heads: set[int], i: int) -> bool:
+    """Whether a short numbered line without a predicate stands over a paragraph of its own
+    ("1. Стены." / "Каждая стена должна иметь парапет …" / "2. Башни."): a numbered section
+    of a text, not a list's item, however its numbers run."""
+    head = lines[i][_NUMBER.match(lines[i]).end():].strip().rstrip(".")
+    if not head or len(words(head)) > 6 or _has_predicate(head):
+        return False
+    size = 0
+    for j in nonblank[order[i] + 1:]:
+        if j in numbers:
+            # a chapter's number right over its first numbered part ("11. Осада." / "1.
+            # Стены." / "Каждая стена …"): the chapter holds the parts
+            return not size and numbers[j] == 1 and numbers[i] != 2 and _over_paragraph(
+                lines, nonblank, order, numbers, heads, j)
+        if j in heads:
+            return False  # a heading of another kind ends the step's text first
+        if not BULLET.match(lines[j]):  # a bulleted list under a step is no paragraph
+            size += len(lines[j].strip())
+        if size >= _PARAGRAPH:
+            return True
+    return False
+
+
+def _numbered_part(lines: list[str], nonblank: list[int], order: dict[int, int],
+                   numbers: dict[int, int], heads: set[int], i: int) -> bool:
+    """Whether a numbered line of a run is a part of the text, not a list's item: it stands
+    over a paragraph, and so does the line numbered before it, if any ("1. на все типы …" /
+    "2. …" / "3. На любой второй сейв." / "Битва происходит …" is a list's last item)."""
+    if not _over_paragraph(lines, nonblank, order, numbers, heads, i):
+        return False
+    for j in reversed(nonblank[max(0, order[i] - _NUMBER_NEAR):order[i]]):
+        if numbers.get(j) == numbers[i] - 1:
+            return _over_paragraph(lines, nonblank, order, numbers, heads, j)
+    return True
 
 
 _WRAPPED_LINE = 50  # a line this long that stops mid-sentence goes on on the next line
