@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingest.sections import PAGE_AFTER_RE, PAGE_RE
 from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_lemma
 
@@ -29,14 +30,6 @@ class Mention:
     sentence: str
 
 
-PAGE_RE = re.compile(
-    # every form starts with «с»: the look-ahead lets the scan skip other letters at once;
-    # "стр" may go without its period ("на стр 33"), and more pages may follow the first
-    # ("стр. 199-200", "страницы 12 и 14", "стр. 7, 9"; not "стр. 12 и 3 модели")
-    r"(?=[сС])(?<![\w])(?:см\.\s*)?(?:стр\.|стр(?=\s+\d)|(?<![\w.])с\.|страниц[аеуы]|странице)"
-    r"\s*(\d+)((?:\s*[-–]\s*\d+|(?:\s*,\s*|\sи\s)\d+(?=\s*[-–),.;:]|\s+(?:и|или)\s|\s*$))*)",
-    re.IGNORECASE,
-)
 _MORE_PAGES = re.compile(r"([-–]|,|\sи\s)\s*(\d+)")
 _MAX_RANGE = 10  # pages a range "стр. 12-15" names one by one; a longer one, its two ends
 _QUOTED = re.compile(r"«([^«»]{2,40})»")
@@ -84,9 +77,18 @@ def page_citations(text: str) -> list[Mention]:
 
     >>> [m.name for m in page_citations("по правилам стр. 199-201 и (см. страницы 12 и 14)")]
     ['199', '200', '201', '12', '14']
+
+    The number may stand before the word, after "на", "см." or a bracket:
+
+    >>> [m.name for m in page_citations("На основе сценариев на 439-441 стр. и на 12-й странице")]
+    ['439', '440', '441', '12']
+    >>> page_citations("текст в 2 страницы")
+    []
     """
     out = []
-    for m in PAGE_RE.finditer(text):
+    found = sorted([*PAGE_RE.finditer(text), *PAGE_AFTER_RE.finditer(text)],
+                   key=lambda m: m.start())
+    for m in found:
         sentence = sentence_of(text, m.start())
         pages = [int(m.group(1))]
         for more in _MORE_PAGES.finditer(m.group(2)):

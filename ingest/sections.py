@@ -126,6 +126,24 @@ def english_lemma(word: str) -> str:
 STEP_NAME = re.compile(r"^(?:[Фф]аза|[Ээ]тап|[Шш]аг)\s+\d{1,2}\s*(?:[—–-]|:)\s*(\S.*)$")
 
 
+# a page citation (:func:`ingest.extract.page_citations`)
+PAGE_RE = re.compile(
+    # every form starts with «с»: the look-ahead lets the scan skip other letters at once;
+    # "стр" may go without its period ("на стр 33"), and more pages may follow the first
+    # ("стр. 199-200", "страницы 12 и 14", "стр. 7, 9"; not "стр. 12 и 3 модели")
+    r"(?=[сС])(?<![\w])(?:см\.\s*)?(?:стр\.|стр(?=\s+\d)|(?<![\w.])с\.|страниц[аеуы]|странице)"
+    r"\s*(\d+)((?:\s*[-–]\s*\d+|(?:\s*,\s*|\sи\s)\d+(?=\s*[-–),.;:]|\s+(?:и|или)\s|\s*$))*)",
+    re.IGNORECASE,
+)
+PAGE_AFTER_RE = re.compile(
+    # the page's number before the word, after "на", "см." or a bracket ("на 439-441 стр.",
+    # "(см. 57 стр.)", "на 12-й странице"); a count ("в 2 страницы") is none
+    r"(?<![\w])(?:на|см\.|\()\s*(\d{1,4})((?:\s*[-–]\s*\d{1,4})?)(?:-?[ймя])?\s+"
+    r"(?:стр\.|стр\b|странице\b)",
+    re.IGNORECASE,
+)
+
+
 # an errata's entry: the page it amends, a dash, what it amends ("Стр.58 – Курт Хельборг,
 # специальные правила", "Page 74 – Luthor Huss, Special Rules:"), and what to change after a
 # colon, on the line or under it

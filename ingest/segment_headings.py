@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ingest.sections import PRICE, is_cyrillic
+from ingest.sections import PAGE_AFTER_RE, PAGE_RE, PRICE, is_cyrillic
 from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
@@ -130,6 +130,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False  # "Leadership (ld): показатель морали модели." defines a term
     if _DATE.search(s):
         return False  # "Версия от 29 апреля 2008 года": a stamp, not a heading
+    if _cites_page(s):
+        return False  # "На основе сценариев из БРБ на 439-441 стр.": a heading cites no page
     if s.endswith("?"):
         return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
     if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …"),
@@ -162,10 +164,30 @@ _QUANTIFIERS = frozenset({"все", "весь", "каждый", "любой", "�
 # только из одного кодекса.")
 _RESTRICTIVE = frozenset({"только", "лишь"})
 
+# nouns a rule's name follows ("действует правило «Приближение шторма»"): a clause ending in
+# one goes on with the name
+_NAME_CUES = frozenset({"правило", "спецправило"})
+
 # words that open what follows them, so a line ending in one stops mid-sentence
 _OPENING_POS = frozenset({"PREP", "CONJ", "PRCL"})
 _DETERMINERS = frozenset({"некоторый", "весь", "этот", "такой", "каждый", "любой", "другой",
                           "который", "свой"})
+
+
+def announces_name(line: str) -> bool:
+    """Whether a clause ends in a noun a rule's name follows ("На все Бои действует правило"):
+    the next line, the name, goes on with it."""
+    toks = words(line)
+    return len(toks) >= 2 and line.rstrip()[-1:].isalpha() \
+        and lemma(toks[-1]) in _NAME_CUES and _has_finite_verb(line)
+
+
+def _cites_page(line: str) -> bool:
+    """Whether a line cites a page after its start ("… из БРБ на 439-441 стр."): a statement
+    about where its rules come from, not a heading (an errata's entry opens with the page it
+    amends, "Стр.58 – Курт Хельборг")."""
+    m = PAGE_RE.search(line) or PAGE_AFTER_RE.search(line)
+    return m is not None and m.start() > 0
 
 
 def _cut_off(toks: list[str], line: str) -> bool:
@@ -178,6 +200,8 @@ def _cut_off(toks: list[str], line: str) -> bool:
     last = pos(toks[-1])
     if last == "CONJ":
         return True
+    if announces_name(line):
+        return True  # "На все бои действует правило" / "Приближение шторма": its name below
     return "," in line and (last in _OPENING_POS or lemma(toks[-1]) in _DETERMINERS) \
         and _has_finite_verb(line)
 

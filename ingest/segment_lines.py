@@ -25,11 +25,12 @@ from ingest.sections import (
 from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
 from ingest.segment_headings import (
     _NUMBER,
-    _has_predicate,
     BULLET,
     _broken_heading,
     _has_finite_verb,
+    _has_predicate,
     _is_caps,
+    announces_name,
     column_header,
     is_heading_line,
     run_in_heading,
@@ -297,6 +298,8 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                 and not CASTING_VALUE.search(lines[i].rstrip()):
             continue  # "… прямо из Основной" / "Книги Правил шестой редакции.": one sentence
             # (no sentence goes on into a spell's heading with its casting value)
+        if p == i - 1 and announces_name(lines[p]):
+            continue  # "На все Бои действует правило" / "Приближение шторма": the rule's name
         if p == i - 1 and _is_label(lines[p]):
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value
         if p == i - 1 and BULLET.match(lines[p]) and lines[p].rstrip().endswith((":", ",")):
