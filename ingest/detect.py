@@ -8,8 +8,9 @@ hold it — pages and chapters of the three known games, and pages of other game
 Each source is cut into pieces of about a page (:data:`PIECE`) and counts the share of its
 pieces that hold the term, so a long chapter weighs as much as a short page; a line that stands
 in two sources (a site's header) is left out, so a site is no game's word.
-``tests/detect_training.py`` builds the table from the corpus, the development pages and
-``tests/data/detect/``; a test checks the committed table is what that gives.
+``tests/detect_training.py`` builds the table from the corpus, the held-out sets already read
+(development sets) and ``tests/data/detect/``; a test checks the committed table is what that
+gives.
 
 A text is judged in two steps, piece by piece:
 
@@ -351,11 +352,13 @@ Model.__hash__ = __hash__  # type: ignore[method-assign,assignment]
 
 
 def _shares(model: Model) -> dict[str, tuple[float, ...]]:
-    """Term → the share of each class's pages holding it, drawn towards all pages' share."""
-    total_pages = sum(model.pages.values())
+    """Term → the share of each class's pages holding it, drawn towards the classes' mean
+    share (each class weighs alike, however many of its pages were learned: Kill Team's are a
+    quarter of 40k's, and our games' pages outnumber the other games' two to one)."""
     out: dict[str, tuple[float, ...]] = {}
     for term, counts in model.counts.items():
-        everywhere = (sum(counts) + 0.5) / (total_pages + 1)
+        everywhere = sum((n + 0.5 / len(CLASSES)) / (model.pages[c] + 1)
+                         for c, n in zip(CLASSES, counts, strict=True)) / len(CLASSES)
         out[term] = tuple((n + SHRINK * everywhere) / (model.pages[c] + SHRINK)
                           for c, n in zip(CLASSES, counts, strict=True))
     return out

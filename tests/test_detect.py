@@ -49,14 +49,20 @@ def test_pages_it_did_not_learn_from() -> None:
     with "отряд", "тест на мораль" and "2К6" alone, and it is taken for 40k: 27 → 26. The
     seventh added 35 pages, 8 of WHFB, 8 of 40k, 19 of other games: 39 of the 48 pages of ours
     right, 3 wrongly — an 8th-edition Orks codex review taken for WHFB is the third —, 41 of
-    the 48 of other games unclear; on the pages never learned from, 24 → 25 of 31.)"""
+    the 48 of other games unclear; on the pages never learned from, 24 → 25 of 31. The tenth
+    learns from the 178 pages of the sets read before it, each class's shares drawn towards
+    the classes' mean share, not the pages': 162 of the 193 pages of ours right, 15 wrongly,
+    61 of the 81 of other games unclear. On the 96 sources of before, 81 → 77 right: three
+    more pages of other games set in Games Workshop's worlds are taken for one of ours; on the
+    pages it never learned from, 25 → 26 of 31, and the read `fresh13` 2 → 6 of its 7 pages
+    of ours with its 3 of other games as before.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 39 and len(wrong) <= 3 and unclear >= 41, (right, wrong, others)
+    assert right >= 162 and len(wrong) <= 15 and unclear >= 61, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -100,10 +106,13 @@ def test_a_text_that_names_other_games_more_says_so() -> None:
     text = (Path(__file__).parent / "data" / "detect" / "cases"
             / "other_aos_article_names.txt").read_text(encoding="utf-8")
     # (since the seventh pass's training pages its words lead by too little to decide even
-    # before its names are read: the message says both)
+    # before its names are read, and since the tenth's it looks like another game's page as
+    # much: the message says why, and the names it holds)
     assert detect_system(text) is None
     message = describe_evidence(text)
-    assert "отрыв от следующей игры" in message or "текст чаще называет другие игры" in message
+    assert any(why in message for why in (
+        "отрыв от следующей игры", "текст чаще называет другие игры",
+        "на страницу другой игры текст похож не меньше"))
     assert "названия игр: whfb8 ×1, другие игры ×2" in message
 
 
