@@ -122,6 +122,9 @@ _DROP_CAPITAL_RE = re.compile(r"(?<!\w)([А-ЯЁа-яё]) ([А-ЯЁ]{2,})(?![\w]
 # case too as small caps read it ("с" / "КОЛЬЗЯЩИЕ").
 _DROP_CAPITAL_LINE_RE = re.compile(
     r"(?m)^[ \t]*([А-ЯЁа-яё])[ \t]*\n(?:[ \t]*\n)?[ \t]*([А-ЯЁ]{2,})(?!\w)")
+# A drop capital set apart from the lower-case rest of its word at a line's start ("М одели и
+# боевые единицы"): a heading's or a paragraph's first letter a PDF set large.
+_DROP_CAPITAL_LOWER_RE = re.compile(r"(?m)^[ \t]*([А-ЯЁ]) ([а-яё]{2,})(?![\w-])")
 # One-letter Russian words: after one of these a capitalised word is usually a word of its own.
 _LETTER_WORDS = frozenset("авиксоуя")
 
@@ -135,13 +138,20 @@ def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[E
     the joined form is ("В ЫБОР", but not "В ФАЗЕ", "И ТЁМНОЭЛЬДАРСКИЕ"); otherwise they join
     when the joined form is a word or the rest is not ("Т РУДНО", "Э ЛЬДАРСКИЕ"). A joined form
     found among the text's words (or ``vocabulary``) counts as a word. A lower-case capital is
-    upper-cased.
+    upper-cased. A capital apart from the lower-case rest of its word at a line's start ("М
+    одели") joins it when the joined form is a word (and, for a letter that is a word, the
+    rest is not).
+
+    >>> [(e.start, e.end) for e in drop_capital("М одели и боевые единицы\\nВ ходе игры")]
+    [(1, 2)]
     """
     words: set[str] | None = None
     edits: list[Edit] = []
     matches = list(_DROP_CAPITAL_RE.finditer(text))
     if "\n" in text:
         matches += _DROP_CAPITAL_LINE_RE.finditer(text)
+    lower = {m.start() for m in _DROP_CAPITAL_LOWER_RE.finditer(text)}
+    matches += _DROP_CAPITAL_LOWER_RE.finditer(text)
     for m in sorted(matches, key=lambda m: m.start()):
         letter, rest = m.group(1), m.group(2)
         if words is None:
@@ -150,6 +160,10 @@ def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[E
         rest_is_word = _known(rest)
         if fold(letter) in _LETTER_WORDS:
             join = joined_is_word and not rest_is_word
+        elif m.start() in lower:
+            # the rest in lower case may be a word of its own ("М одели": "одели"); the
+            # joined form decides
+            join = joined_is_word
         else:
             join = joined_is_word or not rest_is_word
         if not join:

@@ -47,6 +47,7 @@ from ingest.segment_titles import (
     introduction_under_title,
     title_announcing_part,
     title_over_parts,
+    title_over_stopped_parts,
     title_with_subtitle,
 )
 from ingest.vocabulary import Vocabulary
@@ -257,6 +258,7 @@ def segment_lines(
     priced_entries(sections)
     title_over_parts(sections, text, titled)
     title_announcing_part(sections, text)
+    title_over_stopped_parts(sections, text)
     title_with_subtitle(sections, text)
     chapter_over_rules(sections, text)
     introduction_under_title(sections)

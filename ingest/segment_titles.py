@@ -1,7 +1,8 @@
 """Where a page's title and a chapter's title hang (:mod:`ingest.segment_lines` runs these after
 :func:`ingest.segment_nesting.nest_lines`): a page's title in capitals or a headline over its
 parts (:func:`title_over_parts`), a capitalised title announcing its part by name
-(:func:`title_announcing_part`), a title over its subtitle in brackets
+(:func:`title_announcing_part`), a title over parts whose headings end in a period
+(:func:`title_over_stopped_parts`), a title over its subtitle in brackets
 (:func:`title_with_subtitle`), an introduction under what it introduces
 (:func:`introduction_under_title`), and a chapter's title or epigraph over its rules
 (:func:`chapter_over_rules`).
@@ -75,6 +76,26 @@ def title_over_parts(sections: list[Section], text: str, titled: bool = False) -
             or len(sections) - 1 < (1 if headline else _MIN_PARTS):
         return
     if any(len(words(sections[i].title)) >= size for i in parts):
+        return
+    for i in parts:
+        sections[i].parent = 0
+
+
+def title_over_stopped_parts(sections: list[Section], text: str) -> None:
+    """The text's first heading, alone on its line with no period, holds the top-level headings
+    after it that end in a period ("Выберите оружие дальнего боя и цели" / "Диапазон и
+    видимость." / "Количество атак."): parts set in a lesser style, as a book sets its
+    subheadings run in, when every top-level heading after it is so set (two at least)."""
+    if len(sections) < _MIN_PARTS + 1:
+        return
+    first = sections[0]
+    if first.parent is not None or text[:first.heading_span[0]].strip() \
+            or first.heading.rstrip().endswith(".") \
+            or not text[first.body_span[0]:first.body_span[1]].strip():
+        return
+    parts = [i for i, sec in enumerate(sections[1:], 1) if sec.parent is None]
+    if len(parts) < _MIN_PARTS or not all(
+            sections[i].heading.rstrip().endswith(".") for i in parts):
         return
     for i in parts:
         sections[i].parent = 0
