@@ -25,6 +25,9 @@ The steps, in order:
 ``hyphenation``
     Words broken across lines: "передвигают- ся" → "передвигаются", "по- настоящему" →
     "по-настоящему", decided by the Russian dictionary and the words of the text itself.
+``glued_title``
+    A title a copy glued to its text goes on a line of its own: "О психологииЗдорово, …" →
+    "О психологии" / "Здорово, …".
 ``small_caps``
     Small-caps headings read in the wrong case: "сТРЕЛьБА" → "СТРЕЛЬБА".
 ``drop_capital``
@@ -35,7 +38,8 @@ The steps, in order:
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
 ``whitespace``), :mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
 (``running_header``, ``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
-:mod:`ingest.clean_words` (``hyphenation``, ``small_caps``, ``drop_capital``);
+:mod:`ingest.clean_words` (``hyphenation``, ``glued_title``, ``small_caps``,
+``drop_capital``);
 :mod:`ingest.clean_edits` holds what they shape their edits with.
 """
 
@@ -54,7 +58,7 @@ from ingest.clean_pages import (
     running_header,
 )
 from ingest.clean_spacing import line_endings, whitespace
-from ingest.clean_words import drop_capital, hyphenation, small_caps
+from ingest.clean_words import drop_capital, glued_title, hyphenation, small_caps
 from ingest.models import Change, CleanedText, Edit, OffsetArray, SourceText
 
 Step = Callable[[str], list[Edit]]
@@ -136,6 +140,7 @@ STEPS: list[tuple[str, Step]] = [
     ("heading_translation", heading_translation),
     ("page_footer", page_footer),
     ("hyphenation", hyphenation),
+    ("glued_title", glued_title),
     ("small_caps", small_caps),
     ("drop_capital", drop_capital),
     ("whitespace", whitespace),

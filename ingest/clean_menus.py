@@ -2,7 +2,8 @@
 
 A study or reference site lists its subjects across the top of every page ("Архитектура Аудит
 Военная наука Иностранные языки Медицина …"): names, each opening with a capital, with no
-punctuation between them, sorted as a menu is. No line of a rules text is so made: a list of
+punctuation between them, sorted as a menu is; a copy may have run them together
+("АвтоАвтоматизацияАрхитектура…"). No line of a rules text is so made: a list of
 rules or units in the text is written with commas, and its names stand in the text's order,
 not the alphabet's.
 """
@@ -21,10 +22,18 @@ _WORD = re.compile(r"[^\W\d_][\w-]*")
 _NOT_MENU = re.compile(r"[.!?,;:«»\"()\[\]\d]")
 _MIN_ITEMS = 5  # capitalised names in order, at least (five sorted by chance: 1 in 120)
 _MAX_LINE = 300
+# a copy that dropped the menu's spaces runs its names together ("АвтоАвтоматизацияАрхитектура
+# …"): a lower-case letter right before a capital, which no Russian word holds
+_GLUED = re.compile(r"(?<=[а-яё])(?=[А-ЯЁ])")
+_MAX_GLUED_LINE = 3_000
+_SORTED_SHARE = 0.8  # of a glued menu's neighbouring names in order (a two-word name breaks it)
 
 
 def _is_menu(line: str) -> bool:
     s = line.strip()
+    glued = len(_GLUED.findall(s)) if len(s) <= _MAX_GLUED_LINE else 0
+    if glued >= _MIN_ITEMS:
+        return _is_glued_menu(s)
     if len(s) > _MAX_LINE or _NOT_MENU.search(s):
         return False
     toks = _WORD.findall(s)
@@ -47,3 +56,16 @@ def category_menus(text: str) -> list[Edit]:
             edits.append(block_edit(text, pos, end, "site_furniture", MENU_REASON))
         pos = end + 1
     return edits
+
+
+def _is_glued_menu(line: str) -> bool:
+    """A menu whose names a copy ran together ("АвтоАвтоматизацияАрхитектура…Юриспунденкция |"):
+    split at each capital after a lower-case letter, the names stand mostly in alphabetical
+    order (a name of two capitalised words, "Охрана Труда", breaks it once)."""
+    s = _GLUED.sub(" ", line.rstrip(" |"))
+    if _NOT_MENU.search(s):
+        return False
+    names = [t.lower().replace("ё", "е") for t in _WORD.findall(s) if t[0].isupper()]
+    pairs = list(zip(names, names[1:], strict=False))
+    return len(names) >= _MIN_ITEMS and sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(
+        pairs)

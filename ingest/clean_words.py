@@ -91,6 +91,31 @@ def _needs_case_repair(word: str) -> bool:
     return CASE_ARTIFACT_RE.fullmatch(word) is not None
 
 
+# a line's opening words, the last of which runs into the next sentence's first word with no
+# space or line break between ("О психологииЗдорово, когда …"): a title a copy glued to its text
+_GLUED_TITLE_RE = re.compile(
+    r"(?m)^[ \t]*(?:[А-ЯЁA-Z«\"][^\n.!?:;,]{0,80}?[ \t])?([А-ЯЁа-яё]*[а-яё])([А-ЯЁ][а-яё]+)"
+    r"(?=[ \t,.!?:;]|$)")
+
+
+def glued_title(text: str) -> list[Edit]:
+    """A title glued to the sentence after it ("О психологииЗдорово, когда на поле боя …") is
+    set on its own line: at a line's start, a word in lower case runs into a capitalised one,
+    and both are words of the dictionary while the two together are none.
+
+    >>> [(e.start, e.replacement) for e in glued_title("О психологииЗдорово, когда всё идёт")]
+    [(12, '\\n')]
+    """
+    edits = []
+    for m in _GLUED_TITLE_RE.finditer(text):
+        left, right = m.group(1), m.group(2)
+        if len(left) < 2 or not _known(left) or not _known(right) or _known(left + right):
+            continue
+        reason = f"заголовок слит с текстом: «{left}{right}» → «{left}» / «{right}»"
+        edits.append(Edit(m.end(1), m.end(1), "\n", "glued_title", reason))
+    return edits
+
+
 def small_caps(text: str) -> list[Edit]:
     """Upper-case words that a PDF's small caps left in mixed case.
 

@@ -55,6 +55,7 @@ def test_steps_run_in_the_documented_order() -> None:
         "heading_translation",
         "page_footer",
         "hyphenation",
+        "glued_title",
         "small_caps",
         "drop_capital",
         "whitespace",
