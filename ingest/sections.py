@@ -72,7 +72,7 @@ class Segmentation:
 # titles
 
 
-_LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z])\s*[(\[]([^A-Za-z]+)[)\]]\s*$")
+_LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z][!?]?)\s*[(\[]([^A-Za-z]+)[)\]]\s*$")
 _TWO_LANGUAGES = re.compile(r"^([^—–-]{2,40}?)\s+[—–-]\s+([^—–-]{2,40})$")
 _NAME_PAREN = re.compile(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)\s*$")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
@@ -152,9 +152,14 @@ ERRATA_ENTRY = re.compile(
     r"(?P<name>[^:\n]{2,80}?)\s*(?::\s*(?P<text>\S[^\n]*)?)?$", re.IGNORECASE)
 
 
+_QUOTES = "‘’“”«»\"'"
+
+
 def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
     h = " ".join(heading.split()).rstrip(".").strip()
+    if h[:1] in _QUOTES:  # a name in quotes ("‘Take Aim!’ («Возьми упреждение!»)"): no marks
+        h = re.sub(f"[{_QUOTES}]", "", h).strip()
     entry = ERRATA_ENTRY.match(h)
     if entry is not None:  # an errata's entry is named after what it amends, not its page
         h = entry.group("name").rstrip(".").strip()

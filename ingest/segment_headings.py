@@ -98,7 +98,10 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if _TWO_LETTERS.search(s) is None:
         return False
-    if not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
+    if s[0] in _OPENING_QUOTES:  # a name in quotes: "‘Take Aim!’ («Возьми …»)", judged as
+        # the words it quotes ("«Модель может стрелять дважды.»" is a sentence)
+        s = s.strip(_QUOTES)
+    if not s or not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
         return False
     if re.search(r"\s[-–—]\s?это\s", s):
         return False
@@ -163,6 +166,10 @@ _QUANTIFIERS = frozenset({"все", "весь", "каждый", "любой", "�
 # the particles of a restriction, which a statement makes and a name does not ("Набор армии
 # только из одного кодекса.")
 _RESTRICTIVE = frozenset({"только", "лишь"})
+
+# the quotes a name may open with, and all quotes
+_OPENING_QUOTES = "‘“«\"'"
+_QUOTES = "‘’“”«»\"'"
 
 # nouns a rule's name follows ("действует правило «Приближение шторма»"): a clause ending in
 # one goes on with the name

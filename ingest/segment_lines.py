@@ -44,6 +44,7 @@ from ingest.segment_lists import (
 from ingest.segment_nesting import nest_lines, priced_entries, steps_under_heading
 from ingest.segment_titles import (
     chapter_over_rules,
+    framed_title,
     introduction_under_title,
     title_announcing_part,
     title_over_parts,
@@ -259,6 +260,7 @@ def segment_lines(
     title_over_parts(sections, text, titled)
     title_announcing_part(sections, text)
     title_over_stopped_parts(sections, text)
+    framed_title(sections, text)
     title_with_subtitle(sections, text)
     chapter_over_rules(sections, text)
     introduction_under_title(sections)

@@ -2,7 +2,8 @@
 :func:`ingest.segment_nesting.nest_lines`): a page's title in capitals or a headline over its
 parts (:func:`title_over_parts`), a capitalised title announcing its part by name
 (:func:`title_announcing_part`), a title over parts whose headings end in a period
-(:func:`title_over_stopped_parts`), a title over its subtitle in brackets
+(:func:`title_over_stopped_parts`), a title framed by lines drawn across the page
+(:func:`framed_title`), a title over its subtitle in brackets
 (:func:`title_with_subtitle`), an introduction under what it introduces
 (:func:`introduction_under_title`), and a chapter's title or epigraph over its rules
 (:func:`chapter_over_rules`).
@@ -99,6 +100,28 @@ def title_over_stopped_parts(sections: list[Section], text: str) -> None:
         return
     for i in parts:
         sections[i].parent = 0
+
+
+# a line drawn across the page: a run of one mark ("=====", "-----", "*****", "_____")
+_RULE_LINE = re.compile(r"[ \t]*([=\-*_~#])\1{2,}[ \t]*")
+
+
+def framed_title(sections: list[Section], text: str) -> None:
+    """The first heading framed by lines drawn across the page, one right above it and one
+    right below ("=====" / "Перевод FAQов с официального сайта" / "====="), is the title of
+    what follows: it holds every top-level heading after it."""
+    if len(sections) < _MIN_PARTS:
+        return
+    first = sections[0]
+    if first.parent is not None:
+        return
+    above = text[:first.heading_span[0]].rstrip().rsplit("\n", 1)[-1]
+    below = text[first.heading_span[1]:].lstrip().split("\n", 1)[0]
+    if not (_RULE_LINE.fullmatch(above) and _RULE_LINE.fullmatch(below)):
+        return
+    for sec in sections[1:]:
+        if sec.parent is None:
+            sec.parent = 0
 
 
 def title_announcing_part(sections: list[Section], text: str) -> None:
