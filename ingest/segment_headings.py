@@ -137,6 +137,9 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False  # "На основе сценариев из БРБ на 439-441 стр.": a heading cites no page
     if s.endswith("?"):
         return len(toks) <= _MAX_QUESTION_WORDS and not _LIST_ITEM.match(s)
+    if len(toks) == 1 and s[-1] in ".!" and is_cyrillic(toks[0][0]) \
+            and not _may_be_nominative(toks[0]):
+        return False  # "Передышкам." / "Прощению.": a motto's fragment, no name
     if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …"),
         # or a quantified subject ("Все атаки – огненные.": a heading names, it says no "all")
         # or a term and its definition after a dash ("Тест на лидерство – аналогично 7.")
