@@ -265,6 +265,10 @@ def _title_references(r: SystemResolver, p: Part, own_type: str | None) -> None:
                 continue  # the whole title names the section itself
             target = r.keys.get(tuple(t[0] for t in tokens[start:end]))
             node = r.b.nodes.get(target or "")
+            if end - start == 1 and start and node is not None and not _coined(node.title):
+                continue  # one common word after the title's head ("Генерал нежити",
+                # "Подразделения лёгкой пехоты и нападение") names what the section is about,
+                # not a rule it changes (as the head does: "Перемещение на террейне")
             if node is not None and node.kind == "rule" and target not in (p.id, own_type) \
                     and (not r.type_of.get(node.id) or _sibling(r, p, node.id)) \
                     and not (node.id in ancestors and _plural(node.title)):

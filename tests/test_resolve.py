@@ -82,6 +82,14 @@ def test_a_title_names_the_rule_it_changes_not_its_category() -> None:
     assert not {r for r in refs if r[0].startswith("Талисман ")}
 
 
+def test_a_title_opening_with_a_rule_s_one_word_name_changes_it() -> None:
+    """"Перемещение по болоту" opens with «Перемещение», the rule it changes, and refers to
+    it; "Знамя нежити" names «Нежить» after its head, as what it belongs to: no reference."""
+    refs = refs_of(graph_of("title_heads"))
+    assert ("Перемещение по болоту", "Перемещение", "Перемещение") in refs
+    assert not {r for r in refs if r[0] == "Знамя нежити"}
+
+
 def test_an_entry_s_price_is_its_fact_and_no_part_of_its_name() -> None:
     """"Клинок из Лунного Серебра - 50 очков": a section named without its price, the price a
     fact of it ("points"), quoted from its heading, whoever may take it in brackets after."""
