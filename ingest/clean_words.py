@@ -175,8 +175,9 @@ def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[E
     matches = list(_DROP_CAPITAL_RE.finditer(text))
     if "\n" in text:
         matches += _DROP_CAPITAL_LINE_RE.finditer(text)
-    lower = {m.start() for m in _DROP_CAPITAL_LOWER_RE.finditer(text)}
-    matches += _DROP_CAPITAL_LOWER_RE.finditer(text)
+    lowered = list(_DROP_CAPITAL_LOWER_RE.finditer(text))
+    lower = {m.start() for m in lowered}
+    matches += lowered
     for m in sorted(matches, key=lambda m: m.start()):
         letter, rest = m.group(1), m.group(2)
         if words is None:

@@ -40,6 +40,7 @@ from ingest.segment_lists import (
     contents_entry,
     contents_paragraphs,
     split_list_items,
+    table_cells,
 )
 from ingest.segment_nesting import nest_lines, priced_entries, steps_under_heading
 from ingest.segment_titles import (
@@ -97,6 +98,7 @@ def segment_lines(
     # "Лук Огонь залпом"): a row is no heading, whatever its words
     rows = {i for i in nonblank if i and column_header(lines[i - 1].strip())}
     rows |= split_list_items(lines, nonblank)
+    rows |= table_cells(lines, nonblank)
     cand = [i for i in nonblank if i not in rows and (is_heading_line(lines[i], following(i))
             or _above_subtitle(lines, i, nxt))]
     headline: int | None = None  # the page's title, when only its length kept it out
@@ -345,7 +347,8 @@ def _over_paragraph(lines: list[str], nonblank: list[int], order: dict[int, int]
     """Whether a short numbered line without a predicate stands over a paragraph of its own
     ("1. Стены." / "Каждая стена должна иметь парапет …" / "2. Башни."): a numbered section
     of a text, not a list's item, however its numbers run."""
-    head = lines[i][_NUMBER.match(lines[i]).end():].strip().rstrip(".")
+    number = _NUMBER.match(lines[i])
+    head = lines[i][number.end():].strip().rstrip(".") if number else ""
     if not head or len(words(head)) > 6 or _has_predicate(head):
         return False
     size = 0

@@ -1,6 +1,7 @@
 """Lists and labels of a web page that are no ordinary heading lines: a list a page flattened
 into one line, for :func:`ingest.segment.segment` to break (:func:`flattened_list_breaks`); a
-numbered list set as two columns (:func:`split_list_items`); headings written as labels with a
+numbered list set as two columns (:func:`split_list_items`); a table whose cells a copy set
+one a line (:func:`table_cells`); headings written as labels with a
 colon over paragraphs (:func:`colon_labels`); a contents list's entries, a name and its page
 (:func:`contents_entry`, :func:`contents_paragraphs`), for :mod:`ingest.segment_lines`.
 
@@ -20,7 +21,9 @@ from __future__ import annotations
 import re
 
 from ingest.segment_headings import (
+    _COLUMN_NAMES,
     _MAX_WORDS,
+    _MIN_COLUMNS,
     _NAME_HEADS,
     BULLET,
     _first_clause,
@@ -183,3 +186,36 @@ def contents_paragraphs(lines: list[str]) -> set[int]:
             out.update(para[0 if paged[0] else 1:])
         start = i + 1
     return out
+
+
+_CELL = 40  # characters of a table's cell at most
+_HEADER_SPAN = 8  # lines a table's header cells stand among
+
+
+def table_cells(lines: list[str], nonblank: list[int]) -> set[int]:
+    """The cells of a table a copy set one a line ("Название" / "Дальность" / "Сила" / "АР" /
+    "Тип" / "Костяной меч (bonesword)" / "-" / "Носитель" / "3" / "Melee"): a header of
+    :data:`~ingest.segment_headings._MIN_COLUMNS` column names or more among a few short
+    lines, and the short lines after it, up to the last short line before a line of text
+    (which a heading may head: "Отток жизни (Life Drain)" / "*Отток жизни …: любой бросок …").
+    No cell is a heading."""
+    cells: set[int] = set()
+    k = 0
+    while k < len(nonblank):
+        line = lines[nonblank[k]].strip()
+        if len(line) > _CELL or lemma(line.lower()) not in _COLUMN_NAMES:
+            k += 1
+            continue
+        window = nonblank[k:k + _HEADER_SPAN]
+        names = [i for i in window if " " not in lines[i].strip()
+                 and lemma(lines[i].strip().lower()) in _COLUMN_NAMES]
+        if len(names) < _MIN_COLUMNS:
+            k += 1
+            continue
+        end = k
+        while end + 1 < len(nonblank) and len(lines[nonblank[end + 1]].strip()) <= _CELL \
+                and (end + 2 >= len(nonblank) or len(lines[nonblank[end + 2]].strip()) <= _CELL):
+            end += 1
+        cells.update(nonblank[k:end + 1])
+        k = end + 1
+    return cells
