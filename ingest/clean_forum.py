@@ -268,7 +268,8 @@ def _post_headers(text: str) -> list[Edit]:
     profile fields) two or more together, with the short lines between them (the author's
     name, rank, stars) and the values right under them; a post number ("Сообщение #1") alone.
     The line right above the first, short, no sentence, with Latin letters or digits in it, is
-    the author's name ("Herald_77", "kapitandobrokoto...")."""
+    the author's name ("Herald_77", "kapitandobrokoto..."), and so is a name in words right
+    above the post's date ("Черный Лис" / "сообщение 14.1.2011, 14:27")."""
     anchors = [m.start() for m in _ANCHOR_RE.finditer(text)]
     if not anchors:
         return []  # the cheap test first: most texts hold no line of a forum engine
@@ -304,11 +305,25 @@ def _post_headers(text: str) -> list[Edit]:
             continue
         last = _header_end(text, lines, last, kind)
         above = text[slice(*lines[first - 1])] if first > 0 else ""
-        if _is_user_name(above):
-            first -= 1  # the author's name right above: Latin letters, digits, "_" in it
+        if _is_user_name(above) or (_POST_DATE_LINE_RE.match(text, *lines[first])
+                                    and _is_name_line(above)):
+            first -= 1  # the author's name right above: Latin letters, digits, "_" in it,
+            # or, over the post's date, a name in words ("Черный Лис" / "сообщение 14.1.2011")
         edits.append(block_edit(text, lines[first][0], lines[last][1], "site_furniture",
                                 POST_HEADER_REASON))
     return edits
+
+
+# a post header's first line: the post's date ("сообщение 14.1.2011, 14:27")
+_POST_DATE_LINE_RE = re.compile(rf"{_S}*(?i:сообщение|posted|отправлено|добавлено){_S}+\d")
+# a name in words: two or three capitalised words, no mark of a sentence or a quote (one word
+# over a post's date may be the heading the post answers: "Чардж")
+_NAME_WORDS_RE = re.compile(r"(?:[A-ZА-ЯЁ][\w'-]*)(?:[ \t]+[A-ZА-ЯЁ][\w'-]*){1,2}[ \t]*")
+
+
+def _is_name_line(line: str) -> bool:
+    """Whether a line is a name in words (a forum member's: "Черный Лис", "Геометр Теней")."""
+    return _NAME_WORDS_RE.fullmatch(line.strip()) is not None
 
 
 def _header_end(text: str, lines: list[tuple[int, int]], last: int,
