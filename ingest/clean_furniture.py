@@ -23,10 +23,12 @@ from ingest.clean_edits import (
 )
 from ingest.clean_filler import template_filler
 from ingest.clean_forum import (
+    POST_HEADER_REASON,
     WIKI_EDIT_INLINE_RE,
     WIKI_NAV_REASON,
     WIKI_SOURCE_REASON,
     forum_furniture,
+    topic_title_mark,
 )
 from ingest.clean_menus import category_menus
 from ingest.clean_pages import FOOTER_RE
@@ -451,6 +453,7 @@ def site_furniture(text: str) -> list[Edit]:
         if anchor in text  # the cheap test first: a scan of the text for each is not
         for m in pattern.finditer(text)
     ]
+    inline += topic_title_mark(text, [b for b in blocks if b.reason == POST_HEADER_REASON])
     return blocks + edits_outside(first_fit(inline), blocks)
 
 
