@@ -31,11 +31,13 @@ _SORTED_SHARE = 0.8  # of a glued menu's neighbouring names in order (a two-word
 
 def _is_menu(line: str) -> bool:
     s = line.strip()
-    glued = len(_GLUED.findall(s)) if len(s) <= _MAX_GLUED_LINE else 0
-    if glued >= _MIN_ITEMS:
+    if _NOT_MENU.search(s):
+        return False  # (the cheap test first: a sentence's or a list's marks)
+    if len(s) > _MAX_LINE:
+        return len(s) <= _MAX_GLUED_LINE and len(_GLUED.findall(s)) >= _MIN_ITEMS \
+            and _is_glued_menu(s)
+    if len(_GLUED.findall(s)) >= _MIN_ITEMS:
         return _is_glued_menu(s)
-    if len(s) > _MAX_LINE or _NOT_MENU.search(s):
-        return False
     toks = _WORD.findall(s)
     names = [t.lower().replace("ё", "е") for t in toks if t[0].isupper()]
     # most words open a name ("Военная наука": a name of two words is one name)
@@ -63,8 +65,6 @@ def _is_glued_menu(line: str) -> bool:
     split at each capital after a lower-case letter, the names stand mostly in alphabetical
     order (a name of two capitalised words, "Охрана Труда", breaks it once)."""
     s = _GLUED.sub(" ", line.rstrip(" |"))
-    if _NOT_MENU.search(s):
-        return False
     names = [t.lower().replace("ё", "е") for t in _WORD.findall(s) if t[0].isupper()]
     pairs = list(zip(names, names[1:], strict=False))
     return len(names) >= _MIN_ITEMS and sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(

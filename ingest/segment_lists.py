@@ -22,6 +22,7 @@ import re
 
 from ingest.segment_headings import (
     _COLUMN_NAMES,
+    _COLUMN_STARTS,
     _MAX_WORDS,
     _MIN_COLUMNS,
     _NAME_HEADS,
@@ -203,7 +204,9 @@ def table_cells(lines: list[str], nonblank: list[int]) -> set[int]:
     k = 0
     while k < len(nonblank):
         line = lines[nonblank[k]].strip()
-        if len(line) > _CELL or lemma(line.lower()) not in _COLUMN_NAMES:
+        # (the cheap test first: most lines open with no column's name)
+        if len(line) > _CELL or line[:3].lower() not in _COLUMN_STARTS \
+                or lemma(line.lower()) not in _COLUMN_NAMES:
             k += 1
             continue
         window = nonblank[k:k + _HEADER_SPAN]
