@@ -152,14 +152,15 @@ ERRATA_ENTRY = re.compile(
     r"(?P<name>[^:\n]{2,80}?)\s*(?::\s*(?P<text>\S[^\n]*)?)?$", re.IGNORECASE)
 
 
-_QUOTES = "‘’“”«»\"'"
+QUOTES = "‘’“”«»\"'"
+"""The quotation marks a name may stand in."""
 
 
 def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
     h = " ".join(heading.split()).rstrip(".").strip()
-    if h[:1] in _QUOTES:  # a name in quotes ("‘Take Aim!’ («Возьми упреждение!»)"): no marks
-        h = re.sub(f"[{_QUOTES}]", "", h).strip()
+    if h[:1] in QUOTES:  # a name in quotes ("‘Take Aim!’ («Возьми упреждение!»)"): no marks
+        h = re.sub(f"[{QUOTES}]", "", h).strip()
     entry = ERRATA_ENTRY.match(h)
     if entry is not None:  # an errata's entry is named after what it amends, not its page
         h = entry.group("name").rstrip(".").strip()

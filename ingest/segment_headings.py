@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ingest.sections import PAGE_AFTER_RE, PAGE_RE, PRICE, is_cyrillic
+from ingest.sections import PAGE_AFTER_RE, PAGE_RE, PRICE, QUOTES, is_cyrillic
 from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
@@ -100,7 +100,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if s[0] in _OPENING_QUOTES:  # a name in quotes: "‘Take Aim!’ («Возьми …»)", judged as
         # the words it quotes ("«Модель может стрелять дважды.»" is a sentence)
-        s = s.strip(_QUOTES)
+        s = s.strip(QUOTES)
     if not s or not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
         return False
     if re.search(r"\s[-–—]\s?это\s", s):
@@ -170,9 +170,8 @@ _QUANTIFIERS = frozenset({"все", "весь", "каждый", "любой", "�
 # только из одного кодекса.")
 _RESTRICTIVE = frozenset({"только", "лишь"})
 
-# the quotes a name may open with, and all quotes
+# the quotes a name may open with
 _OPENING_QUOTES = "‘“«\"'"
-_QUOTES = "‘’“”«»\"'"
 
 # nouns a rule's name follows ("действует правило «Приближение шторма»"): a clause ending in
 # one goes on with the name
@@ -195,9 +194,16 @@ def announces_name(line: str) -> bool:
 def _cites_page(line: str) -> bool:
     """Whether a line cites a page after its start ("… из БРБ на 439-441 стр."): a statement
     about where its rules come from, not a heading (an errata's entry opens with the page it
-    amends, "Стр.58 – Курт Хельборг")."""
-    m = PAGE_RE.search(line) or PAGE_AFTER_RE.search(line)
+    amends, "Стр.58 – Курт Хельборг"; a heading may give its page in brackets, "Засадники (см.
+    стр. 27)")."""
+    if "стр" not in line.lower():
+        return False  # (the cheap test first: every form but "с. 57" has it)
+    unbracketed = _BRACKETED.sub(" ", line)
+    m = PAGE_RE.search(unbracketed) or PAGE_AFTER_RE.search(unbracketed)
     return m is not None and m.start() > 0
+
+
+_BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def _cut_off(toks: list[str], line: str) -> bool:
