@@ -2,7 +2,8 @@
 
 ``.venv/bin/python benchmarks/ingest_shapes.py`` builds, from the WHFB corpus text, files of
 a million characters or more (1.8–2.4 MB) of three shapes that once cost more than their
-size — one huge line, 100,000 short lines, a text with no headings — and a forum topic's
+size — one huge line, 100,000 short lines, a text with no headings —, a numbered list of
+100,000 items (the numbered parts' look for a paragraph under each) and a forum topic's
 shape (a post header of the forum engine's lines before every paragraph) and prints the speed of
 each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
 shape is also timed at a third of its size: the cost per megabyte must not grow with the size
@@ -43,8 +44,12 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         f"Herald{i % 7}\nГруппа: Пользователи\nСообщений: {100 + i}\nРегистрация: 3.8.2005\n"
         f"Сообщение #{i + 1}\n12.3.2011, 14:{i % 60:02d}\n\n{text}\n\nПрофиль ЛС Цитата\n\n"
         for i, text in enumerate(paragraphs))
+    # a numbered list of many items, none over a paragraph ("1. Двигаться вперёд" / "2. …")
+    numbered = "\n".join(f"{i % 30 + 1}. {words[i % len(words)].capitalize()} "
+                         f"{words[(i + 1) % len(words)]}" for i in range(0, len(words), 2)) + "\n"
     return {
         "одна строка": repeat(" ".join(words)),
+        "нумерованный список": repeat(numbered, lines),
         "100 000 коротких строк": repeat(short, lines),
         "без заголовков": repeat(prose + "\n\n"),
         "страница форума": repeat(forum),

@@ -186,6 +186,8 @@ _DETERMINERS = frozenset({"некоторый", "весь", "этот", "так�
 def announces_name(line: str) -> bool:
     """Whether a clause ends in a noun a rule's name follows ("На все Бои действует правило"):
     the next line, the name, goes on with it."""
+    if not line.rstrip().lower().endswith("правило"):
+        return False  # (the cheap test first: both cue nouns end so)
     toks = words(line)
     return len(toks) >= 2 and line.rstrip()[-1:].isalpha() \
         and lemma(toks[-1]) in _NAME_CUES and _has_finite_verb(line)

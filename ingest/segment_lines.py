@@ -343,28 +343,37 @@ heading over a paragraph rather than a list's item."""
 
 
 def _over_paragraph(lines: list[str], nonblank: list[int], order: dict[int, int],
-                    numbers: dict[int, int], heads: set[int], i: int) -> bool:
+                    numbers: dict[int, int], heads: set[int], i: int,
+                    chapter: bool = True) -> bool:
     """Whether a short numbered line without a predicate stands over a paragraph of its own
     ("1. Стены." / "Каждая стена должна иметь парапет …" / "2. Башни."): a numbered section
-    of a text, not a list's item, however its numbers run."""
-    number = _NUMBER.match(lines[i])
-    head = lines[i][number.end():].strip().rstrip(".") if number else ""
-    if not head or len(words(head)) > 6 or _has_predicate(head):
-        return False
+    of a text, not a list's item, however its numbers run. (The paragraph is looked for in the
+    next :data:`_NUMBER_NEAR` lines only, so a text of many numbered lines costs as many
+    short looks.)"""
     size = 0
-    for j in nonblank[order[i] + 1:]:
+    over = False
+    for k in range(order[i] + 1, min(len(nonblank), order[i] + 1 + _NUMBER_NEAR)):
+        j = nonblank[k]
         if j in numbers:
             # a chapter's number right over its first numbered part ("11. Осада." / "1.
-            # Стены." / "Каждая стена …"): the chapter holds the parts
-            return not size and numbers[j] == 1 and numbers[i] != 2 and _over_paragraph(
-                lines, nonblank, order, numbers, heads, j)
+            # Стены." / "Каждая стена …"): the chapter holds the parts (one level: the part
+            # itself is looked at as a part)
+            over = chapter and not size and numbers[j] == 1 and numbers[i] != 2 \
+                and _over_paragraph(lines, nonblank, order, numbers, heads, j, chapter=False)
+            break
         if j in heads:
-            return False  # a heading of another kind ends the step's text first
+            break  # a heading of another kind ends the step's text first
         if not BULLET.match(lines[j]):  # a bulleted list under a step is no paragraph
             size += len(lines[j].strip())
         if size >= _PARAGRAPH:
-            return True
-    return False
+            over = True
+            break
+    if not over:
+        return False
+    # (the line's own words last: the text under it is the cheaper test)
+    number = _NUMBER.match(lines[i])
+    head = lines[i][number.end():].strip().rstrip(".") if number else ""
+    return bool(head) and len(words(head)) <= 6 and not _has_predicate(head)
 
 
 def _numbered_part(lines: list[str], nonblank: list[int], order: dict[int, int],

@@ -104,6 +104,7 @@ def title_over_stopped_parts(sections: list[Section], text: str) -> None:
 
 # a line drawn across the page: a run of one mark ("=====", "-----", "*****", "_____")
 _RULE_LINE = re.compile(r"[ \t]*([=\-*_~#])\1{2,}[ \t]*")
+_NEAR = 300  # characters around a heading its frame's lines stand in
 
 
 def framed_title(sections: list[Section], text: str) -> None:
@@ -115,8 +116,10 @@ def framed_title(sections: list[Section], text: str) -> None:
     first = sections[0]
     if first.parent is not None:
         return
-    above = text[:first.heading_span[0]].rstrip().rsplit("\n", 1)[-1]
-    below = text[first.heading_span[1]:].lstrip().split("\n", 1)[0]
+    start, end = first.heading_span
+    # (the lines next to it, looked for near it: a text's first heading may stand deep in it)
+    above = text[max(0, start - _NEAR):start].rstrip().rsplit("\n", 1)[-1]
+    below = text[end:end + _NEAR].lstrip().split("\n", 1)[0]
     if not (_RULE_LINE.fullmatch(above) and _RULE_LINE.fullmatch(below)):
         return
     for sec in sections[1:]:
