@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingest.sections import PAGE_AFTER_RE, PAGE_RE
+from ingest.sections import PAGE_RE, pages_after
 from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_lemma
 
@@ -86,7 +86,7 @@ def page_citations(text: str) -> list[Mention]:
     []
     """
     out = []
-    found = sorted([*PAGE_RE.finditer(text), *PAGE_AFTER_RE.finditer(text)],
+    found = sorted([*PAGE_RE.finditer(text), *pages_after(text)],
                    key=lambda m: m.start())
     for m in found:
         sentence = sentence_of(text, m.start())

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -135,13 +136,22 @@ PAGE_RE = re.compile(
     r"\s*(\d+)((?:\s*[-–]\s*\d+|(?:\s*,\s*|\sи\s)\d+(?=\s*[-–),.;:]|\s+(?:и|или)\s|\s*$))*)",
     re.IGNORECASE,
 )
-PAGE_AFTER_RE = re.compile(
-    # the page's number before the word, after "на", "см." or a bracket ("на 439-441 стр.",
-    # "(см. 57 стр.)", "на 12-й странице"); a count ("в 2 страницы") is none
-    r"(?<![\w])(?:на|см\.|\()\s*(\d{1,4})((?:\s*[-–]\s*\d{1,4})?)(?:-?[ймя])?\s+"
-    r"(?:стр\.|стр\b|странице\b)",
+# the page's number before the word ("439-441 стр.", "12-й странице"), a citation after "на",
+# "см." or a bracket (:func:`pages_after`; the scan starts at digits, rarer than "на")
+_PAGE_AFTER_RE = re.compile(
+    r"(?<![\w.])(\d{1,4})((?:\s*[-–]\s*\d{1,4})?)(?:-?[ймя])?\s+(?:стр\.|стр\b|странице\b)",
     re.IGNORECASE,
 )
+_CITES_BEFORE = re.compile(r"(?:(?<![\w])на|(?<![\w])см\.|\()\s*$", re.IGNORECASE)
+
+
+def pages_after(text: str) -> Iterator[re.Match[str]]:
+    """Page citations with the number before the word, after "на", "см." or a bracket ("на
+    439-441 стр.", "(см. 57 стр.)", "на 12-й странице"); a count ("в 2 страницы") is none.
+    Group 1 is the first page, group 2 the rest of a range."""
+    for m in _PAGE_AFTER_RE.finditer(text):
+        if _CITES_BEFORE.search(text, max(0, m.start() - 6), m.start()):
+            yield m
 
 
 # an errata's entry: the page it amends, a dash, what it amends ("Стр.58 – Курт Хельборг,

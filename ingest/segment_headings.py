@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ingest.sections import PAGE_AFTER_RE, PAGE_RE, PRICE, QUOTES, is_cyrillic
+from ingest.sections import PAGE_RE, PRICE, QUOTES, is_cyrillic, pages_after
 from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
@@ -201,7 +201,7 @@ def _cites_page(line: str) -> bool:
     if "стр" not in line.lower():
         return False  # (the cheap test first: every form but "с. 57" has it)
     unbracketed = _BRACKETED.sub(" ", line)
-    m = PAGE_RE.search(unbracketed) or PAGE_AFTER_RE.search(unbracketed)
+    m = PAGE_RE.search(unbracketed) or next(pages_after(unbracketed), None)
     return m is not None and m.start() > 0
 
 
