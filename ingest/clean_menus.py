@@ -26,6 +26,7 @@ _MAX_LINE = 300
 # …"): a lower-case letter right before a capital, which no Russian word holds
 _GLUED = re.compile(r"(?<=[а-яё])(?=[А-ЯЁ])")
 _MAX_GLUED_LINE = 3_000
+_MIN_GLUED_LINE = 25  # characters of five names run together at least
 _SORTED_SHARE = 0.8  # of a glued menu's neighbouring names in order (a two-word name breaks it)
 
 
@@ -33,17 +34,16 @@ def _is_menu(line: str) -> bool:
     s = line.strip()
     if _NOT_MENU.search(s):
         return False  # (the cheap test first: a sentence's or a list's marks)
-    if len(s) > _MAX_LINE:
-        return len(s) <= _MAX_GLUED_LINE and len(_GLUED.findall(s)) >= _MIN_ITEMS \
-            and _is_glued_menu(s)
-    if len(_GLUED.findall(s)) >= _MIN_ITEMS:
-        return _is_glued_menu(s)
-    toks = _WORD.findall(s)
-    names = [t.lower().replace("ё", "е") for t in toks if t[0].isupper()]
-    # most words open a name ("Военная наука": a name of two words is one name)
-    if len(names) < _MIN_ITEMS or 2 * len(names) < len(toks):
-        return False
-    return all(a < b for a, b in zip(names, names[1:], strict=False))
+    if len(s) <= _MAX_LINE:
+        toks = _WORD.findall(s)
+        names = [t.lower().replace("ё", "е") for t in toks if t[0].isupper()]
+        # most words open a name ("Военная наука": a name of two words is one name)
+        if len(names) >= _MIN_ITEMS and 2 * len(names) >= len(toks) and all(
+                a < b for a, b in zip(names, names[1:], strict=False)):
+            return True
+    # (a line long enough to hold five names run together)
+    return _MIN_GLUED_LINE <= len(s) <= _MAX_GLUED_LINE \
+        and len(_GLUED.findall(s)) >= _MIN_ITEMS and _is_glued_menu(s)
 
 
 def category_menus(text: str) -> list[Edit]:

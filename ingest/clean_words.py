@@ -154,6 +154,24 @@ _DROP_CAPITAL_LOWER_RE = re.compile(r"(?m)^[ \t]*([А-ЯЁ]) ([а-яё]{2,})(?![
 _LETTER_WORDS = frozenset("авиксоуя")
 
 
+def _capitals_join(letter: str, rest: str, words: set[str]) -> bool:
+    """Whether a letter and the capitalised rest of a word after it are one word (see
+    :func:`drop_capital`): the text's own words count as words."""
+    joined_is_word = _known(letter + rest) or fold(letter + rest) in words
+    if fold(letter) in _LETTER_WORDS:
+        return joined_is_word and not _known(rest)
+    return joined_is_word or not _known(rest)
+
+
+def _lower_rest_joins(letter: str, rest: str) -> bool:
+    """Whether a capital and the lower-case rest after it are one word ("М одели"): the rest
+    may be a word of its own ("одели"), so the dictionary's joined form decides; a letter that
+    is a word and a word after it stay ("В ходе", "С помощью")."""
+    if fold(letter) in _LETTER_WORDS and _known(rest):
+        return False
+    return _known(letter + rest)
+
+
 def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[Edit]:
     """Join a drop capital cut off its word: "О ТСТУПЛЕНИЕ" → "ОТСТУПЛЕНИЕ".
 
@@ -180,20 +198,14 @@ def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[E
     matches += lowered
     for m in sorted(matches, key=lambda m: m.start()):
         letter, rest = m.group(1), m.group(2)
-        if words is None:
-            words = text_vocabulary(text) | {fold(w) for w in vocabulary or ()}
-        joined_is_word = _known(letter + rest) or fold(letter + rest) in words
-        rest_is_word = _known(rest)
-        if fold(letter) in _LETTER_WORDS:
-            join = joined_is_word and not rest_is_word
-        elif m.start() in lower:
-            # the rest in lower case may be a word of its own ("М одели": "одели"); the
-            # joined form decides
-            join = joined_is_word
+        if m.start() in lower:
+            if not _lower_rest_joins(letter, rest):
+                continue
         else:
-            join = joined_is_word or not rest_is_word
-        if not join:
-            continue
+            if words is None:
+                words = text_vocabulary(text) | {fold(w) for w in vocabulary or ()}
+            if not _capitals_join(letter, rest, words):
+                continue
         joined = letter.upper() + rest
         apart = text[m.end(1):m.start(2)]
         shown = f"{letter} {rest}" if "\n" not in apart else f"{letter}↵{rest}"

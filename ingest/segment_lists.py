@@ -205,7 +205,7 @@ def table_cells(lines: list[str], nonblank: list[int]) -> set[int]:
     while k < len(nonblank):
         line = lines[nonblank[k]].strip()
         # (the cheap test first: most lines open with no column's name)
-        if len(line) > _CELL or line[:3].lower() not in _COLUMN_STARTS \
+        if len(line) > _CELL or " " in line or line[:3].lower() not in _COLUMN_STARTS \
                 or lemma(line.lower()) not in _COLUMN_NAMES:
             k += 1
             continue
