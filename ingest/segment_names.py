@@ -234,3 +234,45 @@ def name_english_headings(text: str, sections: list[Section]) -> None:
 
 def _has_russian(names: Sequence[str]) -> bool:
     return any(re.search("[А-Яа-яЁё]", n) for n in names)
+
+
+_TWIN_LATIN = 0.8  # of an English original's letters, Latin at least
+_TWIN_CYRILLIC = 0.5  # of its Russian twin's letters, Cyrillic at least
+_TWIN_LETTERS = 40  # letters of an original's text at least: a passage, not a label
+
+
+def _latin_share(text: str) -> tuple[float, int]:
+    letters = [c for c in text if c.isalpha()]
+    return (sum(c.isascii() for c in letters) / len(letters) if letters else 0.0), len(letters)
+
+
+def english_twins(text: str, sections: list[Section]) -> list[Section]:
+    """A section in English right before its Russian twin at the same level (a bilingual
+    FAQ's "GAME SCENARIO" / "Q. Is the …" / "СЦЕНАРИИ ИГРЫ" / "В. Является ли …") is the
+    twin's original, no section of its own: its English title becomes the twin's alias and its
+    text the twin's, as extra text (nothing is lost). The sections that remain, their parents
+    renumbered."""
+    gone: set[int] = set()
+    parents = {s.parent for s in sections}
+    for i in range(len(sections) - 1):
+        a, b = sections[i], sections[i + 1]
+        if i in gone or i in parents or a.parent != b.parent \
+                or not _LATIN_TITLE.fullmatch(a.title) or not re.search("[А-Яа-яЁё]", b.title):
+            continue
+        latin, letters = _latin_share(text[a.body_span[0]:a.body_span[1]])
+        if letters < _TWIN_LETTERS or latin < _TWIN_LATIN \
+                or 1 - _latin_share(text[b.body_span[0]:b.body_span[1]])[0] < _TWIN_CYRILLIC:
+            continue
+        b.aliases = list(dict.fromkeys([*b.aliases, a.title]))
+        b.extra_spans = [(a.heading_span[0], a.body_span[1]), *b.extra_spans]
+        gone.add(i)
+    if not gone:
+        return sections
+    kept = [i for i in range(len(sections)) if i not in gone]
+    new = {old: k for k, old in enumerate(kept)}
+    out = []
+    for i in kept:
+        sec = sections[i]
+        sec.parent = new.get(sec.parent) if sec.parent is not None else None
+        out.append(sec)
+    return out

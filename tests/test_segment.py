@@ -166,6 +166,40 @@ def test_english_headings_get_the_russian_name_of_their_text(case: dict[str, obj
     assert got == case["expected"]
 
 
+def test_an_english_original_s_text_stays_with_its_russian_twin() -> None:
+    """The English original of a bilingual FAQ's item is no section, but its text is its
+    Russian twin's, kept as extra text (nothing of it is lost), and the parents stay right."""
+    (case,) = [c for c in _cases("english_names") if "Russian twin" in str(c["name"])]
+    text = str(case["text"])
+    result = segment(text, str(case["system"]))
+    twin = result.sections[-1]
+    assert [text[a:b] for a, b in twin.extra_spans] == [
+        "CHARGING\nQ. Can a unit charge an enemy it cannot see? A. No, the charging unit must "
+        "see its target."]
+    assert all(sec.parent is None or sec.parent < k for k, sec in enumerate(result.sections))
+
+
+def test_an_english_original_gone_renumbers_the_parents() -> None:
+    """Sections after an English original that goes keep their parents, one index down."""
+    from ingest.sections import Section
+    from ingest.segment_names import english_twins
+
+    text = ("FAQ\nВопросы.\nMOVING\n"
+            "Q. May a unit march in the turn after it rallied from fleeing? A. No, it may not.\n"
+            "ДВИЖЕНИЕ\nВ. Может ли подразделение маршировать? О. Нет.\nМарш\nНельзя.\n")
+
+    def sec(title: str, parent: int | None) -> Section:
+        start = text.index(title)
+        end = text.index("\n", start)
+        body_end = text.find("\n", end + 1)
+        return Section(title, title, (start, end), (end + 1, body_end), parent=parent)
+
+    sections = [sec("FAQ", None), sec("MOVING", 0), sec("ДВИЖЕНИЕ", 0), sec("Марш", 2)]
+    kept = english_twins(text, sections)
+    assert [(s.title, s.parent, s.aliases) for s in kept] == [
+        ("FAQ", None, []), ("ДВИЖЕНИЕ", 0, ["MOVING"]), ("Марш", 1, [])]
+
+
 @pytest.mark.parametrize("case", _cases("line_headings"), ids=lambda c: str(c["name"]))
 def test_headings_of_web_pages(case: dict[str, object]) -> None:
     result = segment(str(case["text"]), str(case["system"]))
