@@ -209,7 +209,13 @@ def table_cells(lines: list[str], nonblank: list[int]) -> set[int]:
                 or lemma(line.lower()) not in _COLUMN_NAMES:
             k += 1
             continue
-        window = nonblank[k:k + _HEADER_SPAN]
+        # (the header's cells stand together, short lines all: a glossary whose terms head
+        # paragraphs, "Сила" / "Сила показывает …" / "Стойкость" / …, is no table)
+        window = []
+        for i in nonblank[k:k + _HEADER_SPAN]:
+            if len(lines[i].strip()) > _CELL:
+                break
+            window.append(i)
         names = [i for i in window if " " not in lines[i].strip()
                  and lemma(lines[i].strip().lower()) in _COLUMN_NAMES]
         if len(names) < _MIN_COLUMNS:
