@@ -263,30 +263,6 @@ def forum_furniture(text: str) -> list[Edit]:
     return edits
 
 
-TOPIC_MARK_REASON = "метка названия темы форума «>» перед ним"
-TOPIC_REPEATED_REASON = "название темы форума, которое повторяет заголовок сообщения"
-# a forum topic's title as the engine prints it over the first post ("> Орки и гоблины, пара
-# вопросов"): the mark goes, the title stays to head the topic
-_TOPIC_TITLE_RE = re.compile(r"^(>[ \t]+)[A-ZА-ЯЁ«\"][^\n]{2,100}$", re.MULTILINE)
-
-
-def topic_title_mark(text: str, headers: list[Edit]) -> list[Edit]:
-    """The mark before a forum topic's title ("> Орки и гоблины, пара вопросов"): on a page
-    with a post's header (``headers``), the first line so marked above the first header."""
-    if not headers:
-        return []
-    first = min(e.start for e in headers)
-    m = _TOPIC_TITLE_RE.search(text, 0, first)
-    if m is None:
-        return []
-    title = " ".join(m.group(0)[m.end(1) - m.start():].split())
-    if any(" ".join(line.split()) == title for line in text[first:].splitlines()):
-        # the post's own heading repeats it ("=====" / "Перевод FAQов с официального сайта"):
-        # that heads the text, the topic's line goes
-        return [Edit(m.start(), m.end(), "", "site_furniture", TOPIC_REPEATED_REASON)]
-    return [Edit(m.start(1), m.end(1), "", "site_furniture", TOPIC_MARK_REASON)]
-
-
 def _post_headers(text: str) -> list[Edit]:
     """Post headers: lines of the engine (a post's date and time, its number, the author's
     profile fields) two or more together, with the short lines between them (the author's

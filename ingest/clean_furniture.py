@@ -28,11 +28,10 @@ from ingest.clean_forum import (
     WIKI_NAV_REASON,
     WIKI_SOURCE_REASON,
     forum_furniture,
-    topic_title_mark,
 )
 from ingest.clean_menus import category_menus
 from ingest.clean_pages import FOOTER_RE
-from ingest.clean_titles import page_title, site_name
+from ingest.clean_titles import page_title, site_name, topic_title_mark
 from ingest.models import Edit
 from kb.lemmas import is_known
 

@@ -11,6 +11,10 @@ A forum's or a club's site names itself at the top of every page: a community an
 quotes ("Сообщество "Воины Вархаммера"", "Общество Настольных тактических игр "Армия на
 ладони"", «Клуб «Тактика»»). Among the page's first lines such a line is the site's, not a
 heading of the text.
+
+A forum engine prints a topic's title over its first post with a mark ("> Орки и гоблины, пара
+вопросов"): the mark goes and the title heads the topic, or the title goes whole when the
+post's own heading repeats it below.
 """
 
 from __future__ import annotations
@@ -43,11 +47,39 @@ def page_title(text: str) -> list[Edit]:
     m = _PAGE_TITLE_RE.match(text)
     if m is None or len(m.group("site").split()) > _MAX_SITE_WORDS:
         return []
-    title = _norm(m.group("title"))
-    below = text[m.end():m.end() + _MAX_LOOK].split("\n")
-    if not any(_norm(line) == title for line in below):
+    if not _stands_below(m.group("title"), text, m.end()):
         return []
     return [block_edit(text, m.start("title"), m.end(), "site_furniture", PAGE_TITLE_REASON)]
+
+
+def _stands_below(title: str, text: str, start: int) -> bool:
+    """Whether ``title`` stands again as a line of its own in the text after ``start`` (near
+    it: the article's heading stands near the top)."""
+    key = _norm(title)
+    return any(_norm(line) == key for line in text[start:start + _MAX_LOOK].split("\n"))
+
+
+TOPIC_MARK_REASON = "метка названия темы форума «>» перед ним"
+TOPIC_REPEATED_REASON = "название темы форума, которое повторяет заголовок сообщения"
+# a forum topic's title as the engine prints it over the first post ("> Орки и гоблины, пара
+# вопросов"): the mark goes, the title stays to head the topic
+_TOPIC_TITLE_RE = re.compile(r"^(>[ \t]+)([A-ZА-ЯЁ«\"][^\n]{2,100})$", re.MULTILINE)
+
+
+def topic_title_mark(text: str, headers: list[Edit]) -> list[Edit]:
+    """The mark before a forum topic's title ("> Орки и гоблины, пара вопросов"): on a page
+    with a post's header (``headers``), the first line so marked above the first header. When
+    the post's own heading repeats the title below ("=====" / "Перевод FAQов с официального
+    сайта"), that heads the text and the topic's line goes whole."""
+    if not headers:
+        return []
+    first = min(e.start for e in headers)
+    m = _TOPIC_TITLE_RE.search(text, 0, first)
+    if m is None:
+        return []
+    if _stands_below(m.group(2), text, first):
+        return [Edit(m.start(), m.end(), "", "site_furniture", TOPIC_REPEATED_REASON)]
+    return [Edit(m.start(1), m.end(1), "", "site_furniture", TOPIC_MARK_REASON)]
 
 
 _SITE_NAME_RE = re.compile(

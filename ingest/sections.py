@@ -162,8 +162,10 @@ ERRATA_ENTRY = re.compile(
     r"(?P<name>[^:\n]{2,80}?)\s*(?::\s*(?P<text>\S[^\n]*)?)?$", re.IGNORECASE)
 
 
-QUOTES = "‘’“”«»\"'"
-"""The quotation marks a name may stand in."""
+OPENING_QUOTES = "«“‘\"'„"
+CLOSING_QUOTES = "»”’\"'“"
+QUOTES = "".join(dict.fromkeys(OPENING_QUOTES + CLOSING_QUOTES))
+"""The quotation marks a quote or a name may stand in."""
 
 
 def title_and_aliases(heading: str) -> tuple[str, list[str]]:

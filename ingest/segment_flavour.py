@@ -10,12 +10,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from ingest.sections import Flavour, Span
+from ingest.sections import CLOSING_QUOTES, OPENING_QUOTES, Flavour, Span
 from ingest.segment_headings import BULLET, _has_finite_verb, _is_caps
 from kb.lemmas import words
 
-_OPEN_QUOTES = "«“‘\"'„"
-_CLOSE_QUOTES = "»”’\"'“"
 _MAX_QUOTE_CHARS = 800
 
 _MAX_LABEL_CHARS = 30
@@ -112,10 +110,10 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
     opens = {order[h] + 1 for h in cand}
     starts = sorted(opens | {k for k, i in enumerate(nonblank)
                              if (i == 0 or not lines[i - 1].strip())
-                             and lines[i].lstrip().startswith(tuple(_OPEN_QUOTES))})
+                             and lines[i].lstrip().startswith(tuple(OPENING_QUOTES))})
     for k in starts:
         if k >= len(nonblank) or nonblank[k] in out \
-                or not lines[nonblank[k]].lstrip().startswith(tuple(_OPEN_QUOTES)):
+                or not lines[nonblank[k]].lstrip().startswith(tuple(OPENING_QUOTES)):
             continue
         quote, chars = [], 0
         while k < len(nonblank):
@@ -123,7 +121,7 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
             quote.append(nonblank[k])
             chars += len(line)
             k += 1
-            if line.endswith(tuple(_CLOSE_QUOTES)) or line[-2:-1] in _CLOSE_QUOTES and \
+            if line.endswith(tuple(CLOSING_QUOTES)) or line[-2:-1] in CLOSING_QUOTES and \
                     line.endswith((".", "!")) or chars > _MAX_QUOTE_CHARS:
                 break
         if chars > _MAX_QUOTE_CHARS:

@@ -8,7 +8,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ingest.sections import PAGE_RE, PRICE, QUOTES, is_cyrillic, pages_after
+from ingest.sections import (
+    OPENING_QUOTES,
+    PAGE_RE,
+    PRICE,
+    QUOTES,
+    is_cyrillic,
+    pages_after,
+    unparen,
+)
 from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
@@ -98,7 +106,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if _TWO_LETTERS.search(s) is None:
         return False
-    if s[0] in _OPENING_QUOTES:  # a name in quotes: "‘Take Aim!’ («Возьми …»)", judged as
+    if s[0] in OPENING_QUOTES:  # a name in quotes: "‘Take Aim!’ («Возьми …»)", judged as
         # the words it quotes ("«Модель может стрелять дважды.»" is a sentence)
         s = s.strip(QUOTES)
     if not s or not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
@@ -170,8 +178,6 @@ _QUANTIFIERS = frozenset({"все", "весь", "каждый", "любой", "�
 # только из одного кодекса.")
 _RESTRICTIVE = frozenset({"только", "лишь"})
 
-# the quotes a name may open with
-_OPENING_QUOTES = "‘“«\"'"
 
 # nouns a rule's name follows ("действует правило «Приближение шторма»"): a clause ending in
 # one goes on with the name
@@ -200,12 +206,10 @@ def _cites_page(line: str) -> bool:
     стр. 27)")."""
     if "стр" not in line.lower():
         return False  # (the cheap test first: every form but "с. 57" has it)
-    unbracketed = _BRACKETED.sub(" ", line)
+    unbracketed = unparen(line)
     m = PAGE_RE.search(unbracketed) or next(pages_after(unbracketed), None)
     return m is not None and m.start() > 0
 
-
-_BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def _cut_off(toks: list[str], line: str) -> bool:
