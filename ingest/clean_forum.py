@@ -33,6 +33,8 @@ WIKI_SOURCE_REASON = "подпись вики «Материал из …»"
 WIKI_NAV_REASON = "навигация вики («Перейти к навигации», «[править]»)"
 WIKI_TOC_REASON = "оглавление вики («Содержание» с номерами разделов)"
 WIKI_CATEGORIES_REASON = "категории вики"
+ANNOUNCEMENT_REASON = "объявление форума над приветствием гостю"
+SPOILER_REASON = "метка спойлера форума («Раскрывающийся текст», «Нажмите, для отображения текста»)"
 
 
 def _line(body: str) -> str:
@@ -160,6 +162,20 @@ _LINE_REASONS = {f"g{k}": reason for k, (_, reason) in enumerate(_LINE_SHAPES)}
 _QUOTED_BY_RE = re.compile(
     _line(rf"\S{{1,30}}(?:{_S}+\S{{1,30}})?{_S}+(?i:написал|написала|пишет)"
           rf"{_S}*:(?:{_S}*{_DATE}(?:,?{_S}*{_TIME})?)?"), re.MULTILINE)
+# The label of a forum's spoiler, a block the reader opens, as the engines print it: set in
+# quotation marks or guillemets before the spoiler's title ("\"Раскрывающийся текст\"Бестиарий",
+# "» Нажмите, для отображения текста « Общие вопросы"), or alone on its line ("Спойлер"). The
+# label goes, the title stays to head the block.
+_SPOILER_LABEL = (r"(?i:раскрывающийся текст|скрытый текст|спойлер|spoiler|скрытое содержание"
+                  r"|показать скрытый текст|показать скрытое содержание|развернуть спойлер"
+                  r"|нажмите,? (?:для отображения текста|чтобы (?:увидеть|прочитать|показать"
+                  r"|открыть|развернуть)(?: текст| содержимое)?))")
+SPOILER_RE = re.compile(
+    rf"^{_S}*(?:[\"«»“”„]{_S}*{_SPOILER_LABEL}{_S}*[\"«»“”]{_S}*(?=\S)"
+    rf"|{_SPOILER_LABEL}{_S}*:?{_S}*$)", re.MULTILINE)
+SPOILER_ANCHORS = ("текст", "пойлер", "ПОЙЛЕР", "poiler", "POILER", "одержимо", "одержание")
+"""What a spoiler's label holds, looked for first (most texts hold none)."""
+
 # "Правила[править]", "Фазы [править | править код]" inside a heading line
 WIKI_EDIT = "[править"
 WIKI_EDIT_INLINE_RE = re.compile(
@@ -191,11 +207,25 @@ _SIGN_IN_RE = re.compile(
 # line, their values under them ("Пользователь" / "• Постов" / "7 957" / "• Зарегистрирован")
 _CARD_LABEL = (rf"(?:[•*·]{_S}*)?(?i:постов|сообщений|зарегистрирован\w*|посещение"
                r"|последнее посещение|репутация|день рождения)")
-_CARD_LINE = rf"(?:{_CARD_LABEL}|{_COUNT}|{_DATE}(?:,?{_S}*{_TIME})?)"
+# (a value a flattened copy ends with the dash that stood between the card's columns, "1 126 -",
+# or the dash alone where the value is empty, "-")
+_CARD_LINE = rf"(?:{_CARD_LABEL}|(?:{_COUNT}|{_DATE}(?:,?{_S}*{_TIME})?)(?:{_S}+-)?|-)"
 _CARD_RE = re.compile(
-    rf"^(?:{_S}*(?i:пользователь|участник|модератор|администратор|новичок|member){_S}*\n"
+    rf"^(?:{_S}*-{_S}*\n)*"
+    rf"(?:{_S}*(?i:пользователь|участник|модератор|администратор|новичок|member){_S}*\n"
     rf"(?:{_S}*\n)*)?{_S}*{_CARD_LABEL}{_S}*$"
     rf"(?:\n(?:{_S}*\n)*{_S}*{_CARD_LINE}{_S}*$)+", re.MULTILINE)
+# MyBB's announcement box over the guest's greeting: "Объявление" and the announcement (a line
+# or a few: "ФОРУМ ПЕРЕЕХАЛ …"), right above "Информация о пользователе"
+_ANNOUNCEMENT_RE = re.compile(
+    rf"^{_S}*(?i:объявление){_S}*$(?:\n[^\n]{{0,200}}){{0,6}}?(?=\n{_S}*"
+    rf"(?i:информация о пользователе){_S}*$)", re.MULTILINE)
+# the filter of a member's activity (Invision): "Тип контента" over the kinds of content, one a
+# line ("Профили", "Форумы", "События"), down to "Весь контент <member>"
+_CONTENT_FILTER_RE = re.compile(
+    rf"^{_S}*(?i:тип контента|content type){_S}*$(?:\n{_S}*[A-ZА-ЯЁ][^\s.!?:;,]*"
+    rf"(?:{_S}[^\s.!?:;,]+){{0,2}}{_S}*$){{1,12}}\n{_S}*(?i:весь контент|all content)"
+    rf"{_S}+[^\n]{{1,40}}$", re.MULTILINE)
 
 
 def _member_cards(text: str) -> list[Edit]:
@@ -249,6 +279,12 @@ def forum_furniture(text: str) -> list[Edit]:
     edits.extend(_post_headers(text))
     edits.extend(_sign_in_boxes(text))
     edits.extend(_member_cards(text))
+    if "нформация о пользователе" in text:
+        edits.extend(block_edit(text, m.start(), m.end(), "site_furniture", ANNOUNCEMENT_REASON)
+                     for m in _ANNOUNCEMENT_RE.finditer(text))
+    if "онтент" in text or "ontent" in text:
+        edits.extend(block_edit(text, m.start(), m.end(), "site_furniture", FORUM_INFO_REASON)
+                     for m in _CONTENT_FILTER_RE.finditer(text))
     wiki_reasons = (WIKI_SOURCE_REASON, WIKI_NAV_REASON)
     if any(e.reason not in wiki_reasons for e in edits):  # a forum's page: "Вася написал:"
         edits.extend(block_edit(text, m.start(), m.end(), "site_furniture", QUOTE_REASON)

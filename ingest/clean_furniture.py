@@ -24,6 +24,9 @@ from ingest.clean_edits import (
 from ingest.clean_filler import template_filler
 from ingest.clean_forum import (
     POST_HEADER_REASON,
+    SPOILER_ANCHORS,
+    SPOILER_RE,
+    SPOILER_REASON,
     WIKI_EDIT_INLINE_RE,
     WIKI_NAV_REASON,
     WIKI_SOURCE_REASON,
@@ -127,9 +130,10 @@ _FURNITURE_INLINE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"{HSPACE}*{_ADVERT}"), "реклама сайта «Мы поможем в написании…»"),
     (re.compile(rf"{HSPACE}*(?<!\S)\|(?!\S)"), "разделитель «|» сайта"),
     (WIKI_EDIT_INLINE_RE, WIKI_NAV_REASON),
+    (SPOILER_RE, SPOILER_REASON),
 )
 # what each of them holds, looked for first (most texts hold none of them)
-_INLINE_ANCHORS = ("Мы поможем", "|", "[")
+_INLINE_ANCHORS: tuple[tuple[str, ...], ...] = (("Мы поможем",), ("|",), ("[",), SPOILER_ANCHORS)
 TITLE_LINE_REASON = "строка-заголовок сайта: название книги повторено"
 _MAX_TITLE_LINE = 300
 
@@ -449,7 +453,7 @@ def site_furniture(text: str) -> list[Edit]:
     inline = [
         Edit(m.start(), m.end(), "", "site_furniture", reason)
         for (pattern, reason), anchor in zip(_FURNITURE_INLINE, _INLINE_ANCHORS, strict=True)
-        if anchor in text  # the cheap test first: a scan of the text for each is not
+        if any(a in text for a in anchor)  # the cheap test first: a scan of the text is not
         for m in pattern.finditer(text)
     ]
     inline += topic_title_mark(text, [b for b in blocks if b.reason == POST_HEADER_REASON])

@@ -9,7 +9,8 @@ rule, and only the repetition tells the two apart.
 
 A forum's or a club's site names itself at the top of every page: a community and its name in
 quotes ("Сообщество "Воины Вархаммера"", "Общество Настольных тактических игр "Армия на
-ладони"", «Клуб «Тактика»»). Among the page's first lines such a line is the site's, not a
+ладони"", «Клуб «Тактика»»), or the name and what it is after a dash (""Венатор" - форум
+ростовского клуба"). Among the page's first lines such a line is the site's, not a
 heading of the text.
 
 A forum engine prints a topic's title over its first post with a mark ("> Орки и гоблины, пара
@@ -82,9 +83,13 @@ def topic_title_mark(text: str, headers: list[Edit]) -> list[Edit]:
     return [Edit(m.start(1), m.end(1), "", "site_furniture", TOPIC_MARK_REASON)]
 
 
+_COMMUNITY = r"(?:Сообщество|Общество|Клуб|Форум|Портал|Сайт|Союз|Объединение)"
 _SITE_NAME_RE = re.compile(
-    rf"^{HSPACE}*((?:Сообщество|Общество|Клуб|Форум|Портал|Сайт|Союз|Объединение)"
-    rf"(?:{HSPACE}+[^\n\"«»]{{1,50}}?)?{HSPACE}*[\"«][^\"«»\n]{{2,40}}[\"»]){HSPACE}*$",
+    rf"^{HSPACE}*({_COMMUNITY}"
+    rf"(?:{HSPACE}+[^\n\"«»]{{1,50}}?)?{HSPACE}*[\"«][^\"«»\n]{{2,40}}[\"»]"
+    # the name first, what it is after a dash: "\"Венатор\" - форум ростовского клуба"
+    rf"|[\"«][^\"«»\n]{{2,40}}[\"»]{HSPACE}+[—–-]{HSPACE}+(?i:{_COMMUNITY})"
+    rf"(?:{HSPACE}+[^\n.!?\"«»]{{1,80}})?){HSPACE}*$",
     re.MULTILINE)
 _HEADER_LINES = 8  # the page's header: its first lines, not the text below it
 

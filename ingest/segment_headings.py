@@ -113,6 +113,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if re.search(r"\s[-–—]\s?это\s", s):
         return False
+    if _GREETING.match(s):
+        return False  # "Привет всем любителям Warhammer 40 000!": a post greets its readers
     if _is_field(s) or _NUMBERED_LOWER.match(s):
         return False
     if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s) \
@@ -168,6 +170,12 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     return True
 
 
+# a greeting that opens a post or an article ("Привет всем любителям Warhammer 40 000!", "Всем
+# привет!", "Здравствуйте, друзья!", "Доброго времени суток, уважаемые игроки.")
+_GREETING = re.compile(
+    r"(?:всем\s+)?(?:привет(?:ствую|ствуем)?|здравствуй(?:те)?|салют|хай"
+    r"|добр(?:ый|ое|ого)\s+(?:день|вечер|утро|дня|вечера|утра|времени)"
+    r"|доброго\s+времени\s+суток)(?![\w-])", re.IGNORECASE)
 _TRAILING_NOTES = re.compile(r"(?:\s*\([^()\n]{1,60}\))+$")
 
 

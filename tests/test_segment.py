@@ -90,6 +90,12 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Стрельба и", "Снайп", False),
         ("Модели стреляют по очереди, и некоторые", "", False),
         ("Оружие для всех", "Каждая модель", True),
+        # a greeting opens a post: no heading
+        ("Привет всем любителям Warhammer 40 000!", "Сегодня", False),
+        ("Всем привет!", "Сегодня", False),
+        ("Доброго времени суток, уважаемые игроки", "Сегодня", False),
+        ("Приветствие Императору", "Гвардейцы", True),
+        ("Добрые дела", "Иногда", True),
     ],
 )
 def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
