@@ -63,6 +63,11 @@ _STUDY_ADVERT = (r"(?i:(?:мы\s+)?поможем\b[^\n]{0,80}?(?:написан
 # бесплатные рефераты, доклады, курсовые работы, контрольные и дипломы для студентов")
 _PAPER = r"(?:реферат|доклад|курсов|контрольн|диплом|шпаргалк|лекци)\w*(?:\s+работ\w*)?"
 _STUDY_TAGLINE = rf"[^\n]{{0,80}}?(?i:{_PAPER}(?:(?:\s*,\s*|\s+и\s+){_PAPER}){{2,}})[^\n]{{0,160}}"
+# the colour or type a copy marks its changes with, and the participle that says so
+_MARKING = (r"(?:(?:красным|синим|зел[её]ным|ж[её]лтым|серым|оранжевым|фиолетовым|жирным"
+            r"|полужирным|другим|цветным)(?:[ \t]+(?:цветом|шрифтом))?|курсивом|цветом"
+            r"|подч[её]ркиванием)")
+_MARKED = r"(?:выделен[аоы]?|отмечен[аоы]?|помечен[аоы]?|обозначен[аоы]?)"
 # Whole lines the website adds; each is removed with the blank lines around it.
 _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -111,6 +116,13 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"|rate this (?:work|document)|заказать работу|\d+[.,]\d+ из \d+[.,]\d+ \d+ оцен\w*)"
               r"[^\n]{0,80}"),
         "служебная строка сайта (авторские права, оценка, заказ)",
+    ),
+    (
+        # what the copy's colours or type mean, a line of its own: "Красным выделены дополнения",
+        # "Изменения отмечены жирным шрифтом"
+        _line(rf"(?i:{_MARKING}{HSPACE}+{_MARKED}{HSPACE}+[^\n.!?,;:]{{1,60}}"
+              rf"|[^\n.!?,;:]{{1,40}}?{HSPACE}+{_MARKED}{HSPACE}+{_MARKING})\.?"),
+        "пометка о выделении в тексте («Красным выделены дополнения»)",
     ),
 )
 

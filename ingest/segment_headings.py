@@ -21,6 +21,8 @@ from kb.lemmas import all_pos, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
 BULLET = re.compile(r"^\s*[-•–—·]\s")
+# a lettered point ("а) Спецправило …", "b) …"): its letter in lower case goes on from nothing
+_LETTERED = re.compile(r"^\s*[а-яёa-z]\)\s")
 _NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
 _DATE = re.compile(
     r"\b\d{1,2}\s+(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
@@ -127,7 +129,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if nxt and BULLET.match(next_line or "") and _states(s):
         return False  # "Трудный ландшафт включает" / "• Леса, …": a list's lead-in
     if nxt and (nxt[0].islower() or (nxt[0] in "-–—,;)" and not BULLET.match(nxt))) \
-            and not _caps_term(s):
+            and not _caps_term(s) and not _LETTERED.match(nxt):
         return False  # the line goes on below it (a bulleted list's "- " is no going on; a
         # term in capitals over its definition in lower case, "WEAPON SKILL (WS)" /
         # "отражает умение модели …", goes on from no sentence)

@@ -90,6 +90,9 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Стрельба и", "Снайп", False),
         ("Модели стреляют по очереди, и некоторые", "", False),
         ("Оружие для всех", "Каждая модель", True),
+        # a heading over lettered points ("а) …"): the letter goes on from nothing
+        ("Бестиарий", "а) Спецправило \"Нас Много!\" стоит дороже.", True),
+        ("Бестиарий", "а также крысы", False),
         # a greeting opens a post: no heading
         ("Привет всем любителям Warhammer 40 000!", "Сегодня", False),
         ("Всем привет!", "Сегодня", False),
