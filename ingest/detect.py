@@ -122,7 +122,10 @@ MIN_PAGES = 2
 
 GAME_NAMES: dict[str, re.Pattern[str]] = {
     "killteam2018": re.compile(r"kill[\s-]*team|килл?[\s-]*тим|истребительн\w* команд"),
-    "wh40k6": re.compile(r"warhammer[\s_]*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40"),
+    # (not the role-playing games named after it: "Warhammer 40000 Roleplay", "Вархаммер 40к
+    # РПГ", as "Warhammer Fantasy Roleplay" is not the fantasy battle game)
+    "wh40k6": re.compile(r"(?:warhammer[\s_]*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40)"
+                         r"(?![\s,.:_0kк]*(?:role|rpg|рпг|ролев))"),
     "whfb8": re.compile(r"warhammer\s+fantasy(?!\s+role)|\bw?hfb\b|\bwfb\b|вархаммер\w*\s+фэнтези"
                         r"|фэнтези\s+батл|fantasy\s+battles?|warhammer\s+fb\b|\bвфб\b"),
     OTHER: re.compile(

@@ -170,6 +170,9 @@ def test_the_names_of_games_count_in_the_page_as_found() -> None:
     ("клуб Warhammer World в Ноттингеме", {}),
     ("Warhammer Fantasy Battles, или просто Warhammer", {"whfb8": 1}),
     ("Правила Warhammer FB турнира, армии ВФБ", {"whfb8": 2}),
+    # a role-playing game named after 40k is another game, as WHFB's is
+    ("(Статья) Warhammer 40000 Roleplay для новичков", {"other": 1}),
+    ("ролевая Вархаммер 40к РПГ и Warhammer 40k", {"wh40k6": 1, "other": 1}),
 ])
 def test_the_names_of_games_a_text_holds(text: str, names: dict[str, int]) -> None:
     """"Warhammer" alone is the fantasy battle game's name only in a text that names no game in
