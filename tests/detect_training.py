@@ -25,10 +25,11 @@ from ingest.load import detection_text  # noqa: E402
 DATA = Path(__file__).parent / "data"
 CORPUS = ROOT.parent / "shared" / "corpus"
 LEARNED_SETS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
-                "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "dev2")
-"""The sets of ``data/heldout`` learned from: those read before issue 10's tenth pass (the
-development sets). ``fresh13`` and ``fresh14``, read in that pass, measured the change that
-added them; the clean sets after them are never learned from."""
+                "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
+                "fresh15", "fresh16", "dev2")
+"""The sets of ``data/heldout`` learned from: the development sets, those read (``fresh13`` …
+``fresh16`` since issue 10's eleventh pass, once each had measured a change as a clean set);
+a clean set is never learned from."""
 EVAL = DATA / "detect" / "eval"
 """Pages of each class measured on, never learned from (``--eval``): articles, forums and
 reviews of the three games, other editions of them, and other games' pages."""

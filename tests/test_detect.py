@@ -55,14 +55,19 @@ def test_pages_it_did_not_learn_from() -> None:
     61 of the 81 of other games unclear. On the 96 sources of before, 81 → 77 right: three
     more pages of other games set in Games Workshop's worlds are taken for one of ours and one
     WHFB page more is left unclear; on the pages it never learned from, 25 → 26 of 31, and the
-    read `fresh13` 2 → 6 of its 7 pages of ours with its 3 of other games as before.)"""
+    read `fresh13` 2 → 6 of its 7 pages of ours with its 3 of other games as before. The
+    eleventh learns from the 38 pages of `fresh13` … `fresh16` too: 187 of the 221 pages of
+    ours right, 17 wrongly, 71 of the 91 of other games unclear; on the 274 sources of before,
+    224 → 227 right (nine more, six lost), one page of ours fewer named wrongly and two pages
+    of other games fewer taken for ours; on the pages it never learned from, 26 of 31 as
+    before.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 162 and len(wrong) <= 15 and unclear >= 61, (right, wrong, others)
+    assert right >= 187 and len(wrong) <= 17 and unclear >= 71, (right, wrong, others)
 
 
 def _cases() -> list[object]:
