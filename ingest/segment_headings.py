@@ -441,6 +441,13 @@ _NAME_HEADS = frozenset({"NOUN", "ADJF", "PRTF"})
 _NAMED_INSIDE = re.compile(r"[\w,][^\S\n]+([А-ЯЁ][а-яё]+)(?![\w:])")
 
 
+def _title_case(name: str) -> bool:
+    """Whether a name of two words or more capitalises every word ("Осадное Оборудование"), as
+    a sentence's words never are: a rule's name, even with no other entry near it."""
+    toks = name.split()
+    return len(toks) >= 2 and all(t[:1].isupper() for t in toks)
+
+
 def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
     """Rules whose names run into their text after a colon, as an army book's entry lists
     them ("Аура безумия: Каждый вражеский отряд …", "Ловкий язык: Бармаглот может …"): where
@@ -451,7 +458,8 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
     name is a noun phrase (its first word a noun or an adjective) of two words or more, or of
     one that the text also writes capitalised inside a sentence (a rule listed by name: "…,
     Ужас, …"); its text is a sentence (five words or more with a predicate); and it stands in
-    a list of such entries, another within :data:`_COLON_NEAR` characters of it.
+    a list of such entries, another within :data:`_COLON_NEAR` characters of it, or its name
+    capitalises every word (:func:`_title_case`).
     """
     found: list[tuple[int, int, int]] = []
     named: set[str] | None = None
@@ -480,5 +488,6 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
         found.append((m.start(1), m.end(1), m.end()))
     listed = {k for k in range(len(found)) if any(
         0 < abs(found[k][0] - found[j][0]) <= _COLON_NEAR for j in range(max(0, k - 1),
-                                                                          min(len(found), k + 2)))}
+                                                                          min(len(found), k + 2)))
+        or _title_case(text[found[k][0]:found[k][1]])}
     return {found[k][0]: found[k][1:] for k in sorted(listed)}
