@@ -162,10 +162,35 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
         # a rule of the same chapter named in full ("Выберите цель(и)"); in a unit type's
         # chapter its rules name each other by one word too ("планирование или пикирование")
         return target
+    if kind == "unit_type" and single:
+        # a described unit type named by one word is named where it is written as a name
+        # ("моделей типа Пехота") or where the section's title names it ("Пехота в бою против
+        # больших целей"); "пехота получает" of any other sentence is the word
+        return target if ex.written_as_name(text, m.span) or _names_in_title(r, p, target) \
+            or _like_rules_of(text, m.span[0]) else None
     if (kind == "rule" and category == "section") or (kind == "concept" and single
                                                       and category != "special_rule"):
         return target if ex.written_as_name(text, m.span) else None
     return target
+
+
+# words that send the reader to a unit type's rules ("нападение аналогично мотоциклам", "ходят
+# как пехота", "по правилам для кавалерии"): the type named after them is its rules named
+_LIKE_RULES_OF = re.compile(
+    r"(?:аналогично|подобно|так\s+же,?\s+как(?:\s+и)?|как\s+и|как|по\s+правилам(?:\s+для)?"
+    r"|правила(?:м|х)?\s+для)\s+$", re.IGNORECASE)
+
+
+# (not an example of a kind: "такие отряды, как пехота и кавалерия")
+_SUCH_AS = re.compile(r"так(?:ие|их|им|ими|ой|ая|ое)\b[^.;:!?]{0,30}?,?\s+как\s+$", re.IGNORECASE)
+
+
+def _like_rules_of(text: str, at: int) -> bool:
+    """Whether the words right before ``at`` send the reader to a unit type's rules
+    (:data:`_LIKE_RULES_OF`), not to an example of a kind (:data:`_SUCH_AS`)."""
+    start = max(0, at - 60)
+    return _LIKE_RULES_OF.search(text, start, at) is not None \
+        and _SUCH_AS.search(text, start, at) is None
 
 
 @lru_cache(maxsize=4_096)

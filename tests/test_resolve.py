@@ -130,3 +130,14 @@ def test_an_errata_entry_cites_the_page_it_amends() -> None:
     source = (DATA / "errata" / "errata.txt").read_text(encoding="utf-8")
     span = cites["whfb8:page:58"].span
     assert span is not None and source[span[0]:span[1]].startswith("Стр.58 – Курт")
+
+
+def test_a_unit_type_s_one_word_refers_where_it_is_a_name_or_its_rules_are_meant() -> None:
+    """«моделей типа Кавалерия» names the type; «аналогично кавалерии» sends the reader to its
+    rules; a title holding it («Пехота в бою против колесниц») is about it; «только пехота»
+    and «такие отряды, как пехота и кавалерия» are words of a sentence."""
+    assert refs_of(graph_of("type_words")) == {
+        ("Колесницы", "Кавалерия", "кавалерии"),
+        ("Пехота в бою против колесниц", "Пехота", "пехота"),
+        ("Тяжёлые удары", "Кавалерия", "Кавалерия"),
+    }
