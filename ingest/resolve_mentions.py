@@ -84,6 +84,8 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
             if target and target != subject:
                 r.b.edge(subject, target, "inherits", evidence=m.sentence,
                          span=sp(m.span), raw=m.raw)
+    if _CONTENTS_TITLE.fullmatch(" ".join(unparen(p.section.title).split())):
+        return  # a table of contents lists the book's rules: it refers to none of them
     # named references: cue names first (they may create concepts), then all known names
     for m in ex.cue_names(text):
         target = r.resolve_name(m.name) or r.resolve_name(m.raw)
@@ -164,15 +166,22 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
         return target
     if kind == "unit_type" and single:
         # a described unit type named by one word is named where it is written as a name
-        # ("моделей типа Пехота") or where the section's title names it ("Пехота в бою против
-        # больших целей"); "пехота получает" of any other sentence is the word
-        return target if ex.written_as_name(text, m.span) or _names_in_title(r, p, target) \
+        # ("моделей типа Пехота") or where the section's title opens with it ("Пехота в бою
+        # против больших целей", not "Подразделения лёгкой пехоты и нападение", as a title
+        # refers to a rule by its head: :func:`_title_references`); "пехота получает" of any
+        # other sentence is the word
+        if _tail_of_longer_name(text, m.span[0]):
+            return None  # "подразделение Лёгкой Пехоты": a type of its own, not «Пехота»
+        return target if ex.written_as_name(text, m.span) or _heads_title(r, p, target) \
             or _like_rules_of(text, m.span[0]) else None
     if (kind == "rule" and category == "section") or (kind == "concept" and single
                                                       and category != "special_rule"):
         return target if ex.written_as_name(text, m.span) else None
     return target
 
+
+# the title of a table of contents
+_CONTENTS_TITLE = re.compile(r"(?i:содержание|оглавление|contents|table of contents)")
 
 # words that send the reader to a unit type's rules ("нападение аналогично мотоциклам", "ходят
 # как пехота", "по правилам для кавалерии"): the type named after them is its rules named
@@ -333,6 +342,27 @@ def _names_in_title(r: SystemResolver, p: Part, nid: str) -> bool:
     name = lemma_key(unparen(r.b.nodes[nid].title)).split()
     title = lemma_key(p.section.title).split()
     return any(title[i: i + len(name)] == name for i in range(len(title)))
+
+
+_WORD_BEFORE = re.compile(r"(?:^|(?<=[^\w.!?]))(\w[\w-]*) $")
+
+
+def _tail_of_longer_name(text: str, at: int) -> bool:
+    """Whether the word at ``at`` ends a longer name written capitalised inside a sentence: a
+    capitalised adjective right before it ("Лёгкой Пехоты", "Тяжёлой Кавалерии")."""
+    m = _WORD_BEFORE.search(text, max(0, at - 40), at)
+    if m is None or not m.group(1)[0].isupper():
+        return False
+    before = text[:m.start(1)].rstrip()
+    if not before or before[-1] in ".!?:\n" or text[m.start(1) - 1:m.start(1)] == "\n":
+        return False  # a sentence's first word is capitalised whatever it is
+    return any(q.tag.POS in ("ADJF", "PRTF") for q in morph().parse(m.group(1).lower())[:1])
+
+
+def _heads_title(r: SystemResolver, p: Part, nid: str) -> bool:
+    """Whether the part's title opens with the node's name (in any form)."""
+    name = lemma_key(unparen(r.b.nodes[nid].title)).split()
+    return lemma_key(p.section.title).split()[:len(name)] == name
 
 
 def _shortened_own_type(r: SystemResolver, own_type: str | None, target: str) -> bool:

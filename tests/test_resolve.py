@@ -134,8 +134,10 @@ def test_an_errata_entry_cites_the_page_it_amends() -> None:
 
 def test_a_unit_type_s_one_word_refers_where_it_is_a_name_or_its_rules_are_meant() -> None:
     """«моделей типа Кавалерия» names the type; «аналогично кавалерии» sends the reader to its
-    rules; a title holding it («Пехота в бою против колесниц») is about it; «только пехота»
-    and «такие отряды, как пехота и кавалерия» are words of a sentence."""
+    rules; a title opening with it («Пехота в бою против колесниц») is about it; «только
+    пехота», «такие отряды, как пехота и кавалерия», «пехота» under a title that holds it
+    further on («Подразделения лёгкой пехоты …») are words of a sentence, and «Лёгкой Пехоты»
+    names a type of its own."""
     assert refs_of(graph_of("type_words")) == {
         ("Колесницы", "Кавалерия", "кавалерии"),
         ("Пехота в бою против колесниц", "Пехота", "пехота"),
