@@ -234,13 +234,31 @@ def _cut_off(toks: list[str], line: str) -> bool:
         return True
     if announces_name(line):
         return True  # "На все бои действует правило" / "Приближение шторма": its name below
+    if last == "PREP" and len(toks) >= _CUT_CLAUSE_WORDS and _has_finite_verb(line):
+        return True  # "Автоматический огонь всегда ведется с": a clause stops at its preposition
     return "," in line and (last in _OPENING_POS or lemma(toks[-1]) in _DETERMINERS) \
         and _has_finite_verb(line)
+
+
+_CUT_CLAUSE_WORDS = 4  # words of a clause cut at a preposition (a heading's "Отступило через"
+# has two)
 
 
 # the labels of an article's credits: a field whatever its value ("Автор: Павел Тарабрин")
 _CREDIT_LABELS = frozenset({"автор", "авторы", "редактор", "редакторы", "перевод", "переводчик",
                             "переводчики", "источник", "составитель", "корректор", "верстка"})
+
+
+def field_shaped(line: str) -> bool:
+    """Whether a line is written as a label and its value ("Место проведения: подвал"),
+    whatever the value: a field among fields, or a heading ("Магия: общие правила")."""
+    m = _FIELD.match(line.strip())
+    return m is not None and is_cyrillic(m.group(1).strip()[:1] or "a")
+
+
+def is_field(line: str) -> bool:
+    """Whether a line is a field and its value by its own words (:func:`_is_field`)."""
+    return _is_field(line.strip())
 
 
 def _is_field(line: str) -> bool:

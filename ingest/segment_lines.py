@@ -32,6 +32,8 @@ from ingest.segment_headings import (
     _is_caps,
     announces_name,
     column_header,
+    field_shaped,
+    is_field,
     is_heading_line,
     run_in_heading,
 )
@@ -308,6 +310,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # "На все Бои действует правило" / "Приближение шторма": the rule's name
         if p == i - 1 and _is_label(lines[p]):
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value
+        if field_shaped(lines[i]) and i not in (runin or set()) \
+                and _among_fields(lines, i):
+            continue  # "Дата проведения: 27 августа" / "Место проведения: подвал": a field
         if p == i - 1 and BULLET.match(lines[p]) and lines[p].rstrip().endswith((":", ",")):
             continue  # "• Легендарные полки:" / "Проклятый Батальон.": the item goes on
         # (a numbered clause with its name and text, "1) Редакция. Все игры …", goes on from
@@ -335,6 +340,14 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                 continue
         keep.append(i)
     return keep
+
+
+def _among_fields(lines: list[str], i: int) -> bool:
+    """Whether the line right above or below line ``i`` (no blank line between) is a field by
+    its own words (a date, a number, a comma-separated value:
+    :func:`~ingest.segment_headings.is_field`)."""
+    return any(0 <= j < len(lines) and lines[j].strip() and is_field(lines[j])
+               for j in (i - 1, i + 1))
 
 
 _PARAGRAPH = 100

@@ -89,6 +89,8 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         # a line that stops mid-sentence: a conjunction at its end, or a clause cut off
         ("Стрельба и", "Снайп", False),
         ("Модели стреляют по очереди, и некоторые", "", False),
+        ("Автоматический огонь всегда ведется с", "Оружие", False),
+        ("Отступило через", "Если дружественное", True),
         ("Оружие для всех", "Каждая модель", True),
         # a heading over lettered points ("а) …"): the letter goes on from nothing
         ("Бестиарий", "а) Спецправило \"Нас Много!\" стоит дороже.", True),
