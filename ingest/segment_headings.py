@@ -115,8 +115,11 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if re.search(r"\s[-–—]\s?это\s", s):
         return False
-    if _GREETING.match(s):
-        return False  # "Привет всем любителям Warhammer 40 000!": a post greets its readers
+    if _GREETING.match(s) or _VOCATIVE.fullmatch(s):
+        return False  # "Привет всем любителям Warhammer 40 000!", "Комрады": a post greets
+        # its readers
+    if _ADDRESS.search(s):
+        return False  # "Магазин по адресу г.Новосибирск, ул. Красный проспект, 50": a place
     if _is_field(s) or _NUMBERED_LOWER.match(s):
         return False
     if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s) \
@@ -178,6 +181,15 @@ _GREETING = re.compile(
     r"(?:всем\s+)?(?:привет(?:ствую|ствуем)?|здравствуй(?:те)?|салют|хай"
     r"|добр(?:ый|ое|ого)\s+(?:день|вечер|утро|дня|вечера|утра|времени)"
     r"|доброго\s+времени\s+суток)(?![\w-])", re.IGNORECASE)
+# the readers addressed on a line of their own ("Комрады", "Друзья!", "Уважаемые игроки,")
+_VOCATIVE = re.compile(
+    r"(?:(?:дорогие|уважаемые)\s+)?(?:друзья|коллеги|комрады|камрады|господа|товарищи|ребята"
+    r"|братья|игроки|форумчане|участники)\s*[!,.]?", re.IGNORECASE)
+# a postal address: a street, an avenue or a house with its number, a city ("ул. Красный
+# проспект, 50", "г.Новосибирск", "пр-т Мира, д. 5")
+_ADDRESS = re.compile(
+    r"(?:\bул\.|\bулица\s|\bпр-т\b|\bпроспект\b|\bпер\.|\bпереулок\s|\bш\.|\bшоссе\s)"
+    r"[^\n]{0,40}?\d|\bг\.\s?[А-ЯЁ][а-яё]+|\bд\.\s?\d", re.IGNORECASE)
 _TRAILING_NOTES = re.compile(r"(?:\s*\([^()\n]{1,60}\))+$")
 
 

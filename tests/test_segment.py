@@ -101,6 +101,12 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Доброго времени суток, уважаемые игроки", "Сегодня", False),
         ("Приветствие Императору", "Гвардейцы", True),
         ("Добрые дела", "Иногда", True),
+        # the readers addressed, a postal address: no headings
+        ("Комрады", "Предлагаю провести турнир.", False),
+        ("Уважаемые игроки!", "Турнир переносится.", False),
+        ("Магазин по адресу г.Новосибирск, ул. Красный проспект, 50", "Дата", False),
+        ("Клуб на Невском проспекте", "Игры идут", True),
+        ("Друзья и враги", "Правила союзов", True),
     ],
 )
 def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
