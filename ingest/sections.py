@@ -132,7 +132,9 @@ PAGE_RE = re.compile(
     # every form starts with «с»: the look-ahead lets the scan skip other letters at once;
     # "стр" may go without its period ("на стр 33"), and more pages may follow the first
     # ("стр. 199-200", "страницы 12 и 14", "стр. 7, 9"; not "стр. 12 и 3 модели")
-    r"(?=[сС])(?<![\w])(?:см\.\s*)?(?:стр\.|стр(?=\s+\d)|(?<![\w.])с\.|страниц[аеуы]|странице)"
+    # (a copy typed with a Latin "c" for the Cyrillic one, "(c. 57)", "cм. cтр. 12", cites too)
+    r"(?=[сСcC])(?<![\w])(?:[сc]м\.\s*)?(?:[сc]тр\.|[сc]тр(?=\s+\d)|(?<![\w.])[сc]\."
+    r"|[сc]траниц[аеуы]|[сc]транице)"
     r"\s*(\d+)((?:\s*[-–]\s*\d+|(?:\s*,\s*|\sи\s)\d+(?=\s*[-–),.;:]|\s+(?:и|или)\s|\s*$))*)",
     re.IGNORECASE,
 )

@@ -26,6 +26,9 @@ from ingest import extract as ex
         ("описано на 31-й странице книги", ["31"]),
         ("доклад в 2 страницы и на 3 стр", ["3"]),
         ("на 5 страниц текста", []),
+        # a Latin "c" typed for the Cyrillic one
+        ("правила атаки (c. 57) и (cм. cтр. 12)", ["57", "12"]),
+        ("etc. 5 раз, abc. 12", []),
     ],
 )
 def test_page_citations(text: str, pages: list[str]) -> None:
