@@ -76,6 +76,7 @@ def nest_lines(
     # the last "Фаза 3 — Стрельба" of a text of one style, or numbered heading of a group
     step_open: int | None = None
     last_number: dict[int, int] = {}  # a heading's number → the last heading so numbered
+    empty_tops: dict[str, int] = {}  # a top-level heading over no text → its place, by key
     ends = sorted(page_ends or [])
     prev_start = -1
 
@@ -128,6 +129,14 @@ def nest_lines(
             if pkey and pkey != key and _contains(key, pkey):
                 parent = j
                 break
+        if parent is None and not decided and key:
+            # a group's title over no text of its own ("Карты расстановки") holds a later
+            # heading that opens with its name ("Карта расстановки: Молот и наковальня"),
+            # whatever top-level headings (a map's labels) stand between them
+            kw = key.split()  # its name's first words, longest first (a lookup each: a text
+            # of many headings over no text costs no more per heading)
+            parent = next((empty_tops[head] for n in range(len(kw) - 1, 0, -1)
+                           if (head := " ".join(kw[:n])) in empty_tops), None)
         if parent is None and not decided:
             # a heading of the same shape as an open one, naming another side of the same
             # thing, is its sibling whatever stands between them
@@ -207,6 +216,8 @@ def nest_lines(
             open_group, group_gap, group_caps = i, min(own, group_gap) if nested else own, None
         if parent is None:
             last_top = i
+            if key and not text[sec.body_span[0]:sec.body_span[1]].strip():
+                empty_tops[key] = i
         sec.is_unit_type = is_type
         prev_start = sec.heading_span[0]
 
