@@ -182,9 +182,12 @@ _GREETING = re.compile(
     r"|добр(?:ый|ое|ого)\s+(?:день|вечер|утро|дня|вечера|утра|времени)"
     r"|доброго\s+времени\s+суток)(?![\w-])", re.IGNORECASE)
 # the readers addressed on a line of their own ("Комрады", "Друзья!", "Уважаемые игроки,")
+# ("Игроки" or "Участники" alone may head a rule on the players: only "уважаемые" or
+# "дорогие" before them makes an address)
 _VOCATIVE = re.compile(
-    r"(?:(?:дорогие|уважаемые)\s+)?(?:друзья|коллеги|комрады|камрады|господа|товарищи|ребята"
-    r"|братья|игроки|форумчане|участники)\s*[!,.]?", re.IGNORECASE)
+    r"(?:(?:(?:дорогие|уважаемые)\s+)?(?:друзья|коллеги|комрады|камрады|господа|товарищи"
+    r"|ребята|форумчане)|(?:дорогие|уважаемые)\s+(?:игроки|участники|братья))\s*[!,.]?",
+    re.IGNORECASE)
 # a postal address: a street, an avenue or a house with its number, a city ("ул. Красный
 # проспект, 50", "г.Новосибирск", "пр-т Мира, д. 5")
 _ADDRESS = re.compile(

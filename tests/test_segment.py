@@ -107,6 +107,7 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Магазин по адресу г.Новосибирск, ул. Красный проспект, 50", "Дата", False),
         ("Клуб на Невском проспекте", "Игры идут", True),
         ("Друзья и враги", "Правила союзов", True),
+        ("Игроки", "В игре участвуют двое.", True),
     ],
 )
 def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
