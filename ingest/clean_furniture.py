@@ -13,6 +13,7 @@ from bisect import bisect_left
 from collections import Counter
 from functools import lru_cache
 
+from ingest.clean_blog import BLOG_LINE, BLOG_REASON, MARKING_NOTE, MARKING_REASON
 from ingest.clean_edits import (
     HSPACE,
     LETTERS,
@@ -63,42 +64,6 @@ _STUDY_ADVERT = (r"(?i:(?:мы\s+)?поможем\b[^\n]{0,80}?(?:написан
 # бесплатные рефераты, доклады, курсовые работы, контрольные и дипломы для студентов")
 _PAPER = r"(?:реферат|доклад|курсов|контрольн|диплом|шпаргалк|лекци)\w*(?:\s+работ\w*)?"
 _STUDY_TAGLINE = rf"[^\n]{{0,80}}?(?i:{_PAPER}(?:(?:\s*,\s*|\s+и\s+){_PAPER}){{2,}})[^\n]{{0,160}}"
-# The lines a blog's or a site's engine puts around an article, whatever the site: the links to
-# the next and previous posts, the rating and vote count, views, comments, tags and rubrics, the
-# date it was published or updated, a download button with its size, the copyright, "read
-# more", related posts, subscribe and share buttons, error reporting.
-_COUNT_VALUE = r"\d[\d \xa0.,]*"
-_PUBLISHED_DATE = (r"\d{1,2}[./]\d{1,2}[./]\d{2,4}(?:,?\s*(?:в\s*)?\d{1,2}:\d{2})?"
-                   r"|\d{1,2}\s+[а-яё]+\s+\d{4}")
-_BLOG_LINE = (
-    r"(?i:(?:[←«‹<]\s*)?(?i:предыдущая|следующая|предыдущий|следующий)\s+(?i:статья|запись|пост"
-    r"|материал|новость)(?:\s*:\s*[^\n]{1,80}?)?(?:\s*[→»›>])?"
-    r"|(?i:оцените|оценить)\s+(?i:статью|материал|запись|пост|новость)\b[^\n]{0,60}"
-    r"|(?i:рейтинг(?:\s+статьи)?|голосов|просмотров|просмотры|комментариев|ответов)\s*:\s*"
-    rf"{_COUNT_VALUE}(?:\s*/\s*{_COUNT_VALUE})?(?:\s*\([^)\n]{{1,30}}\))?"
-    r"|(?i:комментарии)\s*\(\d+\)|\d+\s+(?i:комментари[йяев]+|просмотр(?:ов|а)?)"
-    r"|(?i:добавить|оставить|написать)\s+(?i:комментарий|отзыв)"
-    r"|(?i:теги|метки|рубрик[аи])\s*:\s*[^\n.!?]{1,120}"
-    rf"|\(?(?i:опубликовано|обновлено|последнее обновление|last updated on|posted on)\s*:?\s*"
-    rf"(?:{_PUBLISHED_DATE})?\s*\)?"
-    r"|(?i:скачать)(?:\s+(?:pdf|файл|doc|docx|djvu|архив))?\s*\(?\s*\d+(?:[.,]\d+)?\s*"
-    r"(?:[кмг]б|kb|mb|gb)\)?"
-    r"|(?i:размер файла)\s*:\s*\d+(?:[.,]\d+)?\s*(?i:[кмг]б|kb|mb|gb|байт\w*)"
-    r"|(?i:copyright)?\s*©[^\n]{0,80}|(?i:все права защищены|all rights reserved)\.?"
-    r"|(?i:читать далее|читать полностью|подробнее)\s*(?:[→»>]|\.\.\.|…)?"
-    r"|(?i:похожие|последние|свежие|популярные)\s+(?i:записи|статьи|материалы|новости|посты)"
-    r"|(?i:вам также может понравиться|назад к списку|вернуться назад)"
-    r"|(?i:нашли ошибку)\?[^\n]{0,80}|(?i:сообщить об ошибке)"
-    r"|(?i:подписаться на рассылку|подпишитесь на (?:наш )?(?:канал|рассылку)[^\n]{0,40})"
-    r"|(?i:понравилась статья)\?[^\n]{0,60}|(?i:поделитесь с друзьями)!?"
-    r"|(?i:загрузка)(?:\.\.\.|…)|(?i:реклама)|(?i:показать (?:ещё|еще|полностью)))"
-)
-
-# the colour or type a copy marks its changes with, and the participle that says so
-_MARKING = (r"(?:(?:красным|синим|зел[её]ным|ж[её]лтым|серым|оранжевым|фиолетовым|жирным"
-            r"|полужирным|другим|цветным)(?:[ \t]+(?:цветом|шрифтом))?|курсивом|цветом"
-            r"|подч[её]ркиванием)")
-_MARKED = r"(?:выделен[аоы]?|отмечен[аоы]?|помечен[аоы]?|обозначен[аоы]?)"
 # Whole lines the website adds; each is removed with the blank lines around it.
 _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -148,15 +113,8 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"[^\n]{0,80}"),
         "служебная строка сайта (авторские права, оценка, заказ)",
     ),
-    (_line(_BLOG_LINE), "служебная строка блога или сайта (соседние записи, оценка, просмотры, "
-                        "комментарии, метки, дата публикации, авторские права)"),
-    (
-        # what the copy's colours or type mean, a line of its own: "Красным выделены дополнения",
-        # "Изменения отмечены жирным шрифтом"
-        _line(rf"(?i:{_MARKING}{HSPACE}+{_MARKED}{HSPACE}+[^\n.!?,;:]{{1,60}}"
-              rf"|[^\n.!?,;:]{{1,40}}?{HSPACE}+{_MARKED}{HSPACE}+{_MARKING})\.?"),
-        "пометка о выделении в тексте («Красным выделены дополнения»)",
-    ),
+    (_line(BLOG_LINE), BLOG_REASON),
+    (_line(MARKING_NOTE), MARKING_REASON),
 )
 
 

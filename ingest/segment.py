@@ -32,8 +32,9 @@ from ingest.sections import (
     normal_case,
     title_and_aliases,
 )
+from ingest.segment_colons import colon_run_ins
 from ingest.segment_flat import caps_runs, segment_flat
-from ingest.segment_headings import colon_run_ins, is_heading_line
+from ingest.segment_headings import is_heading_line
 from ingest.segment_lines import segment_lines
 from ingest.segment_lists import flattened_list_breaks
 from ingest.segment_names import english_twins, name_english_headings

@@ -17,7 +17,7 @@ from ingest.sections import (
     pages_after,
     unparen,
 )
-from kb.lemmas import all_pos, lemma, morph, pos, words
+from kb.lemmas import lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
 BULLET = re.compile(r"^\s*[-•–—·]\s")
@@ -455,72 +455,3 @@ def _caps_term(line: str) -> bool:
 def _is_caps(heading: str) -> bool:
     toks = words(heading)
     return bool(toks) and toks[0].isupper() and len(toks[0]) > 1
-
-
-# "Аура безумия: Каждый вражеский отряд …": a rule's name, a colon and its text as a sentence,
-# at a line's start or after the sentence (or the profile's value) before it
-_COLON_RUN_IN = re.compile(
-    r"(?:^|(?<=[.!?»”\"\d])[^\S\n]+)([А-ЯЁ][а-яё]+(?:[^\S\n]+[А-ЯЁа-яё][а-яё]+){0,4}):[^\S\n]+"
-    r"(?=[А-ЯЁ«])", re.MULTILINE)
-# where such an entry may be: a colon before a capital (searched first, as it is rare; the name
-# before it is then matched in the characters just before)
-_COLON_CAPITAL = re.compile(r":[^\S\n]+[А-ЯЁ«]")
-_MAX_NAME_CHARS = 100
-_COLON_TEXT_WORDS = 5  # the words of the sentence after the name, at least
-_COLON_NEAR = 1_500  # characters between two entries of one list of rules
-_PREDICATES = frozenset({"VERB", "INFN", "ADJS", "PRTS", "PRED"})
-_NAME_HEADS = frozenset({"NOUN", "ADJF", "PRTF"})
-# a capitalised word inside a sentence, not before a colon: a name the text uses
-_NAMED_INSIDE = re.compile(r"[\w,][^\S\n]+([А-ЯЁ][а-яё]+)(?![\w:])")
-
-
-def _title_case(name: str) -> bool:
-    """Whether a name of two words or more capitalises every word ("Осадное Оборудование"), as
-    a sentence's words never are: a rule's name, even with no other entry near it."""
-    toks = name.split()
-    return len(toks) >= 2 and all(t[:1].isupper() for t in toks)
-
-
-def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
-    """Rules whose names run into their text after a colon, as an army book's entry lists
-    them ("Аура безумия: Каждый вражеский отряд …", "Ловкий язык: Бармаглот может …"): where
-    each name starts → where it ends and where its text starts.
-
-    A field and its value ("Цель: Планируйте действия заранее.", "Важно знать: В 10-й
-    редакции …", "Тип отряда: Монстр") looks the same, so an entry must show it is a rule: its
-    name is a noun phrase (its first word a noun or an adjective) of two words or more, or of
-    one that the text also writes capitalised inside a sentence (a rule listed by name: "…,
-    Ужас, …"); its text is a sentence (five words or more with a predicate); and it stands in
-    a list of such entries, another within :data:`_COLON_NEAR` characters of it, or its name
-    capitalises every word (:func:`_title_case`).
-    """
-    found: list[tuple[int, int, int]] = []
-    named: set[str] | None = None
-    after = 0  # the end of the colon before: a name never holds one
-    for colon in _COLON_CAPITAL.finditer(text):
-        start, after = max(after, colon.start() - _MAX_NAME_CHARS), colon.start() + 1
-        m = _COLON_RUN_IN.search(text, start, colon.end())
-        if m is None:
-            continue
-        name = m.group(1)
-        toks = words(name)
-        if pos(toks[0]) not in _NAME_HEADS or _has_finite_verb(name):
-            continue
-        sentence = _first_clause(text[m.end():m.end() + 400])
-        said = words(sentence)
-        # (a verb inside a sentence is in lower case: "Правила", "Полет" of a list are names)
-        if len(said) < _COLON_TEXT_WORDS or ":" in sentence or not any(
-                is_cyrillic(w[0]) and w[0].islower() and all_pos(w) & _PREDICATES
-                for w in said):
-            continue
-        if len(toks) == 1:
-            if named is None:  # read once, and only for a text with such an entry
-                named = {w.group(1) for w in _NAMED_INSIDE.finditer(text)}
-            if name not in named:
-                continue
-        found.append((m.start(1), m.end(1), m.end()))
-    listed = {k for k in range(len(found)) if any(
-        0 < abs(found[k][0] - found[j][0]) <= _COLON_NEAR for j in range(max(0, k - 1),
-                                                                          min(len(found), k + 2)))
-        or _title_case(text[found[k][0]:found[k][1]])}
-    return {found[k][0]: found[k][1:] for k in sorted(listed)}

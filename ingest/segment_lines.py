@@ -78,7 +78,7 @@ def segment_lines(
         colon: rules that run in after a colon
         titled: the text opens right under a site's name (its first heading is the page's
             title)
-            (:func:`ingest.segment_headings.colon_run_ins`), each at a line's start.
+            (:func:`ingest.segment_colons.colon_run_ins`), each at a line's start.
     """
     lines = text.split("\n")
     offsets = []

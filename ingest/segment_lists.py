@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import re
 
+from ingest.segment_colons import _NAME_HEADS
 from ingest.segment_headings import (
     _COLUMN_NAMES,
     _COLUMN_STARTS,
     _MAX_WORDS,
     _MIN_COLUMNS,
-    _NAME_HEADS,
     BULLET,
     _first_clause,
     _has_finite_verb,
