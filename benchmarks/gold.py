@@ -70,6 +70,7 @@ def main() -> None:
             "fresh13": HELDOUT_DIR / "fresh13", "fresh14": HELDOUT_DIR / "fresh14",
             "fresh15": HELDOUT_DIR / "fresh15", "fresh16": HELDOUT_DIR / "fresh16",
             "fresh17": HELDOUT_DIR / "fresh17", "fresh18": HELDOUT_DIR / "fresh18",
+            "fresh19": HELDOUT_DIR / "fresh19",
             "dev2": HELDOUT_DIR / "dev2"}
     chosen = [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--set"]
     unknown = [name for name in chosen if name not in sets]
