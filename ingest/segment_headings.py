@@ -118,8 +118,9 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if _GREETING.match(s) or _VOCATIVE.fullmatch(s):
         return False  # "Привет всем любителям Warhammer 40 000!", "Комрады": a post greets
         # its readers
-    if _ADDRESS.search(s):
+    if (_DIGIT.search(s) or "г." in s) and _ADDRESS.search(s):
         return False  # "Магазин по адресу г.Новосибирск, ул. Красный проспект, 50": a place
+        # (a house's number or a city's "г." first: the cheap test, as few lines hold either)
     if _is_field(s) or _NUMBERED_LOWER.match(s):
         return False
     if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s) \
@@ -181,6 +182,7 @@ _GREETING = re.compile(
     r"(?:всем\s+)?(?:привет(?:ствую|ствуем)?|здравствуй(?:те)?|салют|хай"
     r"|добр(?:ый|ое|ого)\s+(?:день|вечер|утро|дня|вечера|утра|времени)"
     r"|доброго\s+времени\s+суток)(?![\w-])", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 # the readers addressed on a line of their own ("Комрады", "Друзья!", "Уважаемые игроки,")
 # ("Игроки" or "Участники" alone may head a rule on the players: only "уважаемые" or
 # "дорогие" before them makes an address)
