@@ -60,11 +60,11 @@ setting
   text names no other game and states no role-playing rules (an article or a forum post on
   40k that names no game).
 
-A text whose rules words lead by less than :data:`MARGIN` between games of the two worlds
-goes to the best game of the world :data:`SETTING_LEAN` of its words belong to; one whose rules
-words lead clearly but look a little like another game's page too (a lead short of
-:data:`GAME_MARGIN`) is of that game when its clear world is the game's and holds a word of
-the world's own (the Wood Elves' treemen of Athel Loren).
+A text whose rules words lead by less than it needs (:func:`needed_margin`) between games of
+the two worlds goes to the best game of the world :data:`SETTING_LEAN` of its words belong to;
+one whose rules words lead clearly but look a little like another game's page too (a lead
+short of :data:`GAME_MARGIN`) is of that game when its clear world is the game's and holds a
+word of the world's own (the Wood Elves' treemen of Athel Loren).
 
 A text that holds :data:`ROLEPLAY_MIN` words of a role-playing game's rules (a game master,
 player characters, careers, experience points) is of a role-playing game set in the same world

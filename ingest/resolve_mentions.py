@@ -345,6 +345,7 @@ def _names_in_title(r: SystemResolver, p: Part, nid: str) -> bool:
 
 
 _WORD_BEFORE = re.compile(r"(?:^|(?<=[^\w.!?]))(\w[\w-]*) $")
+_LOOK_BEFORE = 10
 
 
 def _tail_of_longer_name(text: str, at: int) -> bool:
@@ -353,8 +354,10 @@ def _tail_of_longer_name(text: str, at: int) -> bool:
     m = _WORD_BEFORE.search(text, max(0, at - 40), at)
     if m is None or not m.group(1)[0].isupper():
         return False
-    before = text[:m.start(1)].rstrip()
-    if not before or before[-1] in ".!?:\n" or text[m.start(1) - 1:m.start(1)] == "\n":
+    # the characters right before that word (a few: a mention costs the same wherever it
+    # stands in a long section)
+    before = text[max(0, m.start(1) - _LOOK_BEFORE):m.start(1)].rstrip(" \t\xa0")
+    if not before or before[-1] in ".!?:\n":
         return False  # a sentence's first word is capitalised whatever it is
     return any(q.tag.POS in ("ADJF", "PRTF") for q in morph().parse(m.group(1).lower())[:1])
 

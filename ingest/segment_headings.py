@@ -130,8 +130,9 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if count and not s[count.end():].isupper():
         return False
     nxt = (next_line or "").strip()
-    if nxt and BULLET.match(next_line or "") and _states(s):
-        return False  # "Трудный ландшафт включает" / "• Леса, …": a list's lead-in
+    if nxt and (BULLET.match(next_line or "") or _LETTERED.match(nxt)) and _states(s):
+        return False  # "Трудный ландшафт включает" / "• Леса, …" (or "а) Леса"): a list's
+        # lead-in
     if nxt and (nxt[0].islower() or (nxt[0] in "-–—,;)" and not BULLET.match(nxt))) \
             and not _caps_term(s) and not _LETTERED.match(nxt):
         return False  # the line goes on below it (a bulleted list's "- " is no going on; a

@@ -95,6 +95,7 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         # a heading over lettered points ("а) …"): the letter goes on from nothing
         ("Бестиарий", "а) Спецправило \"Нас Много!\" стоит дороже.", True),
         ("Бестиарий", "а также крысы", False),
+        ("Модель может выбрать", "а) стрелять по ближайшей цели;", False),
         # a greeting opens a post: no heading
         ("Привет всем любителям Warhammer 40 000!", "Сегодня", False),
         ("Всем привет!", "Сегодня", False),
