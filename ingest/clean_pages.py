@@ -21,7 +21,7 @@ from ingest.clean_edits import (
 )
 from ingest.clean_words import CASE_ARTIFACT_RE, in_capitals
 from ingest.models import Change, Edit, OffsetArray, PageMark
-from ingest.sections import QUOTES
+from ingest.sections import marks_pattern
 from kb.lemmas import morph
 
 _WORD = rf"{LETTERS}+(?:-{LETTERS}+)*"
@@ -159,35 +159,13 @@ def running_header(text: str) -> list[Edit]:
     first = text[:newline].strip() if newline >= 0 else ""
     if len(first) > _MAX_TITLE_CHARS or len(first.split()) > _MAX_TITLE_WORDS:
         first = ""
-    if first and re.search(_repeated_line(first), text[newline:], re.MULTILINE):
+    # (with any quotation marks and dashes, any spaces between its words)
+    key = marks_pattern(first, f"{HSPACE}+")
+    if first and re.search(rf"^{HSPACE}*{key}{HSPACE}*$", text[newline:], re.MULTILINE):
         start = text.find(first)
         end = start + len(first)
         edits.append(block_edit(text, start, end, "running_header", PAGE_TITLE_REASON))
     return merge_blocks(text, edits)
-
-
-# A site's software sets quotation marks and dashes in the article but not in the page's
-# title (WordPress: "Kill Team против "большой" Вахи" over "… против “большой” Вахи"): any
-# quotation mark stands for any other, any dash for any other, any run of spaces for any other.
-_DASHES = "-‐‑‒–—―"
-_QUOTE_CLASS = f"[{re.escape(QUOTES)}]"
-_DASH_CLASS = f"[{re.escape(_DASHES)}]"
-
-
-def _repeated_line(line: str) -> str:
-    """A pattern of ``line`` standing alone on a line, written with any quotation marks,
-    dashes and spaces (see :data:`_QUOTE_CLASS`)."""
-    parts = []
-    for char in " ".join(line.split()):
-        if char in QUOTES:
-            parts.append(_QUOTE_CLASS)
-        elif char in _DASHES:
-            parts.append(_DASH_CLASS)
-        elif char == " ":
-            parts.append(f"{HSPACE}+")
-        else:
-            parts.append(re.escape(char))
-    return rf"^{HSPACE}*{''.join(parts)}{HSPACE}*$"
 
 
 _PAGE_WORD = r"(?:[Сс]траница|[Сс]тр\.?|[Сс]\.)"

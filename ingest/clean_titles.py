@@ -24,6 +24,7 @@ import re
 
 from ingest.clean_edits import HSPACE, block_edit
 from ingest.models import Edit
+from ingest.sections import fold_marks
 
 PAGE_TITLE_REASON = "заголовок страницы с названием сайта (тот же заголовок стоит ниже)"
 SITE_NAME_REASON = "название сайта (сообщество, клуб) в шапке страницы"
@@ -39,7 +40,10 @@ _MAX_LOOK = 4000  # the article's heading stands near the top: the page is not r
 
 
 def _norm(line: str) -> str:
-    return " ".join(re.sub(r"([(\[])\s+|\s+([)\]])", r"\1\2", line).split()).casefold()
+    """A line as compared with its repetition: spaces, brackets' inner spaces, case, quotation
+    marks and dashes (:func:`~ingest.sections.fold_marks`) aside."""
+    return fold_marks(" ".join(re.sub(r"([(\[])\s+|\s+([)\]])", r"\1\2", line).split())
+                      .casefold())
 
 
 def page_title(text: str) -> list[Edit]:

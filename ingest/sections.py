@@ -168,6 +168,25 @@ OPENING_QUOTES = "«“‘\"'„"
 CLOSING_QUOTES = "»”’\"'“"
 QUOTES = "".join(dict.fromkeys(OPENING_QUOTES + CLOSING_QUOTES))
 """The quotation marks a quote or a name may stand in."""
+DASHES = "-‐‑‒–—―"
+_MARKS = str.maketrans({**dict.fromkeys(QUOTES, '"'), **dict.fromkeys(DASHES, "-")})
+
+
+def fold_marks(text: str) -> str:
+    """``text`` with every quotation mark written '"' and every dash '-': a site's software
+    sets them in an article but not in the page's title (WordPress: "Kill Team против
+    "большой" Вахи" over "… против “большой” Вахи"), so a title and its repetition compare
+    folded."""
+    return text.translate(_MARKS)
+
+
+def marks_pattern(text: str, space: str = r"\s+") -> str:
+    """A regular expression of ``text`` written with any quotation marks and dashes (as
+    :func:`fold_marks` folds them) and ``space`` between its words: to find it in a long text
+    without folding the whole text."""
+    quote, dash = f"[{re.escape(QUOTES)}]", f"[{re.escape(DASHES)}]"
+    return space.join("".join(quote if c in QUOTES else dash if c in DASHES else re.escape(c)
+                              for c in word) for word in text.split())
 
 
 def title_and_aliases(heading: str) -> tuple[str, list[str]]:

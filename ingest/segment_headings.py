@@ -121,7 +121,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if (_DIGIT.search(s) or "г." in s) and _ADDRESS.search(s):
         return False  # "Магазин по адресу г.Новосибирск, ул. Красный проспект, 50": a place
         # (a house's number or a city's "г." first: the cheap test, as few lines hold either)
-    if _is_field(s) or _NUMBERED_LOWER.match(s):
+    if is_field(s) or _NUMBERED_LOWER.match(s):
         return False
     if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s) \
             or column_header(s):
@@ -275,13 +275,9 @@ def field_shaped(line: str) -> bool:
 
 
 def is_field(line: str) -> bool:
-    """Whether a line is a field and its value by its own words (:func:`_is_field`)."""
-    return _is_field(line.strip())
-
-
-def _is_field(line: str) -> bool:
-    """Whether a line is a field and its value (see :data:`_FIELD`)."""
-    m = _FIELD.match(line)
+    """Whether a line is a field and its value by its own words (see :data:`_FIELD`): a credit,
+    or a value that is a number, a list, no Russian word or a web address."""
+    m = _FIELD.match(line.strip())
     if m is None or not is_cyrillic(m.group(1).strip()[0]):
         return False
     if m.group(1).strip().lower().replace("ё", "е") in _CREDIT_LABELS:
