@@ -4,29 +4,22 @@
 corpus file and category (see ``tests/gold_score.py``); ``--details`` also lists every missed
 and extra row. ``--heldout`` builds the corpus together with each set of pages of
 ``tests/data/heldout/`` in turn (as a user would: no ``corpus.toml``, each page's system
-detected) and prints the totals of the corpus, the development pages, the first held-out
-pages and the fresh held-out pages (collected for issue 10's second pass, annotated before the
-pipeline ran on them) and the second fresh set (collected for the third pass the same way),
-the third (collected for the fourth pass), the fourth (for the fifth pass), the fifth (for
-the sixth pass), the sixth (collected while the sixth pass went on), the seventh (collected
-at its end), the eighth (collected after it), the ninth (collected after the eighth), the
-tenth (collected after the ninth, kept for the next pass), the eleventh (collected after
-the tenth, kept for the next pass too), the twelfth (the ninth pass's clean set, collected
-after the eleventh), the thirteenth (the ninth pass's second clean set, collected after the
-twelfth) and the fourteenth (the ninth pass's third clean set, collected after the
-thirteenth), and the second development set (``dev2``:
-list-shaped and army-book pages, collected to be developed against), then the table of each
-set of pages.
-``--details`` lists the misses of every set: read those of the fresh sets only to report
-them, never to change the pipeline. ``--totals`` prints the totals alone (how a fresh set is
-measured before its misses may be read). ``--set NAME`` (repeatable) builds and prints only
-the sets named (``dev``, ``held-out``, ``fresh``, ``fresh2``, ``fresh3``, ``fresh4``,
-``fresh5``, ``fresh6``, ``fresh7``, ``fresh8``, ``fresh9``, ``fresh10``, ``fresh11``,
-``fresh12``, ``fresh13``, ``fresh14``, ``dev2``), so the misses of a development set can be
-read without printing a clean set's. ``--stated`` builds each page with the system its
-annotation names, as a user who states it (``corpus.toml``, ``rulekb build --system``) would:
-what the cutting and linking do once the game is known, apart from the detection (a page
-annotated ``system: null`` is still detected).
+detected) and prints the totals of the corpus and of every set (``dev``, ``held-out``,
+``fresh``, ``fresh2`` … in the order they were collected, ``dev2``; each set's README says
+when and how), then the table of each set.
+
+A *clean* set is one whose misses nobody has read: it measures a change once, totals only,
+before it may be read. Hence:
+
+* ``--totals`` prints the totals alone (how a clean set is measured);
+* ``--set NAME`` (repeatable) builds and prints only the sets named;
+* ``--read`` builds and prints only the sets already read (those the game detection learns
+  from, ``LEARNED_SETS`` of ``tests/detect_training.py``), so their misses can be listed with
+  ``--details`` without printing a clean set's;
+* ``--stated`` builds each page with the system its annotation names, as a user who states it
+  (``corpus.toml``, ``rulekb build --system``) would: what the cutting and linking do once the
+  game is known, apart from the detection (a page annotated ``system: null`` is still
+  detected).
 """
 
 from __future__ import annotations
@@ -60,22 +53,14 @@ def main() -> None:
         graph = Graph(build(load([corpus_dir()])).kb)
         print(table(score_all(graph), details=details))
         return
-    sets = {"dev": HELDOUT_DIR / "dev", "held-out": HELDOUT_DIR / "heldout",
-            "fresh": HELDOUT_DIR / "fresh", "fresh2": HELDOUT_DIR / "fresh2",
-            "fresh3": HELDOUT_DIR / "fresh3", "fresh4": HELDOUT_DIR / "fresh4",
-            "fresh5": HELDOUT_DIR / "fresh5", "fresh6": HELDOUT_DIR / "fresh6",
-            "fresh7": HELDOUT_DIR / "fresh7", "fresh8": HELDOUT_DIR / "fresh8",
-            "fresh9": HELDOUT_DIR / "fresh9", "fresh10": HELDOUT_DIR / "fresh10",
-            "fresh11": HELDOUT_DIR / "fresh11", "fresh12": HELDOUT_DIR / "fresh12",
-            "fresh13": HELDOUT_DIR / "fresh13", "fresh14": HELDOUT_DIR / "fresh14",
-            "fresh15": HELDOUT_DIR / "fresh15", "fresh16": HELDOUT_DIR / "fresh16",
-            "fresh17": HELDOUT_DIR / "fresh17", "fresh18": HELDOUT_DIR / "fresh18",
-            "fresh19": HELDOUT_DIR / "fresh19",
-            "dev2": HELDOUT_DIR / "dev2"}
+    sets = heldout_sets()
     chosen = [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--set"]
     unknown = [name for name in chosen if name not in sets]
     if unknown:
         sys.exit(f"unknown set {unknown[0]!r}: one of {', '.join(sets)}")
+    if "--read" in sys.argv:
+        from detect_training import LEARNED_SETS
+        chosen += [("held-out" if name == "heldout" else name) for name in LEARNED_SETS]
     if chosen:
         sets = {name: folder for name, folder in sets.items() if name in chosen}
     # each set is built with the corpus as a user would add those pages to it, apart from the
@@ -93,6 +78,19 @@ def main() -> None:
     for name in sets:
         print(f"\n{name}:")
         print(table(scores[name], details=details))
+
+
+def heldout_sets() -> dict[str, Path]:
+    """Every annotated set of ``tests/data/heldout`` by its name: "dev", "held-out" (the
+    folder ``heldout``), "fresh", "fresh2" … in the order they were collected, "dev2"."""
+    def order(folder: Path) -> tuple[int, int]:
+        digits = folder.name.removeprefix("fresh")
+        fresh = folder.name.startswith("fresh")
+        return ({"dev": 0, "heldout": 1}.get(folder.name, 2 if fresh else 3),
+                int(digits) if fresh and digits.isdigit() else 0)
+    folders = sorted((f for f in HELDOUT_DIR.iterdir() if (f / "annotations.yaml").is_file()),
+                     key=lambda f: (order(f), f.name))
+    return {("held-out" if f.name == "heldout" else f.name): f for f in folders}
 
 
 def _stated(folder: Path, tmp: Path) -> Path:
