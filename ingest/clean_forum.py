@@ -144,7 +144,11 @@ _LINE_SHAPES: tuple[tuple[str, str], ...] = (
      # a topic's print version (Invision): "Версия для печати темы", "Нажмите сюда для
      # просмотра этой темы в оригинальном формате"
      rf"|(?i:версия для печати(?: темы)?|нажмите сюда для просмотра этой темы"
-     rf"(?: в оригинальном формате)?|click here to view this topic in its original format)",
+     rf"(?: в оригинальном формате)?|click here to view this topic in its original format)"
+     # the hosting's credit: "Форумы работают на сервере …", "Форум работает на движке …",
+     # "Powered by Invision Power Board"
+     rf"|(?i:(?:форумы?|сайт|портал){_S}+работа(?:ет|ют){_S}+на{_S}+(?:сервер|хостинг|движк|платформ))"
+     rf"\w*(?:{_S}+[^\n,;:!?]{{1,60}})?|(?i:powered by){_S}+[^\n,;:!?]{{1,60}}",
      FORUM_INFO_REASON),
     (rf"(?i:материал из){_S}+[A-ZА-ЯЁ][^\s!?]*(?:{_S}+[^\s!?]+){{0,5}}", WIKI_SOURCE_REASON),
     (rf"\((?i:перенаправлено){_S}+(?i:с|со страницы|from){_S}*«[^»\n]{{1,80}}»\)"
