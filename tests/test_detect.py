@@ -63,14 +63,23 @@ def test_pages_it_did_not_learn_from() -> None:
     before. Then the margin between games went from 3 to 6 (log-odds) for a page's worth of
     text, less for a shorter one: 189 of the 221 pages of ours right, 13 wrongly, 74 of the 91
     of other games unclear, every page that moved moving from a wrong game to the right one or
-    to unclear.)"""
+    to unclear. The twelfth learns from the 27 pages of `fresh17` … `fresh19` too (197 of the
+    242 pages of ours right, 19 wrongly, 73 of the 97 of other games unclear), and then: a
+    name of ours inside another game's name is none ("The Ninth Age: Fantasy Battles"); a text
+    whose words are close between the games of its world goes to the one it names (Kill Team
+    pages on a 40k army's models: +2, and an older 40k "Kill Team" scenario lost); a text
+    whose words lead clearly for a game whose world its clear world is, with a word of the
+    world's own, is of that game even when it looks like another game's page (a campaign's
+    missions, map and events: +3); a game's words must hold one of its own (a 40k page fewer
+    taken for Kill Team). 201 of 242 right, 17 wrongly, 74 of 97 unclear; on the pages it
+    never learned from, 26 → 27 of 31.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 189 and len(wrong) <= 13 and unclear >= 74, (right, wrong, others)
+    assert right >= 201 and len(wrong) <= 17 and unclear >= 74, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -89,8 +98,8 @@ def _cases() -> list[object]:
 
 def test_pages_it_never_learned_from() -> None:
     """The pages of tests/data/detect/eval/ (articles, forums, reviews and other editions of
-    the three games, other games' pages), judged by the committed table: today 25 of 31 right
-    (12 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
+    the three games, other games' pages), judged by the committed table: today 27 of 31 right
+    (14 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
     before the names of games were read, 23 before the setting was, 24 before the seventh
     pass's 35 training pages. A floor, so a change that loses one shows."""
     rows = evaluation()
@@ -99,7 +108,7 @@ def test_pages_it_never_learned_from() -> None:
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert len(rows) == 31 and right >= 12 and len(wrong) <= 1 and unclear >= 13, (ours, others)
+    assert len(rows) == 31 and right >= 14 and len(wrong) <= 1 and unclear >= 13, (ours, others)
 
 
 @pytest.mark.parametrize(("text", "expected"), _cases())
@@ -181,6 +190,10 @@ def test_the_names_of_games_count_in_the_page_as_found() -> None:
     # a role-playing game named after 40k is another game, as WHFB's is
     ("(Статья) Warhammer 40000 Roleplay для новичков", {"other": 1}),
     ("ролевая Вархаммер 40к РПГ и Warhammer 40k", {"wh40k6": 1, "other": 1}),
+    # another game's full name holding one of ours names that game only
+    ("Download The Ninth Age: Fantasy Battles, 2nd Edition now!", {"other": 1}),
+    ("The Ninth Age: Fantasy Battles, а раньше Warhammer Fantasy Battles",
+     {"whfb8": 1, "other": 1}),
 ])
 def test_the_names_of_games_a_text_holds(text: str, names: dict[str, int]) -> None:
     """"Warhammer" alone is the fantasy battle game's name only in a text that names no game in
