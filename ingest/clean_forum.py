@@ -27,6 +27,7 @@ POST_HEADER_REASON = ("шапка сообщения форума (автор, �
 POST_BUTTONS_REASON = "кнопки сообщения форума (ответить, цитата, профиль, наверх)"
 TOPIC_BUTTONS_REASON = "кнопки темы форума (ответить, новая тема)"
 PAGER_REASON = "навигация по страницам форума"
+FORUM_NAV_REASON = "навигация форума (помощь, поиск, пользователи, календарь)"
 QUOTE_REASON = "заголовок цитаты на форуме («… написал(а):»)"
 FORUM_INFO_REASON = "служебная строка форума (время, часовой пояс, заголовок таблицы)"
 WIKI_SOURCE_REASON = "подпись вики «Материал из …»"
@@ -101,6 +102,11 @@ _TOPIC_BUTTON = (r"(?:Ответить(?: на тему| в (?:эту |данн�
                  r" новую тему|Открыть новую тему|Новая тема|Быстрый ответ|Опции темы|Поиск в теме"
                  r"|Версия для печати"
                  r"|Подписаться на тему|Post Reply|New Topic|Start new topic|Add reply)")
+# the links of a forum's header, Invision's text-only version's among them ("Помощь - Поиск -
+# Пользователи - Календарь")
+_FORUM_LINK = (r"(?:Помощь|Поиск|Пользователи|Участники|Календарь|Правила(?: форума)?|FAQ|ЧаВо"
+               r"|Главная|Форум|Форумы|Галерея|Чат|Блоги|Активные темы|Новые сообщения"
+               r"|Help|Search|Members|Calendar|Forums?|Gallery|Blogs)")
 _PAGE_LIST = r"(?:\d+|\[\d+\]|\.\.\.|…|[<>«»]|След\.?|Пред\.?|Next|Prev|Вперёд|Назад)"
 _LINE_SHAPES: tuple[tuple[str, str], ...] = (
     (rf"(?i:здравствуйте|добро пожаловать|привет(?:ствуем|ствую)?(?:{_S}+вас)?|welcome),?{_S}+"
@@ -134,6 +140,7 @@ _LINE_SHAPES: tuple[tuple[str, str], ...] = (
     # a site's clock: the weekday over the date over the time, each on a line of its own (a
     # weekday over a date alone may be a tournament's day in its schedule)
     (rf"{_WEEKDAY}{_S}*\n{_S}*{_DATE}{_S}*\n{_S}*{_TIME}", FORUM_INFO_REASON),
+    (rf"{_FORUM_LINK}(?:{_S}+[-–—|·•]{_S}+{_FORUM_LINK}){{2,}}", FORUM_NAV_REASON),
     (rf"(?i:текущее время|часовой пояс|сейчас этот форум просматривают){_S}*:[^\n]{{0,80}}"
      rf"|(?i:автор{_S}+сообщение|рекомендуемые сообщения|что в чате|информация о пользователе"
      rf"|просмотр сообщений)"

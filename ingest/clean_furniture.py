@@ -35,7 +35,7 @@ from ingest.clean_forum import (
 )
 from ingest.clean_menus import category_menus
 from ingest.clean_pages import FOOTER_RE
-from ingest.clean_titles import page_title, site_name, topic_title_mark
+from ingest.clean_titles import lofi_title_label, page_title, site_name, topic_title_mark
 from ingest.models import Edit
 from kb.lemmas import is_known
 
@@ -460,6 +460,7 @@ def site_furniture(text: str) -> list[Edit]:
         for m in pattern.finditer(text)
     ]
     inline += topic_title_mark(text, [b for b in blocks if b.reason == POST_HEADER_REASON])
+    inline += lofi_title_label(text)
     return blocks + edits_outside(first_fit(inline), blocks)
 
 

@@ -15,7 +15,8 @@ heading of the text.
 
 A forum engine prints a topic's title over its first post with a mark ("> Орки и гоблины, пара
 вопросов"): the mark goes and the title heads the topic, or the title goes whole when the
-post's own heading repeats it below.
+post's own heading repeats it below. Its text-only version (Invision's "lo-fi") labels the
+title among the page's first lines ("Полная версия: Правила на SPEARHEAD"): the label goes.
 """
 
 from __future__ import annotations
@@ -85,6 +86,27 @@ def topic_title_mark(text: str, headers: list[Edit]) -> list[Edit]:
     if _stands_below(m.group(2), text, first):
         return [Edit(m.start(), m.end(), "", "site_furniture", TOPIC_REPEATED_REASON)]
     return [Edit(m.start(1), m.end(1), "", "site_furniture", TOPIC_MARK_REASON)]
+
+
+LOFI_LABEL_REASON = "метка текстовой версии темы форума «Полная версия:» перед её названием"
+_LOFI_LABEL_RE = re.compile(
+    rf"^{HSPACE}*((?i:полная версия|full version|текстовая версия|text version){HSPACE}*:{HSPACE}*)"
+    rf"[^\s][^\n]{{1,150}}$", re.MULTILINE)
+
+
+def lofi_title_label(text: str) -> list[Edit]:
+    """The label of a topic's title in a forum's text-only version, among the page's first
+    lines ("Полная версия: Правила на SPEARHEAD"): the label goes, the title stays."""
+    end = 0
+    for _ in range(_HEADER_LINES):
+        m = _LOFI_LABEL_RE.match(text, end)
+        if m is not None:
+            return [Edit(m.start(1), m.end(1), "", "site_furniture", LOFI_LABEL_REASON)]
+        newline = text.find("\n", end)
+        if newline < 0:
+            break
+        end = newline + 1
+    return []
 
 
 _COMMUNITY = r"(?:Сообщество|Общество|Клуб|Форум|Портал|Сайт|Союз|Объединение)"
