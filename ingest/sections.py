@@ -76,7 +76,9 @@ class Segmentation:
 _LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z][!?]?)\s*[(\[]([^A-Za-z]+)[)\]]\s*$")
 _TWO_LANGUAGES = re.compile(r"^([^—–-]{2,40}?)\s+[—–-]\s+([^—–-]{2,40})$")
 _NAME_PAREN = re.compile(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)\s*$")
-_NUMBERED = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
+# "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия": a heading's number (one
+# alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
+_NUMBERED = re.compile(r"^(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+[.)]?)\s+(?=[^\W\d_])")
 # what an army book's entry says after its name: its price ("Обсидиановый магнит - 45 очков",
 # "(25 очков)", "15 pts"), with who may take it in brackets after it ("Лук Мореплавателя - 60
 # очков (только Морской Шлем)"), or a spell's casting value ("Огненный шар (5+)"): no part of
@@ -197,7 +199,7 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     entry = ERRATA_ENTRY.match(h)
     if entry is not None:  # an errata's entry is named after what it amends, not its page
         h = entry.group("name").rstrip(".").strip()
-    h = _NUMBERED.sub("", h)  # "4. Отступление и преследование": the number is no name
+    h = _NUMBERED.sub("", h)  # "4. Отступление и преследование", "1.1 Dwarf Lord": no name
     h = CASTING_VALUE.sub("", PRICE.sub("", h)) or h
     step = STEP_NAME.match(h)
     if step:  # "Фаза 3 — Стрельба": the phase is named after the dash; its number is an alias

@@ -10,11 +10,14 @@ not move), so that a reader searching «чардж» finds "Charging". The signa
 
 1. a **gloss**: the English heading in brackets right after Russian words — "характеристики
    движения (Move characteristic)", "может летать (т.е. она имеет ключевое слово FLY)";
-2. a **transliteration**: a Russian word that sounds like the heading's last word (their
+2. an **opening name**: the body opens by naming its subject as a name is written, every word
+   capitalised, as many words as the heading's and two at least ("Dwarf Lord" / "Гном Лорд
+   почти не изменился …"), nouns and adjectives followed by a word in lower case;
+3. a **transliteration**: a Russian word that sounds like the heading's last word (their
    consonants agree: "charge" ~ "чардж", "round" ~ "раунд", "advance" ~ "адванс"), with the
    adjectives before it that stand for the heading's other words ("боевой раунд"); the most
    frequent such phrase of the section's text and the lines just above its heading;
-3. a **step**: a short line of the family's text (the parent's and the siblings' bodies: a
+4. a **step**: a short line of the family's text (the parent's and the siblings' bodies: a
    sequence of steps) that holds a transliteration of one of the heading's words.
 
 A heading the section's own text writes as it stands is the name the text uses (a keyword:
@@ -187,23 +190,46 @@ def _step(words: list[str], family: list[str]) -> str | None:
     return normal_case(found[0]) if len(found) == 1 else None
 
 
-def russian_name(title: str, text: str, family: list[str]) -> str | None:
+_OPENING_NAME = re.compile(r"\s*((?:[А-ЯЁ][а-яё]+(?:-[А-Яа-яЁё]+)*[^\S\n]+){1,4})(?=[а-яё])")
+
+
+def _opening_name(words: list[str], body: str) -> str | None:
+    """The Russian name the body opens with, every word capitalised, as many words as the
+    heading's (:data:`_OPENING_NAME`), each a noun or an adjective."""
+    m = _OPENING_NAME.match(body)
+    if m is None:
+        return None
+    tokens = m.group(1).split()
+    # (one capitalised word opens any sentence: two or more, all capitalised, are a name)
+    if len(tokens) < 2 or len(tokens) != len(words) or not all(
+            any(p.tag.POS in ("NOUN", "ADJF", "PRTF") for p in morph().parse(t.lower())[:2])
+            for t in tokens):
+        return None
+    return " ".join(tokens)
+
+
+def russian_name(title: str, text: str, family: list[str], body: str = "") -> str | None:
     """The Russian name the text uses for a section headed only in English, or ``None``.
 
     Args:
         title: the section's (English) title.
         text: its body with the lines just above its heading.
         family: the bodies of its parent and siblings.
+        body: its body alone (whose opening may name it).
 
     >>> russian_name("Charging", "вы можете объявить чардж.", [])
     'Чардж'
     >>> russian_name("The Battle Round", "Каждый боевой раунд состоит из этапов.", [])
     'Боевой раунд'
+    >>> body = "Гном Лорд почти не изменился с предыдущей редакции."
+    >>> russian_name("Dwarf Lord", body, [], body)
+    'Гном Лорд'
     """
     words = _heading_words(title)
     if not words:
         return None
     return (_gloss(" ".join(_EN_WORD.findall(title)), text)
+            or _opening_name(words, body)
             or _transliteration(words, text)
             or _step(words, family))
 
@@ -224,7 +250,8 @@ def name_english_headings(text: str, sections: list[Section]) -> None:
                   for j, s in enumerate(sections)
                   if j != k and (j == sec.parent or (s.parent == sec.parent
                                                      and sec.parent is not None))]
-        name = russian_name(sec.title, own, family)
+        opening = text[body_start:min(body_end, body_start + 200)]
+        name = russian_name(sec.title, own, family, opening)
         if name is None or lemma_key(name) in taken:
             continue
         taken.add(lemma_key(name))

@@ -44,6 +44,25 @@ def _is_phase(title: str) -> bool:
         w.endswith("фаза") for w in lem)
 
 
+# a heading's number in an outline: before its title ("1.1 Dwarf Lord", "2.3. Магия", "4)
+# Стрельба") or on the line of its own just above it ("1" / "Лорды", a list's number that a
+# converted document set apart)
+_OUTLINE_IN_HEADING = re.compile(r"\s*(\d{1,2}(?:\.\d{1,2})*)(?:[.)]\s|\s)(?=\s*[^\W\d_])")
+_OUTLINE_LINE_ABOVE = re.compile(r"(?:^|\n)[^\S\n]*(\d{1,2}(?:\.\d{1,2})*)\.?[^\S\n]*\n\s*\Z")
+_OUTLINE_LOOK = 40  # characters above a heading where its number may stand alone
+
+
+def _outline_number(text: str, sec: Section) -> tuple[str, bool] | None:
+    """The number of a heading in an outline (:data:`_OUTLINE_IN_HEADING`,
+    :data:`_OUTLINE_LINE_ABOVE`) and whether it stands alone above it, or None."""
+    m = _OUTLINE_IN_HEADING.match(sec.heading)
+    if m is not None:
+        return m.group(1), False
+    start = sec.heading_span[0]
+    m = _OUTLINE_LINE_ABOVE.search(text, max(0, start - _OUTLINE_LOOK), start)
+    return (m.group(1), True) if m is not None else None
+
+
 def nest_lines(
     sections: list[Section], text: str, vocab: Vocabulary, system: str | None,
     gaps: dict[int, int], page_ends: list[int] | None = None, entries: set[int] | None = None,
@@ -75,7 +94,8 @@ def nest_lines(
     last_top: int | None = None
     # the last "Фаза 3 — Стрельба" of a text of one style, or numbered heading of a group
     step_open: int | None = None
-    last_number: dict[int, int] = {}  # a heading's number → the last heading so numbered
+    outlined: dict[str, int] = {}  # an outline's number ("1", "1.2") → the last heading of it
+    subdivided: set[str] = set()  # the numbers that head subsections ("1" of "1.1")
     empty_tops: dict[str, int] = {}  # a top-level heading over no text → its place, by key
     ends = sorted(page_ends or [])
     prev_start = -1
@@ -112,14 +132,24 @@ def nest_lines(
             # an errata's first entry under its part's heading ("ERRATA" / "Ошибки", below
             # the page's title): the part holds its entries
             parent, decided = i - 1, True
-        number = _NUMBER.match(sec.heading)
-        if number is not None and not decided:
-            # "3) Imperial Armor" after "2) Домашние правила": the next number of a numbered
-            # heading is its sibling, whatever the words of the one before
-            before = last_number.get(int(number.group(1)) - 1)
-            if before is not None:
+        in_outline = _outline_number(text, sec)
+        if in_outline is not None:
+            # the outline's number gives the level: "1.2" after "1.1" is its sibling, "1.1"
+            # (a first) under "1", "2" after "1" a sibling ("1" / "Лорды", "1.1 Dwarf Lord";
+            # "3) Imperial Armor" after "2) Домашние правила" whatever the words before). A
+            # number alone above a heading may be a page's ("3" / "Звери Хаоса", "4" /
+            # "Использование …" of a magazine): it makes a sibling only after a number that
+            # heads an outline's subsections
+            outline, alone = in_outline
+            prefix, _, last = outline.rpartition(".")
+            prev = f"{prefix}.{int(last) - 1}" if prefix else str(int(last) - 1)
+            before = outlined.get(prev)
+            if before is not None and not decided and (not alone or prev in subdivided):
                 parent, decided = sections[before].parent, True
-            last_number[int(number.group(1))] = i
+            elif prefix in outlined and not decided:
+                parent, decided = outlined[prefix], True
+                subdivided.add(prefix)
+            outlined[outline] = i
         for j in () if decided else chain:
             if is_type and vocab.unit_type(sections[j].title):
                 continue

@@ -138,6 +138,10 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("Ведущий (ЛД)", "Ведущий", ["ЛД"]),
         ("Движение (М)", "Движение", ["М"]),
         ("Сопротивление магии (1-3)", "Сопротивление магии (1-3)", []),
+        # an outline's number is no part of the name; a number the name holds is
+        ("1.1 Dwarf Lord", "Dwarf Lord", []),
+        ("2.3. Магия", "Магия", []),
+        ("5 вещей, которые нужно знать", "5 вещей, которые нужно знать", []),
     ],
 )
 def test_titles(heading: str, title: str, aliases: list[str]) -> None:
