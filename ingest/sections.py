@@ -75,6 +75,10 @@ class Segmentation:
 
 _LATIN_PAREN = re.compile(r"^([A-Za-z][A-Za-z' ]*[A-Za-z][!?]?)\s*[(\[]([^A-Za-z]+)[)\]]\s*$")
 _TWO_LANGUAGES = re.compile(r"^([^—–-]{2,40}?)\s+[—–-]\s+([^—–-]{2,40})$")
+# "Редкие отряды, они же Rare choice", "Орки (они же зеленокожие)", "Skaven aka Скавены": a
+# name and another after "он/она/оно/они же" or "aka"
+_ALSO_KNOWN = re.compile(r"^(.{2,60}?),?\s+\(?(?:(?:он|она|оно|они)\s+же|a\.?k\.?a\.?)\s+"
+                         r"([^()\n]{2,60}?)\)?$", re.IGNORECASE)
 _NAME_PAREN = re.compile(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)\s*$")
 # "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия": a heading's number (one
 # alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
@@ -201,6 +205,12 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
         h = entry.group("name").rstrip(".").strip()
     h = _NUMBERED.sub("", h)  # "4. Отступление и преследование", "1.1 Dwarf Lord": no name
     h = CASTING_VALUE.sub("", PRICE.sub("", h)) or h
+    aka = _ALSO_KNOWN.match(h)
+    if aka:  # "Редкие отряды, они же Rare choice": a second name after "он же", "aka"
+        title, aliases = title_and_aliases(aka.group(1))
+        other = aka.group(2).strip()
+        other = other if _is_latin(other) else normal_case(other)
+        return title, _dedupe([*aliases, other[:1].upper() + other[1:]], title)
     step = STEP_NAME.match(h)
     if step:  # "Фаза 3 — Стрельба": the phase is named after the dash; its number is an alias
         title, aliases = title_and_aliases(step.group(1))

@@ -142,6 +142,10 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("1.1 Dwarf Lord", "Dwarf Lord", []),
         ("2.3. Магия", "Магия", []),
         ("5 вещей, которые нужно знать", "5 вещей, которые нужно знать", []),
+        # a second name after "они же", "aka"
+        ("Редкие отряды, они же Rare choice.", "Редкие отряды", ["Rare choice"]),
+        ("Орки (они же зеленокожие)", "Орки", ["Зеленокожие"]),
+        ("Скавены aka Skaven", "Скавены", ["Skaven"]),
     ],
 )
 def test_titles(heading: str, title: str, aliases: list[str]) -> None:
