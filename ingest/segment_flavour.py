@@ -106,6 +106,7 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
     """
     out: set[int] = set()
     named: set[int] = set()
+    heads = set(cand)
     order = {i: k for k, i in enumerate(nonblank)}
     opens = {order[h] + 1 for h in cand}
     starts = sorted(opens | {k for k, i in enumerate(nonblank)
@@ -115,9 +116,14 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
         if k >= len(nonblank) or nonblank[k] in out \
                 or not lines[nonblank[k]].lstrip().startswith(tuple(OPENING_QUOTES)):
             continue
+        if _opens_with_quoted_name(lines[nonblank[k]]):
+            continue  # "«Килл Тим» («Отряд Ликвидации») это …": a sentence, not a quote
         quote, chars = [], 0
         while k < len(nonblank):
             line = lines[nonblank[k]].rstrip()
+            if quote and nonblank[k] in heads:
+                chars = _MAX_QUOTE_CHARS + 1  # a quote never runs over a heading
+                break
             quote.append(nonblank[k])
             chars += len(line)
             k += 1
@@ -144,6 +150,15 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
 
 
 _MAX_SPEAKER_WORDS = 8
+_QUOTED_NAME = re.compile(r"\s*[\"«“„‘'][^\"«»“”„‘’'\n]{1,40}[\"»”’']\s*(\S+(?:\s+\S+){2,})")
+
+
+def _opens_with_quoted_name(line: str) -> bool:
+    """Whether a line opens with a short quoted name and goes on as a sentence ("\"Килл Тим\"
+    (\"Отряд Ликвидации\", далее КТ) это неофициальное расширение …"), three words or more
+    after the name and no closing quotation mark at its end."""
+    m = _QUOTED_NAME.match(line)
+    return m is not None and not line.rstrip().endswith(tuple(CLOSING_QUOTES))
 
 
 def _speaker(line: str) -> bool:
