@@ -88,6 +88,8 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         _line(
             r"(?:Читайте также|Поделиться|Поиск по сайту|Нарушение авторск\w+ прав\w*)"
             r"[^\n]{0,120}"
+            # a document site's box of trivia, its heading alone ("ЗНАЕТЕ ЛИ ВЫ?")
+            r"|(?i:знаете ли вы)\?"
         ),
         "служебная строка сайта",
     ),
