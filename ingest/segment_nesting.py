@@ -63,6 +63,18 @@ def _outline_number(text: str, sec: Section) -> tuple[str, bool] | None:
     return (m.group(1), True) if m is not None else None
 
 
+def _own_text(text: str, sec: Section) -> str:
+    """A section's body without its flavour (an epigraph under a page's title is no text of
+    the title's own)."""
+    start, end = sec.body_span
+    parts, at = [], start
+    for a, b in sorted(sec.flavour_spans):
+        parts.append(text[at:max(at, a)])
+        at = max(at, b)
+    parts.append(text[at:end])
+    return "".join(parts)
+
+
 def nest_lines(
     sections: list[Section], text: str, vocab: Vocabulary, system: str | None,
     gaps: dict[int, int], page_ends: list[int] | None = None, entries: set[int] | None = None,
@@ -235,7 +247,7 @@ def nest_lines(
         # (in a group too: "Исправления" of an errata over its entries)
         container = (parent is None and open_group is None or (
             open_group is not None and parent == open_group)) and not killteam \
-            and not text[sec.body_span[0]:sec.body_span[1]].strip() and i + 1 < len(sections)
+            and not _own_text(text, sec).strip() and i + 1 < len(sections)
         if (is_group_title(sec.title) or container) \
                 and (open_group is None or parent == open_group):
             # a group in a group ("Базовые правила" in "Правила") holds what follows it
