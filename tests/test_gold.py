@@ -247,3 +247,20 @@ def test_stated_systems_are_what_the_annotation_names(tmp_path: Path) -> None:
             assert (texts[page].system, texts[page].system_from) == (system, "corpus.toml")
         else:
             assert texts[page].system_from != "corpus.toml"
+
+
+def test_every_annotated_set_is_measured_in_the_order_collected() -> None:
+    """``benchmarks/gold.py --heldout`` finds the sets by their folders (a new set needs no
+    list extended), "dev" and "held-out" first, the fresh sets by their number, "dev2" last;
+    every set the detection learns from is one of them (``--read``)."""
+    spec = importlib.util.spec_from_file_location("gold_bench", REPO / "benchmarks" / "gold.py")
+    assert spec is not None and spec.loader is not None
+    gold = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gold)
+    names = list(gold.heldout_sets())
+    fresh = [n for n in names if n.startswith("fresh")]
+    assert names[:3] == ["dev", "held-out", "fresh"] and names[-1] == "dev2"
+    assert fresh == ["fresh", *(f"fresh{k}" for k in range(2, len(fresh) + 1))]
+    from detect_training import LEARNED_SETS
+
+    assert {"held-out" if n == "heldout" else n for n in LEARNED_SETS} <= set(names)
