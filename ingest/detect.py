@@ -20,7 +20,11 @@ A text is judged in two steps, piece by piece:
   lead the next by :data:`MARGIN` (natural-log odds, about 400 to 1, for a page's worth of
   text; a shorter text needs less, down to :data:`SHORT_MARGIN` for a line: the terms of a
   page are not independent, so their sum overstates the odds the more, the more it holds),
-  and one of the words weighing for it must be the game's own (:data:`OWN_SHARE`);
+  and one of the words weighing for it must be the game's own (:data:`OWN_SHARE`); a game
+  built on another's rules (:data:`BUILT_ON`) that leads by words of neither's own, in a
+  text holding words of the other's own, gives way to the other (a 40k rulebook page's
+  "вражеский модель" and "бросок D6" are Kill Team's words as much, "боевой единица" 40k's
+  own);
 * *a game of ours at all*: a Bernoulli naive-Bayes likelihood (the terms present and absent) of
   a page of that game against a page of another game must favour the game by
   :data:`GAME_MARGIN`.
@@ -299,6 +303,14 @@ class Model:
         evidence = {c: sorted(telling[c].items(), key=lambda item: (-item[1], item[0]))
                     for c in SYSTEMS}
         ranked = sorted(SYSTEMS, key=lambda c: (-which[c], SYSTEMS.index(c)))
+        if (base_game := BUILT_ON.get(ranked[0])) is not None \
+                and not _own(evidence[ranked[0]]) and _own(evidence[base_game]):
+            # a game built on another's rules leads by the words they share, none its own,
+            # and the other's own words stand in the text: the other's page (a 40k rulebook
+            # page's "вражеский модель", "бросок D6", "боевой единица")
+            # (its lead is over the games of other rules: the built game is set aside)
+            ranked = [base_game, *(c for c in ranked if c not in (base_game, ranked[0])),
+                      ranked[0]]
         best, second = ranked[0], ranked[1]
         margin = which[best] - which[second]
         # whether it is this game rather than another: the pieces that look like a page of the

@@ -118,7 +118,8 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
             continue
         if _opens_with_quoted_name(lines[nonblank[k]]):
             continue  # "«Килл Тим» («Отряд Ликвидации») это …": a sentence, not a quote
-        quote, chars = [], 0
+        quote: list[int] = []
+        chars = 0
         while k < len(nonblank):
             line = lines[nonblank[k]].rstrip()
             if quote and nonblank[k] in heads:

@@ -71,15 +71,16 @@ def test_pages_it_did_not_learn_from() -> None:
     whose words lead clearly for a game whose world its clear world is, with a word of the
     world's own, is of that game even when it looks like another game's page (a campaign's
     missions, map and events: +3); a game's words must hold one of its own (a 40k page fewer
-    taken for Kill Team). 201 of 242 right, 17 wrongly, 74 of 97 unclear; on the pages it
-    never learned from, 26 → 27 of 31.)"""
+    taken for Kill Team); Kill Team leading by words of neither's own in a text holding 40k's
+    own is 40k (a 7th-edition rulebook page on the fight sub-phase). 202 of 242 right, 17
+    wrongly, 74 of 97 unclear; on the pages it never learned from, 26 → 27 of 31.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 201 and len(wrong) <= 17 and unclear >= 74, (right, wrong, others)
+    assert right >= 202 and len(wrong) <= 17 and unclear >= 74, (right, wrong, others)
 
 
 def _cases() -> list[object]:
