@@ -55,16 +55,35 @@ _GRANT_CUE = re.compile(
 
 
 _SENTENCE_STOP = re.compile(r"[.!?](?=\s|$)|\n")
+# the abbreviations whose period ends no sentence ("см. стр. 42", "т. е. модель", "рис. 3";
+# not "и т. д." nor "и др.", which end a sentence as often as not)
+_ABBREVIATED = re.compile(r"(?<![\w.])(?:см|стр|с|т\.\s?е|т|рис|табл|гл|напр|англ|прим|ср|ок|ед"
+                          r"|им|букв|ред)\Z", re.IGNORECASE)
+_ABBREVIATION_LOOK = 8  # characters before a period where its abbreviation stands
 _MAX_SENTENCE = 5_000  # a longer run without a stop is no sentence: it is not read whole
 
 
+def _abbreviation_at(text: str, dot: int) -> bool:
+    """Whether the period at ``dot`` ends an abbreviation (:data:`_ABBREVIATED`)."""
+    return _ABBREVIATED.search(text[max(0, dot - _ABBREVIATION_LOOK):dot]) is not None
+
+
 def sentence_of(text: str, pos: int) -> str:
-    """The sentence of ``text`` around offset ``pos`` (at most 5,000 characters each side)."""
+    """The sentence of ``text`` around offset ``pos`` (at most 5,000 characters each side);
+    an abbreviation's period ends none.
+
+    >>> sentence_of("Модели бегут. Подробнее см. стр. 42 книги. Дальше.", 30)
+    'Подробнее см. стр. 42 книги.'
+    """
     floor = max(0, pos - _MAX_SENTENCE)
     dot = text.rfind(". ", floor, pos)
+    while dot >= floor and _abbreviation_at(text, dot):
+        dot = text.rfind(". ", floor, dot)
     start = max(dot, text.rfind("\n", max(dot, floor), pos))
     start = floor if start == -1 else start + 1
     m = _SENTENCE_STOP.search(text, pos, pos + _MAX_SENTENCE)
+    while m is not None and m.group() == "." and _abbreviation_at(text, m.start()):
+        m = _SENTENCE_STOP.search(text, m.end(), pos + _MAX_SENTENCE)
     end = m.end() if m else min(len(text), pos + _MAX_SENTENCE)
     return text[start:end].strip()
 

@@ -29,10 +29,32 @@ from ingest import extract as ex
         # a Latin "c" typed for the Cyrillic one
         ("правила атаки (c. 57) и (cм. cтр. 12)", ["57", "12"]),
         ("etc. 5 раз, abc. 12", []),
+        # several pages in the plural's locative
+        ("описано на страницах 12 и 13.", ["12", "13"]),
     ],
 )
 def test_page_citations(text: str, pages: list[str]) -> None:
     assert [m.name for m in ex.page_citations(text)] == pages
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "sentence"),
+    [
+        # an abbreviation's period ends no sentence, before the mention or after it
+        ("Модели бегут. Подробнее см. стр. 42 книги. Дальше.", "42",
+         "Подробнее см. стр. 42 книги."),
+        ("Стрельба идёт как навскидку (см. стр. 42). Дальше.", "навскидку",
+         "Стрельба идёт как навскидку (см. стр. 42)."),
+        ("Модель стоит устойчиво (см. Синдром Шаткой Модели). Дальше.", "Синдром",
+         "Модель стоит устойчиво (см. Синдром Шаткой Модели)."),
+        ("Правило, т. е. Ярость, действует. Дальше.", "Ярость",
+         "Правило, т. е. Ярость, действует."),
+        # "и т. д." and "и др." end a sentence as often as not
+        ("Щиты, копья и т. д. Модель бьёт.", "бьёт", "Модель бьёт."),
+    ],
+)
+def test_the_sentence_of_a_mention(text: str, at: str, sentence: str) -> None:
+    assert ex.sentence_of(text, text.index(at)) == sentence
 
 
 def test_special_rules_box() -> None:
