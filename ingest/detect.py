@@ -154,7 +154,7 @@ MIN_PAGES = 2
 """A term is kept in the table when this many training sources hold it."""
 
 GAME_NAMES: dict[str, re.Pattern[str]] = {
-    "killteam2018": re.compile(r"kill[\s-]*team|килл?[\s-]*тим|истребительн\w* команд"),
+    "killteam2018": re.compile(r"kill[\s-]*team|килл?[\s-]*тим\w*|истребительн\w* команд\w*"),
     # (not the role-playing games named after it: "Warhammer 40000 Roleplay", "Вархаммер 40к
     # РПГ", as "Warhammer Fantasy Roleplay" is not the fantasy battle game)
     "wh40k6": re.compile(r"(?:warhammer[\s_]*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40)"
@@ -395,6 +395,25 @@ def _own(evidence: list[tuple[str, float]]) -> bool:
 
 _OWN_WEIGHT = math.log(len(SYSTEMS) * OWN_SHARE)
 """:data:`OWN_SHARE` as a relative weight: the log of the game's share against the mean."""
+
+
+_GAME_TITLE_FILLER = re.compile(r"[\W\d_]|\b(?:the|battles?|edition|редакци\w*|издани\w*)\b")
+
+
+def names_a_game(title: str) -> bool:
+    """Whether a title is a game's name and nothing more ("Kill Team", "Warhammer 40 000 Kill
+    Team", "Warhammer Fantasy Battles", "Истребительная команда"): a section so titled is
+    about the game, and a mention of the game is no reference to it.
+
+    >>> names_a_game("Warhammer 40 000 Kill Team"), names_a_game("Kill Team кампании")
+    (True, False)
+    """
+    low = title.lower()
+    if not any(p.search(low) for p in GAME_NAMES.values()) and not BARE_NAME.search(low):
+        return False
+    for pattern in (*GAME_NAMES.values(), BARE_NAME):
+        low = pattern.sub(" ", low)
+    return not _GAME_TITLE_FILLER.sub("", low).strip()
 
 
 def _best_of(games: tuple[str, ...], which: dict[str, float]) -> str:

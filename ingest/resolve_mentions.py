@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ingest import extract as ex
+from ingest.detect import names_a_game
 from ingest.models import Span
 from ingest.sections import ERRATA_ENTRY, is_group_title, unparen
 from kb.lemmas import is_known, lemma_key, morph
@@ -151,6 +152,8 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
     else:
         node = r.b.nodes[target]
         kind, category = node.kind, node.category
+        if names_a_game(node.title):
+            return None  # "Kill Team" of a page on the game: the game named, not a rule
     if kind == "concept" and category == "unit_type":
         return target if _names_in_title(r, p, target) else None
     single = len(ex.lemma_tokens(m.raw)) == 1
@@ -304,6 +307,7 @@ def _title_references(r: SystemResolver, p: Part, own_type: str | None) -> None:
                 # "Подразделения лёгкой пехоты и нападение") names what the section is about,
                 # not a rule it changes (as the head does: "Перемещение на террейне")
             if node is not None and node.kind == "rule" and target not in (p.id, own_type) \
+                    and not names_a_game(node.title) \
                     and (not r.type_of.get(node.id) or _sibling(r, p, node.id)) \
                     and not (node.id in ancestors and _plural(node.title)):
                 found.append((start, end, node.id))

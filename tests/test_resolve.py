@@ -143,3 +143,11 @@ def test_a_unit_type_s_one_word_refers_where_it_is_a_name_or_its_rules_are_meant
         ("Пехота в бою против колесниц", "Пехота", "пехота"),
         ("Тяжёлые удары", "Кавалерия", "Кавалерия"),
     }
+
+
+def test_a_game_s_name_is_no_reference_to_a_section_it_titles() -> None:
+    """A page's section titled with a game's name ("KILL TEAM") is about the game: the game
+    named further on ("любительский Kill Team") refers to no rule; a rule named does."""
+    refs = refs_of(graph_of("game_names"))
+    assert not [r for r in refs if r[1] == "Kill Team"], refs
+    assert ("Высадка", "Глубокий удар", "Глубокий Удар") in refs, refs
