@@ -422,10 +422,17 @@ def _first_clause(text: str) -> str:
     return text[:m.start()] if m else text
 
 
-def _broken_heading(line: str, following: str, after: str | None) -> bool:
+_MAX_BROKEN_WORDS = 2
+_MAX_STACKED_WORDS = 5
+
+
+def _broken_heading(line: str, following: str, after: str | None, adjacent: bool = False
+                    ) -> bool:
     """A heading a PDF broke over two lines: a capitalised word or two, then a line of a word
     or two in lower case ("Специальные" / "правила"), or two lines in capitals ("КРАТКИЕ" /
-    "ПРАВИЛА ИГРЫ"), with nothing running on after them."""
+    "ПРАВИЛА ИГРЫ"), with nothing running on after them. Two lines in capitals set one right
+    under the other (``adjacent``: no blank line between) may be longer, a title set large
+    over two lines ("СПЕЦИАЛЬНЫЕ ПРАВИЛА" / "ВОЙНЫ БОРОДЫ ДЛЯ ГНОМОВ")."""
     a, b = line.strip(), following.strip()
     if not a or not b or not a[0].isupper():
         return False
@@ -434,7 +441,8 @@ def _broken_heading(line: str, following: str, after: str | None) -> bool:
         return False
     if caps:
         b = re.sub(r"\s*[(\[][^()\[\]]*[)\]]$", "", b)  # its English in brackets may follow
-    if len(words(a)) > 2 or len(words(b)) > 2 or re.search(r"[.,:;!?()«»\d]", a + b):
+    most = _MAX_STACKED_WORDS if caps and adjacent else _MAX_BROKEN_WORDS
+    if len(words(a)) > most or len(words(b)) > most or re.search(r"[.,:;!?()«»\d]", a + b):
         return False
     nxt = (after or "").strip()
     return not nxt or not (nxt[0].islower() or nxt[0] in "-–—,;)")

@@ -145,7 +145,7 @@ def segment_lines(
         if i in taken and not adjacent_caps:
             continue
         if j is not None and (j not in taken or adjacent_caps) \
-                and _broken_heading(lines[i], lines[j], following(j)):
+                and _broken_heading(lines[i], lines[j], following(j), adjacent=j == i + 1):
             joined[i] = j
             seconds.add(j)
             # a heading in capitals broken further at its conjunction ("НЕПРОХОДИМЫЕ" /
