@@ -63,16 +63,21 @@ def _outline_number(text: str, sec: Section) -> tuple[str, bool] | None:
     return (m.group(1), True) if m is not None else None
 
 
+# the heading's English name set in capitals under it ("Холодное оружие" / "MELEE WEAPONS")
+_ENGLISH_NAME_LINE = re.compile(r"\s*[A-Z][A-Z' -]{2,60}\s*")
+
+
 def _own_text(text: str, sec: Section) -> str:
     """A section's body without its flavour (an epigraph under a page's title is no text of
-    the title's own)."""
+    the title's own), and nothing when it is only the heading's English name in capitals."""
     start, end = sec.body_span
     parts, at = [], start
     for a, b in sorted(sec.flavour_spans):
         parts.append(text[at:max(at, a)])
         at = max(at, b)
     parts.append(text[at:end])
-    return "".join(parts)
+    own = "".join(parts)
+    return "" if _ENGLISH_NAME_LINE.fullmatch(own) else own
 
 
 def nest_lines(
