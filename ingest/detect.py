@@ -90,7 +90,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from ingest.detect_terms import terms
@@ -400,6 +400,7 @@ _OWN_WEIGHT = math.log(len(SYSTEMS) * OWN_SHARE)
 _GAME_TITLE_FILLER = re.compile(r"[\W\d_]|\b(?:the|battles?|edition|редакци\w*|издани\w*)\b")
 
 
+@lru_cache(maxsize=4_096)
 def names_a_game(title: str) -> bool:
     """Whether a title is a game's name and nothing more ("Kill Team", "Warhammer 40 000 Kill
     Team", "Warhammer Fantasy Battles", "Истребительная команда"): a section so titled is
