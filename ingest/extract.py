@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingest.sections import PAGE_RE, pages_after
+from ingest.sections import PAGE_RE, abbreviation_at, pages_after
 from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_lemma
 
@@ -55,17 +55,7 @@ _GRANT_CUE = re.compile(
 
 
 _SENTENCE_STOP = re.compile(r"[.!?](?=\s|$)|\n")
-# the abbreviations whose period ends no sentence ("см. стр. 42", "т. е. модель", "рис. 3";
-# not "и т. д." nor "и др.", which end a sentence as often as not)
-_ABBREVIATED = re.compile(r"(?<![\w.])(?:см|стр|с|т\.\s?е|т|рис|табл|гл|напр|англ|прим|ср|ок|ед"
-                          r"|им|букв|ред)\Z", re.IGNORECASE)
-_ABBREVIATION_LOOK = 8  # characters before a period where its abbreviation stands
 _MAX_SENTENCE = 5_000  # a longer run without a stop is no sentence: it is not read whole
-
-
-def _abbreviation_at(text: str, dot: int) -> bool:
-    """Whether the period at ``dot`` ends an abbreviation (:data:`_ABBREVIATED`)."""
-    return _ABBREVIATED.search(text[max(0, dot - _ABBREVIATION_LOOK):dot]) is not None
 
 
 def sentence_of(text: str, pos: int) -> str:
@@ -77,12 +67,12 @@ def sentence_of(text: str, pos: int) -> str:
     """
     floor = max(0, pos - _MAX_SENTENCE)
     dot = text.rfind(". ", floor, pos)
-    while dot >= floor and _abbreviation_at(text, dot):
+    while dot >= floor and abbreviation_at(text, dot):
         dot = text.rfind(". ", floor, dot)
     start = max(dot, text.rfind("\n", max(dot, floor), pos))
     start = floor if start == -1 else start + 1
     m = _SENTENCE_STOP.search(text, pos, pos + _MAX_SENTENCE)
-    while m is not None and m.group() == "." and _abbreviation_at(text, m.start()):
+    while m is not None and m.group() == "." and abbreviation_at(text, m.start()):
         m = _SENTENCE_STOP.search(text, m.end(), pos + _MAX_SENTENCE)
     end = m.end() if m else min(len(text), pos + _MAX_SENTENCE)
     return text[start:end].strip()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingest.sections import abbreviation_at
 from kb.lemmas import name_words
 
 Span = tuple[int, int]
@@ -82,16 +83,18 @@ class RawFact:
     unit: str | None  # the unit type name the clause uses, if any
 
 
-# a period after "см", "стр", "т", "с" ("см. с. 57") ends no sentence
 _SENTENCE_END = re.compile(  # the look-ahead first: most characters are no stop at all
-    r"(?=[.!?])(?<!см)(?<!стр)(?<!т)(?<![\s(]с)[.!?]+[\"»)]?(?=\s+[А-ЯЁA-Z«\d•]|\s*$)|\n")
+    r"(?=[.!?])[.!?]+[\"»)]?(?=\s+[А-ЯЁA-Z«\d•]|\s*$)|\n")
 
 
 def sentences(text: str) -> list[Span]:
-    """Sentence spans of ``text`` (a period inside "см. стр." does not end one)."""
+    """Sentence spans of ``text`` (an abbreviation's period, "см. стр.", ends none:
+    :func:`~ingest.sections.abbreviation_at`)."""
     out = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
+        if m.group()[0] == "." and abbreviation_at(text, m.start()):
+            continue
         end = m.end()
         chunk = text[start:end].lstrip()
         if chunk:

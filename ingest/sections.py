@@ -170,6 +170,22 @@ ERRATA_ENTRY = re.compile(
     r"(?P<name>[^:\n]{2,80}?)\s*(?::\s*(?P<text>\S[^\n]*)?)?$", re.IGNORECASE)
 
 
+# the abbreviations whose period ends no sentence ("см. стр. 42", "т. е. модель", "рис. 3";
+# not "и т. д." nor "и др.", which end a sentence as often as not)
+_ABBREVIATED = re.compile(r"(?<![\w.])(?:см|стр|с|т\.\s?е|т|рис|табл|гл|напр|англ|прим|ср|ок|ед"
+                          r"|им|букв|ред)\Z", re.IGNORECASE)
+_ABBREVIATION_LOOK = 8  # characters before a period where its abbreviation stands
+
+
+def abbreviation_at(text: str, dot: int) -> bool:
+    """Whether the period at ``dot`` ends an abbreviation, so no sentence ("см. стр. 42").
+
+    >>> abbreviation_at("см. стр. 42", 2), abbreviation_at("Модели бегут. Дальше", 12)
+    (True, False)
+    """
+    return _ABBREVIATED.search(text, max(0, dot - _ABBREVIATION_LOOK), dot) is not None
+
+
 OPENING_QUOTES = "«“‘\"'„"
 CLOSING_QUOTES = "»”’\"'“"
 QUOTES = "".join(dict.fromkeys(OPENING_QUOTES + CLOSING_QUOTES))

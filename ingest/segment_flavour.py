@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from ingest.sections import CLOSING_QUOTES, OPENING_QUOTES, Flavour, Span
+from ingest.sections import CLOSING_QUOTES, OPENING_QUOTES, QUOTES, Flavour, Span
 from ingest.segment_headings import BULLET, _has_finite_verb, _is_caps
 from kb.lemmas import words
 
@@ -151,7 +151,9 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
 
 
 _MAX_SPEAKER_WORDS = 8
-_QUOTED_NAME = re.compile(r"\s*[\"«“„‘'][^\"«»“”„‘’'\n]{1,40}[\"»”’']\s*(\S+(?:\s+\S+){2,})")
+_QUOTED_NAME = re.compile(
+    rf"\s*[{re.escape(OPENING_QUOTES)}][^{re.escape(QUOTES)}\n]{{1,40}}[{re.escape(CLOSING_QUOTES)}]"
+    r"\s*(\S+(?:\s+\S+){2,})")
 
 
 def _opens_with_quoted_name(line: str) -> bool:

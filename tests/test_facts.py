@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.facts import find_facts
+from ingest.facts import find_facts, sentences
 
 TOPICS = [("турбо-ускорение", "турбо-ускорение"), ("отступление", "отступление"),
           ("пикирование", "пикирование"), ("движение", "движение"),
@@ -78,3 +78,18 @@ def test_fact_span_and_evidence() -> None:
     assert text[fact.span[0]:fact.span[1]] == '12"'
     assert fact.sentence == "Звери могут передвигаться максимум на 12\" в фазе движения."
     assert text[fact.sentence_span[0]:fact.sentence_span[1]] == fact.sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        # a word ending in "т" ends its sentence ("могут."); only an abbreviation's period
+        # does not ("см. стр. 42", "т. е.")
+        ("Ближе 12 дюймов они не могут. Если оба стоят, ход идёт.",
+         ["Ближе 12 дюймов они не могут.", "Если оба стоят, ход идёт."]),
+        ("Правила (см. стр. 42) действуют, т. е. Модель ходит. Дальше.",
+         ["Правила (см. стр. 42) действуют, т. е. Модель ходит.", "Дальше."]),
+    ],
+)
+def test_sentences(text: str, parts: list[str]) -> None:
+    assert [text[a:b] for a, b in sentences(text)] == parts
