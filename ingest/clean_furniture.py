@@ -67,7 +67,7 @@ _STUDY_TAGLINE = rf"[^\n]{{0,80}}?(?i:{_PAPER}(?:(?:\s*,\s*|\s+и\s+){_PAPER}){{
 # Whole lines the website adds; each is removed with the blank lines around it.
 _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        _line(rf"Скачать{HSPACE}+\d+(?:[.,]\d+)?{HSPACE}*(?:[KkMmGg][Bb]|[КкМмГг][Бб]|байт\w*|bytes?)\.?"),
+        _line(rf"Скачать{HSPACE}+\d+(?:[.,]\d+)?{HSPACE}*(?:[KkMmGgКкМмГг][BbБб]|байт\w*|bytes?)\.?"),
         "баннер «Скачать» сайта",
     ),
     (
@@ -147,11 +147,12 @@ _MAX_TITLE_LINE = 300
 
 
 # Lines of a site's upload/download block ("Добавил:", "Скачиваний:", "274", "01.06.2015",
-# "46.65 Mб", "Правила.pdf", "Скачать"), told by their shape: labels that end with a colon,
+# "46.65 Mб" (its "M" Latin, its "б" Cyrillic, as sites write it), "Правила.pdf", "Скачать"),
+# told by their shape: labels that end with a colon,
 # values that are numbers, dates, sizes or file names.
 _LABEL_LINE = re.compile(rf"^{HSPACE}*(?:[A-ZА-ЯЁ][\w-]*:{HSPACE}*)+$")
 _VALUE_LINE = re.compile(
-    rf"^{HSPACE}*(?:\d+(?:[.,:/-]\d+)*{HSPACE}*(?:[KkMmGg][Bb]|[КкМмГг][Бб]|байт\w*|bytes?)?\.?"
+    rf"^{HSPACE}*(?:\d+(?:[.,:/-]\d+)*{HSPACE}*(?:[KkMmGgКкМмГг][BbБб]|байт\w*|bytes?)?\.?"
     rf"|\S*\.(?:pdf|docx?|rtf|djvu|txt|xlsx?|pptx?|zip|rar)|Скачать|Upload|Download){HSPACE}*$",
     re.IGNORECASE,
 )
@@ -221,8 +222,8 @@ def _furniture_lines(text: str) -> list[Edit]:
             continue
         j, count = k, 0
         while j < len(lines):
-            if kinds[j] in members:
-                count += 1
+            if kinds[j] in members:  # a line of labels counts each ("Вуз: Предмет: Файл:")
+                count += max(1, text.count(":", *lines[j]) if kinds[j] == "label" else 1)
             elif not (kinds[j - 1] == "label" and j + 1 < len(lines)
                       and kinds[j + 1] in members) or j == k:
                 break  # a line of text that is no label's value ends the block

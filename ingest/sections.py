@@ -79,7 +79,9 @@ _TWO_LANGUAGES = re.compile(r"^([^—–-]{2,40}?)\s+[—–-]\s+([^—–-]{2,4
 # name and another after "он/она/оно/они же" or "aka"
 _ALSO_KNOWN = re.compile(r"^(.{2,60}?),?\s+\(?(?:(?:он|она|оно|они)\s+же|a\.?k\.?a\.?)\s+"
                          r"([^()\n]{2,60}?)\)?$", re.IGNORECASE)
-_NAME_PAREN = re.compile(r"^(.+?)\s*\(([A-Za-z][A-Za-z ]*|[А-ЯЁ]{1,3})\)\s*$")
+# (an English name may hold "&", "-", "'" and end with a value: "Hit & Run", "Poisoned 4+")
+_NAME_PAREN = re.compile(
+    r"^(.+?)\s*\(([A-Za-z][A-Za-z '&-]*(?<! )(?: \d\+?)?|[А-ЯЁ]{1,3})\)\s*$")
 # "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия": a heading's number (one
 # alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
 _NUMBERED = re.compile(r"^(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+[.)]?)\s+(?=[^\W\d_])")
@@ -211,9 +213,14 @@ def marks_pattern(text: str, space: str = r"\s+") -> str:
                               for c in word) for word in text.split())
 
 
+_FOOTNOTE_MARKS = re.compile(r"^[*†‡]+\s*(?=\w)|(?<=[\w).])\s*[*†‡]+$")
+
+
 def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
-    h = " ".join(heading.split()).rstrip(".").strip()
+    # a footnote's mark beside a name ("Отравленное 4+ (Poisoned 4+) *", "*Раздирающий") is
+    # no part of it
+    h = _FOOTNOTE_MARKS.sub("", " ".join(heading.split())).rstrip(".").strip()
     if h[:1] in QUOTES:  # a name in quotes ("‘Take Aim!’ («Возьми упреждение!»)"): no marks
         h = re.sub(f"[{QUOTES}]", "", h).strip()
     entry = ERRATA_ENTRY.match(h)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ingest.detect import names_a_game
 from ingest.sections import (
     OPENING_QUOTES,
     PAGE_RE,
@@ -27,7 +28,11 @@ _NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
 _DATE = re.compile(
     r"\b\d{1,2}\s+(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
     r"\w*\s+\d{4}|\b\d{1,2}\.\d{1,2}\.\d{4}\b")
-_TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")  # a heading holds at least two letters
+# a heading holds at least two letters, and three letters or digits: a line of two ("WS",
+# "Ld", "Sv", "ББ") is a profile table's cell, set a cell a line when a PDF's table was
+# flattened ("6-ка" is a heading)
+_TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
+_THREE_CHARS = re.compile(r"[^\W_].*?[^\W_].*?[^\W_]")
 _MAX_QUESTION_WORDS = 6
 # "Источник: Games Workshop", "Перевод: Lordik, Millenium", "Состав боевой единицы:1 Страж":
 # a field and its value (a credits line, a datasheet's entry), when the value is a number, a
@@ -106,7 +111,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     name = PRICE.sub("", s) if max_chars < len(s) <= 2 * _MAX_CHARS else s
     if len(name) > max_chars:
         return False
-    if _TWO_LETTERS.search(s) is None:
+    if _TWO_LETTERS.search(s) is None or _THREE_CHARS.search(s) is None:
         return False
     if s[0] in OPENING_QUOTES:  # a name in quotes: "‘Take Aim!’ («Возьми …»)", judged as
         # the words it quotes ("«Модель может стрелять дважды.»" is a sentence)
@@ -321,6 +326,11 @@ def _question_word(word: str) -> bool:
 _DASH_RUN_IN = re.compile(
     r"^(\s*(?:\d{1,2}[.)]\s+)?[А-ЯЁA-Z][^.!?:;\n\-–—]{0,60}?)\s+[-–—]\s+"
     r"(?=[А-ЯЁA-Z]|[а-яё]+\s+\d+\+?(?:\s|$|[.,;]))")
+# "Cold-Blooded – как и в прошлых книгах, …": a rule's English name, capitalised, a spaced
+# dash, then its Russian text in lower case, as a review of an army book names its rules
+_ENGLISH_DASH_RUN_IN = re.compile(
+    r"^(\s*[A-Z][A-Za-z'’]*(?:(?:-| )[A-Z][A-Za-z'’]*|(?: (?:of|the|and|in|to|from))){0,4})"
+    r"\s+[–—-]\s+(?=[а-яё])")
 # "ИНСТРУМЕНТЫ ВОЙНЫ Большинство сражений …": words in capitals open a line whose text goes
 # on in mixed case (a run-in heading, or a PDF's two columns on one line)
 _CAPS_RUN_IN = re.compile(r"^(\s*[А-ЯЁ]{2,}(?:[ ,-]+[А-ЯЁ]{2,}){1,5}[?!]?)\s+(?=[А-ЯЁ][а-яё])")
@@ -343,6 +353,9 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
     ('Устрашение', 'Некоторые создания вызывают страх.')
     >>> run_in_heading("Модель - это фигурка.") is None
     True
+    >>> line = "Predatory Fighter – правило, вызвавшее достаточно много споров."
+    >>> end, start = run_in_heading(line); line[:end]
+    'Predatory Fighter'
     """
     q = _QUESTION_RUN_IN.match(line)
     if q is not None and not dash_only and len(words(q.group(1))) <= _MAX_QUESTION_RUN_IN:
@@ -350,16 +363,19 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
     p = None if dash_only else _PERIOD_RUN_IN.match(line)
     if p is not None and _period_run_in(p.group(1), line[p.end():]):
         return p.end(1), p.end()  # "Протокол реанимации. Если модель …": an army book's rule
-    for rx in (_DASH_RUN_IN, _CAPS_RUN_IN):
+    for rx in (_DASH_RUN_IN, _ENGLISH_DASH_RUN_IN, _CAPS_RUN_IN):
         m = rx.match(line)
         if m is None:
             continue
         head = m.group(1).strip()
+        if rx is _ENGLISH_DASH_RUN_IN and (head.isupper() or names_a_game(head)):
+            continue  # "APL - лимит …", "Warhammer Fantasy - фэнтезийная вселенная …": an
+            # abbreviation or a game defined, no rule
         toks = words(head)
         if not toks or len(toks) > _MAX_RUN_IN_WORDS or _has_finite_verb(head) \
                 or re.search(r"\s[-–—]\s?это\s", line):
             continue
-        if len(line) - m.end() < _MIN_RUN_IN_TEXT and (rx is _CAPS_RUN_IN or not dash_only):
+        if len(line) - m.end() < _MIN_RUN_IN_TEXT and (rx is not _DASH_RUN_IN or not dash_only):
             continue  # (a term and a word or two after a dash, "Тест на лидерство – аналогично
             # 7.", is a glossary's line, no rule over its text)
         if dash_only and rx is _CAPS_RUN_IN and not _is_clause(line[m.end():]):
@@ -434,8 +450,9 @@ def _broken_heading(line: str, following: str, after: str | None, adjacent: bool
     under the other (``adjacent``: no blank line between) may be longer, a title set large
     over two lines ("СПЕЦИАЛЬНЫЕ ПРАВИЛА" / "ВОЙНЫ БОРОДЫ ДЛЯ ГНОМОВ")."""
     a, b = line.strip(), following.strip()
-    if not a or not b or not a[0].isupper():
-        return False
+    if not a or not b or not a[0].isupper() or _THREE_CHARS.search(a) is None \
+            or _THREE_CHARS.search(b) is None:
+        return False  # ("WS" / "BS": a profile table's cells, one a line)
     caps = _is_caps(a) and _is_caps(b) and a.isupper() and b.isupper()
     if not (b[0].islower() or caps):
         return False

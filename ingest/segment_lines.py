@@ -119,7 +119,8 @@ def segment_lines(
     runin.update(errata)
     seconds: set[int] = set()  # the second lines of broken headings
     colon_lines: set[int] = set()  # rules whose names run in after a colon
-    for i, end in colon_labels(lines, nonblank, nxt).items():
+    label_lines = colon_labels(lines, nonblank, nxt)
+    for i, end in label_lines.items():
         runin[i] = (end, len(lines[i]))
         colon_lines.add(i)
     for i in nonblank:
@@ -258,7 +259,8 @@ def segment_lines(
                              if f.span[1] <= sec.body_span[1]]
     # (an errata's entries are such a list: each the next one's sibling)
     entries = {n for n, i in enumerate(heads) if i in colon_lines or i in errata}
-    nest_lines(sections, text, vocab, system, gaps, page_ends, entries)
+    nest_lines(sections, text, vocab, system, gaps, page_ends, entries,
+               {n for n, i in enumerate(heads) if i in label_lines})
     steps_under_heading(sections, text)
     priced_entries(sections)
     title_over_parts(sections, text, titled)

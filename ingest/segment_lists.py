@@ -85,12 +85,23 @@ _ASIDES = frozenset({"пример", "примечание", "замечание
                      "совет", "подсказка", "уточнение", "note", "example"})
 
 
+# a sentence of the original's English a bilingual page quotes under a label: Latin words,
+# five or more before its first stop ("The Lictor Forest Brood contains 5 Lictors.")
+_ENGLISH_SENTENCE = re.compile(r"^[A-Z][A-Za-z'’-]*(?:[,;]?\s+[A-Za-z0-9'’&-]+){4,}[,;]?\s*[.!?]")
+
+
+def _english_sentence(text: str) -> bool:
+    return _ENGLISH_SENTENCE.match(text) is not None
+
+
 def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | None]
                   ) -> dict[int, int]:
     """Headings written as labels on lines of their own, a colon after each, a paragraph under
     each ("Участие в кампании:" / "Любой новый участник может …", "Карта:" / "Карта состоит
-    …"), two or more in the text: line → where its name ends (before the colon). A list's
-    lead-in ("Фазы следующие:" / "1. Инициативная фаза") has its items under it, no paragraph.
+    …"; a bilingual page's original under it: "Ограничения формации:" / "The Lictor Forest
+    Brood contains 5 Lictors."), two or more in the text: line → where its name ends (before
+    the colon). A list's lead-in ("Фазы следующие:" / "1. Инициативная фаза") has its items
+    under it, no paragraph.
     """
     found: dict[int, int] = {}
     for i in nonblank:
@@ -106,7 +117,7 @@ def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | Non
             continue
         body = lines[j].strip()
         if len(body) < _MIN_PARAGRAPH or not body[0].isupper() or BULLET.match(body) \
-                or not _has_finite_verb(_first_clause(body)):
+                or not (_has_finite_verb(_first_clause(body)) or _english_sentence(body)):
             continue
         found[i] = len(s) - 1
     return found if len(found) >= _MIN_LABELS else {}

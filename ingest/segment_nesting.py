@@ -83,6 +83,7 @@ def _own_text(text: str, sec: Section) -> str:
 def nest_lines(
     sections: list[Section], text: str, vocab: Vocabulary, system: str | None,
     gaps: dict[int, int], page_ends: list[int] | None = None, entries: set[int] | None = None,
+    labels: set[int] | None = None,
 ) -> None:
     """Give each web-page heading its parent.
 
@@ -144,6 +145,11 @@ def nest_lines(
         decided = i - 1 in (entries or ()) and i in (entries or ())
         if decided:
             parent = sections[i - 1].parent
+        elif i and i in (labels or ()) and not page_break(sec.heading_span[0]):
+            # the first of a list of labels on lines of their own under a heading line: the
+            # heading holds the list ("Dataslate …" / "Ограничения формации:", "Специальные
+            # правила формации:")
+            parent, decided = i - 1, True
         elif i >= 2 and ERRATA_ENTRY.match(" ".join(sec.heading.split())) \
                 and not ERRATA_ENTRY.match(" ".join(sections[i - 1].heading.split())):
             # an errata's first entry under its part's heading ("ERRATA" / "Ошибки", below

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.sections import Section, unparen
+from ingest.sections import PAGE_RE, Section, unparen
 from ingest.segment_headings import _MAX_CHARS, _MAX_WORDS, _is_caps
 from ingest.segment_nesting import _MIN_PARTS, _contains, _is_phase, _title_key
 from kb.lemmas import lemma_key, words
@@ -156,8 +156,9 @@ def title_with_subtitle(sections: list[Section], text: str) -> None:
         return
     first = sections[0]
     if first.parent is not None or text[:first.heading_span[0]].strip() \
-            or not _BRACKETED_LINE.match(text, first.body_span[0]):
-        return
+            or (bracketed := _BRACKETED_LINE.match(text, first.body_span[0])) is None \
+            or PAGE_RE.search(bracketed.group()):
+        return  # (a page citation in brackets, "(стр. 168 Книги Правил)", is the rule's)
     for sec in sections[1:]:
         if sec.parent is None:
             sec.parent = 0

@@ -146,6 +146,10 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("Редкие отряды, они же Rare choice.", "Редкие отряды", ["Rare choice"]),
         ("Орки (они же зеленокожие)", "Орки", ["Зеленокожие"]),
         ("Скавены aka Skaven", "Скавены", ["Skaven"]),
+        # a footnote's mark is no part of a name; an English name may hold a value or "&"
+        ("Ядовитые атаки 3+ (Poison 3+) *", "Ядовитые атаки 3+", ["Poison 3+"]),
+        ("*Рвущий (Rending)", "Рвущий", ["Rending"]),
+        ("Удар и отход (Hit & Run)", "Удар и отход", ["Hit & Run"]),
     ],
 )
 def test_titles(heading: str, title: str, aliases: list[str]) -> None:
