@@ -273,6 +273,23 @@ def segment_lines(
     return Segmentation(sections, flavour, "lines")
 
 
+def _after_lead_in(lines: list[str], prev: dict[int, int | None], order: dict[int, int],
+                   numbers: dict[int, int], numbered_at: list[tuple[int, int, int]], i: int
+                   ) -> bool:
+    """Whether the numbered line ``i`` is of a run numbered from 1 whose first line follows a
+    lead-in ending with a colon ("бросить D6 и свериться с таблицей внизу:")."""
+    k = bisect_left(numbered_at, (order[i], -1, -1))
+    n, at = numbers[i], order[i]
+    while n > 1:  # back through the run: each number one less, near the one after it
+        k -= 1
+        if k < 0 or at - numbered_at[k][0] > _NUMBER_NEAR or numbered_at[k][1] != n - 1:
+            return False
+        at, n = numbered_at[k][0], n - 1
+        i = numbered_at[k][2]
+    p = prev[i]
+    return p is not None and lines[p].rstrip().endswith(":")
+
+
 def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                          runin: set[int] | None = None) -> list[int]:
     """Heading-like lines that are not headings by what stands around them.
@@ -328,6 +345,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # … sentence, of which this line is the start
         if i == last and i not in (runin or set()):
             continue
+        if clause and _after_lead_in(lines, prev, order, numbers, numbered_at, i):
+            continue  # "… свериться с таблицей внизу:" / "1. Заминировано! …" / "3.
+            # Противовоздушное звено. …": a table's or a list's rows, no clauses
         if i in numbers and not styles[i] and not CASTING_VALUE.search(lines[i].rstrip()) \
                 and i not in (runin or set()):
             # a numbered line in capitals is a heading, and so is a lore's spell with its
