@@ -37,7 +37,7 @@ from ingest.segment_flat import caps_runs, segment_flat
 from ingest.segment_headings import is_heading_line
 from ingest.segment_lines import segment_lines
 from ingest.segment_lists import flattened_list_breaks
-from ingest.segment_names import english_twins, name_english_headings
+from ingest.segment_names import english_twins, name_english_headings, repeated_headings
 from ingest.vocabulary import vocabulary
 from kb.lemmas import lemma
 
@@ -107,7 +107,7 @@ def segment(
             lined = "".join(chars)
         result = segment_lines(lined, vocab, system, gaps or {}, [p.at for p in pages or []],
                                colon, titled)
-    result.sections = english_twins(text, result.sections)
+    result.sections = repeated_headings(text, english_twins(text, result.sections))
     name_english_headings(text, result.sections)
     _assign_pages(result.sections, pages or [])
     return result

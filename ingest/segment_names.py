@@ -303,3 +303,40 @@ def english_twins(text: str, sections: list[Section]) -> list[Section]:
         sec.parent = new.get(sec.parent) if sec.parent is not None else None
         out.append(sec)
     return out
+
+
+def repeated_headings(text: str, sections: list[Section]) -> list[Section]:
+    """A heading that repeats an open section's title over no text of its own, right above
+    that section's next heading (a PDF's running header where the section goes on: "Высадка"
+    / two paragraphs / "Высадка" / "Размещение высадившихся моделей"), is the section's
+    repetition, no section of its own: the headings under it are the first one's, and its
+    line stays in the first one's text as extra text (nothing is lost). The sections that
+    remain, their parents renumbered."""
+    gone: set[int] = set()
+    new_parent: dict[int, int] = {}
+    for k in range(1, len(sections) - 1):
+        sec = sections[k]
+        if sections[k + 1].parent != k or text[sec.body_span[0]:sec.body_span[1]].strip():
+            continue
+        # the last section before it at its level: the same title, and open still (every
+        # heading between them is under it)
+        j = next((j for j in range(k - 1, -1, -1) if sections[j].parent == sec.parent), None)
+        if j is None or j in gone or sections[j].title.lower() != sec.title.lower():
+            continue
+        gone.add(k)
+        new_parent[k] = j
+        sections[j].extra_spans = [*sections[j].extra_spans, (sec.heading_span[0],
+                                                              sec.body_span[1])]
+    if not gone:
+        return sections
+    for sec in sections:
+        while sec.parent in new_parent:
+            sec.parent = new_parent[sec.parent]
+    kept = [i for i in range(len(sections)) if i not in gone]
+    new = {old: k for k, old in enumerate(kept)}
+    out = []
+    for i in kept:
+        sec = sections[i]
+        sec.parent = new.get(sec.parent) if sec.parent is not None else None
+        out.append(sec)
+    return out
