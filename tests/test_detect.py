@@ -73,14 +73,19 @@ def test_pages_it_did_not_learn_from() -> None:
     missions, map and events: +3); a game's words must hold one of its own (a 40k page fewer
     taken for Kill Team); Kill Team leading by words of neither's own in a text holding 40k's
     own is 40k (a 7th-edition rulebook page on the fight sub-phase). 202 of 242 right, 17
-    wrongly, 74 of 97 unclear; on the pages it never learned from, 26 → 27 of 31.)"""
+    wrongly, 74 of 97 unclear; on the pages it never learned from, 26 → 27 of 31. The
+    thirteenth learns from the 20 pages of `fresh20` … `fresh22` too (208 of 256 right, 20
+    wrongly, 74 of 103 unclear; on the 339 sources of before, 276 → 270 right), then draws each
+    class's shares harder towards the mean (SHRINK 4 → 10): 209 of 256 right, 10 wrongly, 78 of
+    103 unclear, five Kill Team 2018 pages taken for 40k named right; on the pages it never
+    learned from, 27 → 28 of 31.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 202 and len(wrong) <= 17 and unclear >= 74, (right, wrong, others)
+    assert right >= 209 and len(wrong) <= 10 and unclear >= 78, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -99,8 +104,8 @@ def _cases() -> list[object]:
 
 def test_pages_it_never_learned_from() -> None:
     """The pages of tests/data/detect/eval/ (articles, forums, reviews and other editions of
-    the three games, other games' pages), judged by the committed table: today 27 of 31 right
-    (14 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
+    the three games, other games' pages), judged by the committed table: today 28 of 31 right
+    (15 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
     before the names of games were read, 23 before the setting was, 24 before the seventh
     pass's 35 training pages. A floor, so a change that loses one shows."""
     rows = evaluation()
@@ -109,7 +114,7 @@ def test_pages_it_never_learned_from() -> None:
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert len(rows) == 31 and right >= 14 and len(wrong) <= 1 and unclear >= 13, (ours, others)
+    assert len(rows) == 31 and right >= 15 and len(wrong) <= 1 and unclear >= 13, (ours, others)
 
 
 @pytest.mark.parametrize(("text", "expected"), _cases())
