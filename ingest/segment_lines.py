@@ -277,7 +277,8 @@ def _after_lead_in(lines: list[str], prev: dict[int, int | None], order: dict[in
                    numbers: dict[int, int], numbered_at: list[tuple[int, int, int]], i: int
                    ) -> bool:
     """Whether the numbered line ``i`` is of a run numbered from 1 whose first line follows a
-    lead-in ending with a colon ("бросить D6 и свериться с таблицей внизу:")."""
+    lead-in ending with a colon, a sentence ("бросить D6 и свериться с таблицей внизу:"; a
+    heading with a colon, "Правила турнира:", heads its clauses)."""
     k = bisect_left(numbered_at, (order[i], -1, -1))
     n, at = numbers[i], order[i]
     while n > 1:  # back through the run: each number one less, near the one after it
@@ -287,7 +288,8 @@ def _after_lead_in(lines: list[str], prev: dict[int, int | None], order: dict[in
         at, n = numbered_at[k][0], n - 1
         i = numbered_at[k][2]
     p = prev[i]
-    return p is not None and lines[p].rstrip().endswith(":")
+    return p is not None and lines[p].rstrip().endswith(":") \
+        and _has_finite_verb(lines[p].rstrip().rstrip(":"))
 
 
 def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
