@@ -38,9 +38,10 @@ def test_the_model_reads_back_what_it_wrote() -> None:
 
 
 def test_pages_it_did_not_learn_from() -> None:
-    """Each training source judged by a model learned without it, as a build judges it (without
-    its site's furniture): today 25 of the 32 pages of the three games are named right and 2
-    wrongly, 26 of the 29 pages of other games are unclear (tests/detect_training.py --check
+    """Each training source judged by a model learned without it, as a build judges it (its
+    words without its site's furniture, the names of games with it): once 25 of the 32 pages
+    of the three games were named right and 2 wrongly, 26 of the 29 pages of other games
+    unclear (tests/detect_training.py --check
     prints them). (The fourth pass of issue 10 added 13 pages of other games, which cost one
     page of ours its margin: 25 → 24; the fifth judged pages without their furniture, which
     made one more page of another game unclear, and added a WHFB rules page; the sixth reads
@@ -78,14 +79,16 @@ def test_pages_it_did_not_learn_from() -> None:
     wrongly, 74 of 103 unclear; on the 339 sources of before, 276 → 270 right), then draws each
     class's shares harder towards the mean (SHRINK 4 → 10): 209 of 256 right, 10 wrongly, 78 of
     103 unclear, five Kill Team 2018 pages taken for 40k named right; on the pages it never
-    learned from, 27 → 28 of 31.)"""
+    learned from, 27 → 28 of 31. Then each source is judged with the names of games its site's
+    furniture holds, as a build judges it (they were left out here, not in a build): 219 of
+    256 right, 9 wrongly, 78 of 103 unclear.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 209 and len(wrong) <= 10 and unclear >= 78, (right, wrong, others)
+    assert right >= 219 and len(wrong) <= 9 and unclear >= 78, (right, wrong, others)
 
 
 def _cases() -> list[object]:
