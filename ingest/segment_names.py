@@ -293,8 +293,18 @@ def english_twins(text: str, sections: list[Section]) -> list[Section]:
         b.aliases = list(dict.fromkeys([*b.aliases, a.title]))
         b.extra_spans = [(a.heading_span[0], a.body_span[1]), *b.extra_spans]
         gone.add(i)
+    return _without(sections, gone)
+
+
+def _without(sections: list[Section], gone: set[int], moved: dict[int, int] | None = None
+             ) -> list[Section]:
+    """``sections`` without those at the indices ``gone``, the parents renumbered; a child of a
+    section gone goes to the section ``moved`` names for it."""
     if not gone:
         return sections
+    for sec in sections:
+        while moved and sec.parent in moved:
+            sec.parent = moved[sec.parent]
     kept = [i for i in range(len(sections)) if i not in gone]
     new = {old: k for k, old in enumerate(kept)}
     out = []
@@ -327,16 +337,4 @@ def repeated_headings(text: str, sections: list[Section]) -> list[Section]:
         new_parent[k] = j
         sections[j].extra_spans = [*sections[j].extra_spans, (sec.heading_span[0],
                                                               sec.body_span[1])]
-    if not gone:
-        return sections
-    for sec in sections:
-        while sec.parent in new_parent:
-            sec.parent = new_parent[sec.parent]
-    kept = [i for i in range(len(sections)) if i not in gone]
-    new = {old: k for k, old in enumerate(kept)}
-    out = []
-    for i in kept:
-        sec = sections[i]
-        sec.parent = new.get(sec.parent) if sec.parent is not None else None
-        out.append(sec)
-    return out
+    return _without(sections, gone, new_parent)
