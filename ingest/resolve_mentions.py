@@ -118,10 +118,12 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
                     and r.b.nodes[target].source != p.source.name \
                     and lemma_key(unparen(r.b.nodes[target].title)) in family:
                 continue
-            if target in related and not (_latin(m.raw) or (
-                    target in r.b.nodes and _is_action(r.b.nodes[target].title))):
-                continue  # a parent or child named in passing; in Latin letters, or the
-                # verb of an action ("не может реагировать"), it is named
+            if target in related and not (_latin(m.raw) or _after_rule_word(text, m.span[0])
+                                          or (target in r.b.nodes
+                                              and _is_action(r.b.nodes[target].title))):
+                continue  # a parent or child named in passing; in Latin letters, after
+                # "правилом" ("со специальным правилом – Точные выстрелы") or as the verb
+                # of an action ("не может реагировать"), it is named
             if target in related and target == p.id:
                 continue
             r.b.edge(p.id, r.named_rule(target), "references", evidence=m.sentence,
@@ -281,6 +283,15 @@ def _within(r: SystemResolver, nid: str, ancestor: str) -> bool:
     return False
 
 
+# "со специальным правилом – Точные выстрелы", "правило «Ярость»": the word "правило" right
+# before a name, a dash or an opening quote between them
+_RULE_WORD_BEFORE = re.compile(r"\bправил\w*\s*[–—-]?\s*[«\"]?$", re.IGNORECASE)
+
+
+def _after_rule_word(text: str, at: int) -> bool:
+    return _RULE_WORD_BEFORE.search(text, max(0, at - 30), at) is not None
+
+
 def _latin(raw: str) -> bool:
     return bool(re.search(r"[A-Za-z]", raw))
 
@@ -337,7 +348,10 @@ def _plural(title: str) -> bool:
     for w in title.split():
         parses = morph().parse(w.lower())
         if parses and parses[0].tag.POS == "NOUN":
-            return bool(parses[0].tag.number == "plur")
+            # a title's noun is in the nominative: "Карты" is "карта"'s plural, although its
+            # likeliest parse out of context is the genitive singular
+            return any(q.tag.POS == "NOUN" and {"plur", "nomn"} <= q.tag.grammemes
+                       for q in parses)
     return False
 
 

@@ -80,6 +80,21 @@ def test_a_title_names_the_rule_it_changes_not_its_category() -> None:
     assert ("Героический смертельный удар", "Смертельный удар", "смертельный удар") in {
         (a, b, c.lower()) for a, b, c in refs}
     assert not {r for r in refs if r[0].startswith("Талисман ")}
+    # "Карты" parses first as a genitive singular, but a title's noun is a nominative plural
+    assert not {r for r in refs if r[0].startswith("Карта расстановки")}
+
+
+def test_a_child_named_after_the_word_rule_is_referred_to() -> None:
+    """"со специальным правилом – Точные выстрелы": a section's own subsection named after
+    "правилом" (a dash between them) is a reference; named in passing ("плотный строй даёт")
+    it is not."""
+    graph = graph_of("rule_word_child")
+    refs = refs_of(graph)
+    assert ("Прицельный огонь", "Точные выстрелы", "Точные выстрелы") in refs
+    child = titled(graph, "Точные выстрелы")
+    assert graph.nodes[child].parent == titled(graph, "Прицельный огонь")
+    assert not {r for r in refs if r[0] == "Сомкнуть ряды"}
+    assert graph.nodes[titled(graph, "Плотный строй")].parent == titled(graph, "Сомкнуть ряды")
 
 
 def test_a_title_opening_with_a_rule_s_one_word_name_changes_it() -> None:
