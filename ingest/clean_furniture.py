@@ -157,6 +157,7 @@ _VALUE_LINE = re.compile(
     re.IGNORECASE,
 )
 _VALUE_WORDS = frozenset({"скачать", "upload", "download"})
+_DOWNLOAD_WORDS = frozenset({"скачать", "download"})  # the button that ends such a block
 # A label glued to its value, the site's markup lost ("Формат файлаpdf", "Дата12.04.2023",
 # "ТипКнига", "Имя файлаRuleBook.pdf"): a capitalised word or two, then without a space a
 # value in another script, case or kind (digits).
@@ -168,6 +169,7 @@ _BLOCK_VALUE_LINE = re.compile(
     rf"^{HSPACE}*(?:#\d+|\d{{1,3}}(?:{HSPACE}+\d{{1,3}})+"
     rf"|(?i:страница|стр\.?|page){HSPACE}*\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+){HSPACE}*$")
 _MIN_BLOCK_LINES = 3
+_FORM_VALUE = 40  # characters of a form's value in words at most ("Элитные войска")
 _MAX_FURNITURE_LINE = 400
 # A word glued of several ("АвтомобилиАстрономияБиология"): a site's list of categories.
 _GLUED_RE = re.compile(r"\S*[a-zа-яё]{2,}[A-ZА-ЯЁ][a-zа-яё]{2,}\S*")
@@ -220,15 +222,25 @@ def _furniture_lines(text: str) -> list[Edit]:
         if kinds[k] not in members:
             k += 1
             continue
-        j, count = k, 0
+        j, count, worded, closed = k, 0, 0, False
         while j < len(lines):
+            if closed and kinds[j] != "value":
+                break  # after the download button, its values alone (a page's number)
             if kinds[j] in members:  # a line of labels counts each ("Вуз: Предмет: Файл:")
                 count += max(1, text.count(":", *lines[j]) if kinds[j] == "label" else 1)
             elif not (kinds[j - 1] == "label" and j + 1 < len(lines)
                       and kinds[j + 1] in members) or j == k:
                 break  # a line of text that is no label's value ends the block
+            elif lines[j][1] - lines[j][0] <= _FORM_VALUE:
+                worded += 1  # a short line of words: a field's value
+            closed = closed or (kinds[j] == "value" and text[slice(*lines[j])].strip().lower()
+                                in _DOWNLOAD_WORDS)
             j += 1
-        if count >= _MIN_BLOCK_LINES and "label" in kinds[k:j]:
+        values = kinds[k:j].count("value")
+        # a form whose values are mostly words ("Название:" / "Ликтор" / "Тип:" / "Пехота" /
+        # "Очки:" / "50") is the page's own datasheet, not a site's block of numbers, dates,
+        # sizes and file names
+        if count >= _MIN_BLOCK_LINES and "label" in kinds[k:j] and worded <= values:
             edits.append(block_edit(text, lines[k][0], lines[j - 1][1], "site_furniture",
                                     UPLOAD_REASON))
         else:  # no block: a line of glued words alone is a category list, with its label

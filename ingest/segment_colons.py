@@ -13,9 +13,12 @@ from kb.lemmas import all_pos, pos, words
 
 # "Аура безумия: Каждый вражеский отряд …": a rule's name, a colon and its text as a sentence,
 # at a line's start or after the sentence (or the profile's value) before it
+# (a footnote's mark may open it, and the rule's English name in brackets close it: "*Раздирающий
+# (Rending): При каждом выпадении 6 …")
 _COLON_RUN_IN = re.compile(
-    r"(?:^|(?<=[.!?»”\"\d])[^\S\n]+)([А-ЯЁ][а-яё]+(?:[^\S\n]+[А-ЯЁа-яё][а-яё]+){0,4}):[^\S\n]+"
-    r"(?=[А-ЯЁ«])", re.MULTILINE)
+    r"(?:^\*?|(?<=[.!?»”\"\d])[^\S\n]+)([А-ЯЁ][а-яё]+(?:[^\S\n]+[А-ЯЁа-яё][а-яё]+){0,4}"
+    r"(?:[^\S\n]+\([A-Za-z][A-Za-z' &-]*\))?):[^\S\n]+(?=[А-ЯЁ«])", re.MULTILINE)
+_ENGLISH_GLOSS = re.compile(r"\s+\([A-Za-z][A-Za-z' &-]*\)$")
 # where such an entry may be: a colon before a capital (searched first, as it is rare; the name
 # before it is then matched in the characters just before)
 _COLON_CAPITAL = re.compile(r":[^\S\n]+[А-ЯЁ«]")
@@ -46,7 +49,8 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
     one that the text also writes capitalised inside a sentence (a rule listed by name: "…,
     Ужас, …"); its text is a sentence (five words or more with a predicate); and it stands in
     a list of such entries, another within :data:`_COLON_NEAR` characters of it, or its name
-    capitalises every word (:func:`_title_case`).
+    capitalises every word (:func:`_title_case`) or ends with its English name in brackets
+    ("*Раздирающий (Rending): При каждом …", a translation's rule glossed as a name is).
     """
     found: list[tuple[int, int, int]] = []
     named: set[str] | None = None
@@ -57,7 +61,8 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
         if m is None:
             continue
         name = m.group(1)
-        toks = words(name)
+        glossed = _ENGLISH_GLOSS.search(name) is not None
+        toks = words(_ENGLISH_GLOSS.sub("", name))
         if pos(toks[0]) not in _NAME_HEADS or _has_finite_verb(name):
             continue
         sentence = _first_clause(text[m.end():m.end() + 400])
@@ -67,7 +72,7 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
                 is_cyrillic(w[0]) and w[0].islower() and all_pos(w) & _PREDICATES
                 for w in said):
             continue
-        if len(toks) == 1:
+        if len(toks) == 1 and not glossed:
             if named is None:  # read once, and only for a text with such an entry
                 named = {w.group(1) for w in _NAMED_INSIDE.finditer(text)}
             if name not in named:
@@ -76,5 +81,6 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
     listed = {k for k in range(len(found)) if any(
         0 < abs(found[k][0] - found[j][0]) <= _COLON_NEAR for j in range(max(0, k - 1),
                                                                           min(len(found), k + 2)))
-        or _title_case(text[found[k][0]:found[k][1]])}
+        or _title_case(text[found[k][0]:found[k][1]])
+        or _ENGLISH_GLOSS.search(text[found[k][0]:found[k][1]]) is not None}
     return {found[k][0]: found[k][1:] for k in sorted(listed)}

@@ -41,6 +41,8 @@ from ingest.segment_lists import (
     colon_labels,
     contents_entry,
     contents_paragraphs,
+    form_fields,
+    numeric_table_headers,
     split_list_items,
     table_cells,
 )
@@ -101,8 +103,11 @@ def segment_lines(
     rows = {i for i in nonblank if i and column_header(lines[i - 1].strip())}
     rows |= split_list_items(lines, nonblank)
     rows |= table_cells(lines, nonblank)
+    rows |= numeric_table_headers(lines, nonblank)
+    field_values, form_names = form_fields(lines, nonblank)
+    rows |= field_values
     cand = [i for i in nonblank if i not in rows and (is_heading_line(lines[i], following(i))
-            or _above_subtitle(lines, i, nxt))]
+            or _above_subtitle(lines, i, nxt) or i in form_names)]
     headline: int | None = None  # the page's title, when only its length kept it out
     if nonblank and (not cand or cand[0] != nonblank[0]) \
             and _page_title(lines, nonblank[0], following(nonblank[0])):
@@ -165,7 +170,7 @@ def segment_lines(
     valued = {i for i in cand if CASTING_VALUE.search(lines[i].rstrip())}
     cand = [i for i in cand if i in valued or (p := prev_line[i]) is None
             or p not in valued or p in runin]
-    cand = _drop_false_headings(lines, nonblank, cand, set(runin))
+    cand = _drop_false_headings(lines, nonblank, cand, set(runin), frozenset(form_names))
     # a part's ordinal on the line above its title ("СЦЕНАРИЙ ТРЕТИЙ" / "Огамические Камни",
     # "Часть первая" / "Выбор способа …") numbers that heading: it opens its span and is its
     # alias, no section of its own (one over text, "Часть вторая" / "Дополнительные …", is)
@@ -293,7 +298,8 @@ def _after_lead_in(lines: list[str], prev: dict[int, int | None], order: dict[in
 
 
 def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
-                         runin: set[int] | None = None) -> list[int]:
+                         runin: set[int] | None = None,
+                         form_names: frozenset[int] = frozenset()) -> list[int]:
     """Heading-like lines that are not headings by what stands around them.
 
     A line after one that left a bracket open continues it ("(с." / "133)."); the text's
@@ -329,8 +335,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             # (no sentence goes on into a spell's heading with its casting value)
         if p == i - 1 and announces_name(lines[p]):
             continue  # "На все Бои действует правило" / "Приближение шторма": the rule's name
-        if p == i - 1 and _is_label(lines[p]):
-            continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value
+        if p == i - 1 and _is_label(lines[p]) and i not in form_names:
+            continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value (a form's
+            # name, "Название:" / "Ликтор", heads the form)
         if field_shaped(lines[i]) and i not in (runin or set()) \
                 and _among_fields(lines, i):
             continue  # "Дата проведения: 27 августа" / "Место проведения: подвал": a field

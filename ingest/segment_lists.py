@@ -24,6 +24,7 @@ from ingest.segment_colons import _NAME_HEADS
 from ingest.segment_headings import (
     _COLUMN_NAMES,
     _COLUMN_STARTS,
+    _MAX_CHARS,
     _MAX_WORDS,
     _MIN_COLUMNS,
     BULLET,
@@ -234,8 +235,77 @@ def table_cells(lines: list[str], nonblank: list[int]) -> set[int]:
             continue
         end = k
         while end + 1 < len(nonblank) and len(lines[nonblank[end + 1]].strip()) <= _CELL \
-                and (end + 2 >= len(nonblank) or len(lines[nonblank[end + 2]].strip()) <= _CELL):
-            end += 1
+                and (end + 2 >= len(nonblank) or len(lines[nonblank[end + 2]].strip()) <= _CELL
+                     or not re.search(r"[А-Яа-яЁё]", lines[nonblank[end + 1]])):
+            end += 1  # (the last short line may head the text after it, unless it holds no
+            # Russian word: "Melee, Rending", a cell of a Russian page's table)
         cells.update(nonblank[k:end + 1])
         k = end + 1
     return cells
+
+
+# a table's row of numbers: "4 -1", "3 и менее нет", "10 -7", "2+ 5+"; a numeric cell is a
+# number with a sign, a roll's plus or a dash, or a dash alone
+_ROW_START = re.compile(r"\d")
+_NUMERIC_CELL = re.compile(r"[+\-–—]?\d+[+\"”]?|[–—-]")
+_MIN_ROWS = 3
+_ROW_CHARS = 30
+# a header of columns a copy ran into one line: two capitalised words at least, the later ones
+# inside the line with no mark before them ("Сила Модификатор к спас броску")
+_COLUMN_LABELS = re.compile(r"[А-ЯЁA-Z][а-яёa-z]+(?:\s+[а-яёa-z]+)*(?:\s+[А-ЯЁA-Z][а-яёa-z]+"
+                            r"(?:\s+[а-яёa-z]+)*)+")
+
+
+def numeric_table_headers(lines: list[str], nonblank: list[int]) -> set[int]:
+    """The header of a table of numbers whose column names a copy ran into one line ("Сила
+    Модификатор к спас броску" over "3 и менее нет" / "4 -1" / "5 -2" …): two capitalised
+    words or more with no mark between them, over :data:`_MIN_ROWS` short rows or more that
+    open with a number, most of them numbers alone. A header is no heading; a heading over a
+    table whose rows are words ("Таблица повреждений" / "1 Оглушение: …") still is."""
+    out: set[int] = set()
+    for k, i in enumerate(nonblank):
+        line = lines[i].strip()
+        if len(line) > _MAX_CHARS or not _COLUMN_LABELS.fullmatch(line):
+            continue
+        rows = []
+        for j in nonblank[k + 1:]:
+            row = lines[j].strip()
+            if len(row) > _ROW_CHARS or not _ROW_START.match(row):
+                break
+            rows.append(row.split())
+        numeric = [r for r in rows if all(_NUMERIC_CELL.fullmatch(c) for c in r)]
+        if len(rows) >= _MIN_ROWS and 2 * len(numeric) > len(rows):
+            out.add(i)
+    return out
+
+
+# a form's label alone on its line, its value on the next ("Тип:" / "Пехота")
+_BARE_LABEL = re.compile(r"[А-ЯЁA-Z][\w ()/-]{0,30}:")
+# the labels of a form's name: its value names the thing the form describes
+_NAME_LABELS = frozenset({"название", "наименование", "имя", "name", "title"})
+_MIN_FIELDS = 2
+
+
+def form_fields(lines: list[str], nonblank: list[int]) -> tuple[set[int], set[int]]:
+    """The values of a form a copy set as a label over its value, field after field (a
+    datasheet: "Название:" / "Ликтор" / "Тип:" / "Пехота" / "Очки:" / "50"), in runs of
+    :data:`_MIN_FIELDS` fields or more: the values of its fields, no heading ("Пехота",
+    "Элитные войска"), and the values of its name ("Ликтор"), the heading of what follows."""
+    values: set[int] = set()
+    names: set[int] = set()
+    k = 0
+    while k + 1 < len(nonblank):
+        run: list[tuple[int, int]] = []
+        while k + 1 < len(nonblank):
+            label, value = lines[nonblank[k]].strip(), lines[nonblank[k + 1]].strip()
+            if not _BARE_LABEL.fullmatch(label) or _BARE_LABEL.fullmatch(value) \
+                    or len(value) > _CELL:
+                break
+            run.append((nonblank[k], nonblank[k + 1]))
+            k += 2
+        if len(run) >= _MIN_FIELDS:
+            for label_at, value_at in run:
+                name = lines[label_at].strip()[:-1].strip().lower()
+                (names if name in _NAME_LABELS else values).add(value_at)
+        k += 1 if not run else 0
+    return values, names
