@@ -213,6 +213,7 @@ def marks_pattern(text: str, space: str = r"\s+") -> str:
                               for c in word) for word in text.split())
 
 
+_BULLET_MARK = re.compile(r"^[•·]\s+")
 _FOOTNOTE_MARKS = re.compile(r"^[*†‡]+\s*(?=\w)|(?<=[\w).])\s*[*†‡]+$")
 
 
@@ -220,7 +221,9 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     """The title and aliases a heading gives ("ADVANCING (продвижение)" → Продвижение, Advance)."""
     # a footnote's mark beside a name ("Отравленное 4+ (Poisoned 4+) *", "*Раздирающий") is
     # no part of it
+    # nor is a list's bullet and a label's colon ("· Wound Roll бросок на ранение:")
     h = _FOOTNOTE_MARKS.sub("", " ".join(heading.split())).rstrip(".").strip()
+    h = _BULLET_MARK.sub("", h).rstrip(":").strip() or h
     if h[:1] in QUOTES:  # a name in quotes ("‘Take Aim!’ («Возьми упреждение!»)"): no marks
         h = re.sub(f"[{QUOTES}]", "", h).strip()
     entry = ERRATA_ENTRY.match(h)

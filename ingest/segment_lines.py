@@ -107,7 +107,8 @@ def segment_lines(
     field_values, form_names = form_fields(lines, nonblank)
     rows |= field_values
     cand = [i for i in nonblank if i not in rows and (is_heading_line(lines[i], following(i))
-            or _above_subtitle(lines, i, nxt) or i in form_names)]
+            or _above_subtitle(lines, i, nxt) or i in form_names
+            or _bulleted_label(lines[i], following(i)))]
     headline: int | None = None  # the page's title, when only its length kept it out
     if nonblank and (not cand or cand[0] != nonblank[0]) \
             and _page_title(lines, nonblank[0], following(nonblank[0])):
@@ -546,6 +547,24 @@ def _is_label(line: str) -> bool:
 
 _MAX_SUBTITLE_WORDS = 6
 _MAX_SUBTITLE_CHARS = 60
+
+
+# a bulleted name and a colon ending its line ("· Wound Roll бросок на ранение:", "· 3. Saving
+# Throw спасбросок:")
+_BULLETED_LABEL = re.compile(r"\s*[-•–—·]\s+(?:\d{1,2}[.)]\s+)?(?P<name>[^\s:][^:]{2,58}):\s*")
+_MIN_PARAGRAPH = 80  # characters of a paragraph's line: no list's item
+
+
+def _bulleted_label(line: str, next_line: str | None) -> bool:
+    """A bulleted name ending its line with a colon over a paragraph heads the paragraph ("·
+    Wound Roll бросок на ранение:" / "Если атака попала в цель, …"); over a short line it
+    opens a list ("• Легендарные полки:" / "Проклятый Батальон.")."""
+    if next_line is None or len(next_line.strip()) < _MIN_PARAGRAPH or not line.rstrip() \
+            .endswith(":"):
+        return False
+    m = _BULLETED_LABEL.fullmatch(line)
+    return m is not None and m.group("name")[:1].isupper() \
+        and not _has_finite_verb(m.group("name"))
 
 
 def _above_subtitle(lines: list[str], i: int, nxt: dict[int, int | None]) -> bool:
