@@ -81,14 +81,18 @@ def test_pages_it_did_not_learn_from() -> None:
     103 unclear, five Kill Team 2018 pages taken for 40k named right; on the pages it never
     learned from, 27 → 28 of 31. Then each source is judged with the names of games its site's
     furniture holds, as a build judges it (they were left out here, not in a build): 219 of
-    256 right, 9 wrongly, 78 of 103 unclear.)"""
+    256 right, 9 wrongly, 78 of 103 unclear. The fourteenth learns from the 19 pages of
+    `fresh23` … `fresh25` too (228 of 269 right, 13 wrongly, 84 of 109 unclear), then needs a
+    lead of 7 between games for a page's worth (MARGIN 6 → 7) and a page of the game likelier
+    than one of another game by 4 rather than 3 (GAME_MARGIN, log-likelihood): 229 right, 10
+    wrongly, 86 unclear; on the pages it never learned from, 28 of 31 as before.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 219 and len(wrong) <= 9 and unclear >= 78, (right, wrong, others)
+    assert right >= 229 and len(wrong) <= 10 and unclear >= 86, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -210,10 +214,10 @@ def test_the_names_of_games_a_text_holds(text: str, names: dict[str, int]) -> No
     assert {c: n for c, n in game_names(text).items() if n} == names
 
 
-@pytest.mark.parametrize(("size", "needed"), [(0, 3.0), (500, 4.5), (1_000, 6.0), (20_000, 6.0)])
+@pytest.mark.parametrize(("size", "needed"), [(0, 3.0), (500, 5.0), (1_000, 7.0), (20_000, 7.0)])
 def test_the_lead_a_text_needs_grows_with_its_length_to_a_page(size: int, needed: float) -> None:
     """A line's few terms are nearly independent evidence; a page's many are not, and their
-    sum overstates the odds: the lead needed grows from 3 to 6 over the first page's worth."""
+    sum overstates the odds: the lead needed grows from 3 to 7 over the first page's worth."""
     assert needed_margin(size) == pytest.approx(needed)
 
 
@@ -221,5 +225,5 @@ def test_a_short_rules_text_is_judged_with_the_short_text_s_margin() -> None:
     """Two lines of WHFB's rules lead by less than a page needs, but by enough for two lines."""
     text = "Паника\n\nПодразделение, понёсшее потери, проходит тест на Панику и Разгром.\n"
     judged = model().judge(text)
-    assert judged.system == "whfb8" and judged.needed < judged.margin < 6.0
+    assert judged.system == "whfb8" and judged.needed < judged.margin < 7.0
 
