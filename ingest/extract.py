@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingest.sections import PAGE_RE, abbreviation_at, pages_after
+from ingest.sections import PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
 from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_lemma
 
@@ -30,7 +30,8 @@ class Mention:
     sentence: str
 
 
-_MORE_PAGES = re.compile(r"([-–]|,|\sи\s)\s*(\d+)")
+_MORE_PAGES = re.compile(r"([-–]|,|\s(?:и|and|&)\s)\s*(\d+)")
+_ENTRY_DASH = re.compile(r"\s*[–—-]\s")
 _MAX_RANGE = 10  # pages a range "стр. 12-15" names one by one; a longer one, its two ends
 _QUOTED = re.compile(r"«([^«»]{2,40})»")
 _RULE_WORD = re.compile(r"(?:правил\w*|специальн\w+\s+правил\w*)\s*(?:для\s+)?$", re.IGNORECASE)
@@ -95,7 +96,12 @@ def page_citations(text: str) -> list[Mention]:
     []
     """
     out = []
-    found = sorted([*PAGE_RE.finditer(text), *pages_after(text)],
+    # (an English errata's entry, "Page 58 – Kurt Helborg, Special Rules", is the twin of the
+    # Russian entry that cites the page: its line names the page it amends, no citation)
+    english = [m for m in PAGE_EN_RE.finditer(text)
+               if not (text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip() == ""
+                       and _ENTRY_DASH.match(text, m.end()))]
+    found = sorted([*PAGE_RE.finditer(text), *pages_after(text), *english],
                    key=lambda m: m.start())
     for m in found:
         sentence = sentence_of(text, m.start())

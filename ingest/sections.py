@@ -146,6 +146,14 @@ PAGE_RE = re.compile(
     r"\s*(\d+)((?:\s*[-–]\s*\d+|(?:\s*,\s*|\sи\s)\d+(?=\s*[-–),.;:]|\s+(?:и|или)\s|\s*$))*)",
     re.IGNORECASE,
 )
+# an English citation, as a quotation of the English rulebook or an English FAQ writes it
+# ("(page 41)", "see page 78", "on page 2 and 3", "pp. 12-13"); "page 1 of 39" is a pager's
+PAGE_EN_RE = re.compile(
+    r"(?=[pP])(?<![\w])(?:pages?|pp?\.|pg\.)\s*(\d{1,3})"
+    r"((?:\s*[-–]\s*\d{1,3}|(?:\s*,\s*|\s(?:and|&)\s)\d{1,3}(?=\s*[-–),.;:]|\s+(?:and|or)\s|\s*$))*)"
+    r"(?!\d|\s*(?:of|из|/)\s*\d)",
+    re.IGNORECASE,
+)
 # the page's number before the word ("439-441 стр.", "12-й странице"), a citation after "на",
 # "см." or a bracket (:func:`pages_after`; the scan starts at digits, rarer than "на")
 _PAGE_AFTER_RE = re.compile(

@@ -31,6 +31,13 @@ from ingest import extract as ex
         ("etc. 5 раз, abc. 12", []),
         # several pages in the plural's locative
         ("описано на страницах 12 и 13.", ["12", "13"]),
+        # a quotation of the English rulebook or FAQ cites in English
+        ("has the Master of Battle special rule (page 41). In addition", ["41"]),
+        ("as shown on page 2 and 3, still a Pitched Battle", ["2", "3"]),
+        ("(see pages 12-13) and p. 42, pp. 7, 9.", ["12", "13", "42", "7", "9"]),
+        # a pager is no citation, nor an English errata's entry (its Russian twin cites)
+        ("page 1 of 39, Page 2/39", []),
+        ("Page 58 – Kurt Helborg, Special Rules", []),
     ],
 )
 def test_page_citations(text: str, pages: list[str]) -> None:
