@@ -333,17 +333,25 @@ RUNNING_LINE_REASON = "колонтитул: строка повторяется
 BREADCRUMB_REASON = "«хлебные крошки» сайта: путь по разделам"
 # "Главная » Warhammer » Книга правил", "Статьи->Axis & Allies->Правила": short items joined by
 # one kind of path separator, three or more
+# (the last item, the page's own title, may hold a period: "Форум » Вархаммер ФБ » Основные
+# правила ФБ » Блуд в Плохих Землях. (Дополнение к осадам.)")
 _BREADCRUMB_RE = re.compile(
     rf"^{HSPACE}*([^\n.!?»›>→]{{1,40}}?{HSPACE}*(»|›|->|→|>){HSPACE}*[^\n.!?»›>→]{{1,60}}?"
-    rf"(?:{HSPACE}*\2{HSPACE}*[^\n.!?»›>→]{{1,60}}?)+){HSPACE}*$",
+    rf"(?:{HSPACE}*\2{HSPACE}*[^\n.!?»›>→]{{1,60}}?)*"
+    rf"{HSPACE}*\2{HSPACE}*[^\n!?»›>→]{{1,100}}?){HSPACE}*$",
     re.MULTILINE,
 )
 
 # "Kill Team | Статьи", "Warhammer » Форум": the page's first line of two short items joined
 # by a path separator (a section of the site and the site), a breadcrumb two items long
+# (or, joined by a path's separator, the line under the page's title: "Турнир ФБ - Рижские поля
+# сражений 2010" / "Wargames » Турниры и кампании"; not by ">", which compares there: "Сила >
+# Стойкость")
 _TITLE_BAR_RE = re.compile(
-    rf"\A\s*?^{HSPACE}*([^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?{HSPACE}+(?:\||»|›|->|→){HSPACE}+"
-    rf"[^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?){HSPACE}*$",
+    rf"\A\s*?(?:^{HSPACE}*([^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?{HSPACE}+(?:\||»|›|->|→|>)"
+    rf"{HSPACE}+[^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?){HSPACE}*$"
+    rf"|[^\n]{{1,120}}\n^{HSPACE}*([^\W\d_][^\n\d.!?:|»›>→\[\]]{{0,40}}?{HSPACE}+(?:»|›|->|→)"
+    rf"{HSPACE}+[^\W\d_][^\n\d.!?:|»›>→\[\]]{{0,40}}?){HSPACE}*$)",
     re.MULTILINE,
 )
 _MAX_BAR_WORDS = 4
@@ -365,10 +373,11 @@ def _title_bar(text: str) -> Edit | None:
         return block_edit(text, listed.start(1), listed.end(1), "site_furniture",
                           BREADCRUMB_REASON)
     m = _TITLE_BAR_RE.match(text)
+    group = 1 if m is not None and m.group(1) is not None else 2
     if m is None or any(len(part.split()) > _MAX_BAR_WORDS
-                        for part in re.split(r"\||»|›|->|→", m.group(1))):
+                        for part in re.split(r"\||»|›|->|→|>", m.group(group))):
         return None
-    return block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
+    return block_edit(text, m.start(group), m.end(group), "site_furniture", BREADCRUMB_REASON)
 
 
 def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:

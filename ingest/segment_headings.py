@@ -69,6 +69,8 @@ _COLUMN_STARTS = frozenset(w[:3] for w in _COLUMN_NAMES)
 _DEFINITION = re.compile(r"\S\s+[–—-]\s+[а-яё]")
 
 
+# a time of day opening a line, or a span of time ("12:00", "12:20 - 13:50")
+_TIME_OF_DAY = re.compile(r"\d{1,2}:\d{2}(?!\d)(?:\s*[-–—]\s*\d{1,2}:\d{2})?(?![\d:])")
 _MAX_CHARS, _MAX_WORDS = 80, 9
 # a page's title, alone on the text's first line, may be as long as a headline
 _MAX_TITLE_CHARS, _MAX_TITLE_WORDS = 140, 16
@@ -85,6 +87,18 @@ def column_header(s: str) -> bool:
     lemmas = [lemma(w) for w in parts]
     return all(w in _COLUMN_NAMES for w in lemmas) and len(
         set(lemmas) - {"специальный"}) >= _MIN_COLUMNS
+
+
+# the parts of speech of a conversation's reply: particles, conjunctions, pronouns,
+# interjections, prepositions and predicatives ("Да ты что?", "Ну и что?", "Нет!")
+_CHATTER_POS = frozenset({"PRCL", "CONJ", "NPRO", "INTJ", "PREP", "PRED"})
+
+
+def _chatter(s: str) -> bool:
+    """Whether a line's words are a reply's, none of them naming anything: no noun, verb,
+    adjective, adverb or number, no English word."""
+    found = words(s)
+    return bool(found) and all(is_cyrillic(w[0]) and pos(w) in _CHATTER_POS for w in found)
 
 
 def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bool:
@@ -123,11 +137,15 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if _GREETING.match(s) or _VOCATIVE.fullmatch(s):
         return False  # "Привет всем любителям Warhammer 40 000!", "Комрады": a post greets
         # its readers
+    if s[-1:] in "?!" and _chatter(s):
+        return False  # "Да ты что?", "Ну вот!": a reply in a conversation names nothing
     if (_DIGIT.search(s) or "г." in s) and _ADDRESS.search(s):
         return False  # "Магазин по адресу г.Новосибирск, ул. Красный проспект, 50": a place
         # (a house's number or a city's "г." first: the cheap test, as few lines hold either)
     if is_field(s) or _NUMBERED_LOWER.match(s):
         return False
+    if s[0].isdigit() and _TIME_OF_DAY.match(s):
+        return False  # "12:20 - 13:50 Первый раунд.", "19:30 End of first day": a schedule's row
     if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s) \
             or column_header(s):
         return False  # a row of a profile table, a profile written out
