@@ -71,6 +71,11 @@ _DEFINITION = re.compile(r"\S\s+[–—-]\s+[а-яё]")
 
 # a time of day opening a line, or a span of time ("12:00", "12:20 - 13:50")
 _TIME_OF_DAY = re.compile(r"\d{1,2}:\d{2}(?!\d)(?:\s*[-–—]\s*\d{1,2}:\d{2})?(?![\d:])")
+# an English sentence of a quoted rulebook: a verb of being, having or a modal between its words
+_ENGLISH_SENTENCE_WORDS = 4
+_ENGLISH_PREDICATE = re.compile(
+    r"\b(?:is|are|was|were|will|must|may|can|cannot|could|should|would|has|have|had|does|do"
+    r"|did)\b", re.IGNORECASE)
 _MAX_CHARS, _MAX_WORDS = 80, 9
 # a page's title, alone on the text's first line, may be as long as a headline
 _MAX_TITLE_CHARS, _MAX_TITLE_WORDS = 140, 16
@@ -180,6 +185,9 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if len(toks) == 1 and s[-1] in ".!" and is_cyrillic(toks[0][0]) \
             and not _may_be_nominative(toks[0]):
         return False  # "Передышкам." / "Прощению.": a motto's fragment, no name
+    if s.endswith(".") and len(toks) >= _ENGLISH_SENTENCE_WORDS \
+            and not any(is_cyrillic(t[0]) for t in toks) and _ENGLISH_PREDICATE.search(s):
+        return False  # "Hence one game turn will comprise two player turns.": a sentence
     if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …"),
         # or a quantified subject ("Все атаки – огненные.": a heading names, it says no "all")
         # or a term and its definition after a dash ("Тест на лидерство – аналогично 7.")
