@@ -85,14 +85,17 @@ def test_pages_it_did_not_learn_from() -> None:
     `fresh23` … `fresh25` too (228 of 269 right, 13 wrongly, 84 of 109 unclear), then needs a
     lead of 7 between games for a page's worth (MARGIN 6 → 7) and a page of the game likelier
     than one of another game by 4 rather than 3 (GAME_MARGIN, log-likelihood): 229 right, 10
-    wrongly, 86 unclear; on the pages it never learned from, 28 of 31 as before.)"""
+    wrongly, 86 unclear; on the pages it never learned from, 28 of 31 as before. Then it
+    learns from the 23 pages of `fresh26` … `fresh28` too: 243 of 286 right, 13 wrongly, 91
+    of 115 unclear; on the pages it never learned from, 28 → 29 of 31. MARGIN 6 and
+    GAME_MARGIN 3 would name 16 wrongly, 7 and 3 15, 6 and 4 14.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 229 and len(wrong) <= 10 and unclear >= 86, (right, wrong, others)
+    assert right >= 243 and len(wrong) <= 13 and unclear >= 91, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -111,8 +114,8 @@ def _cases() -> list[object]:
 
 def test_pages_it_never_learned_from() -> None:
     """The pages of tests/data/detect/eval/ (articles, forums, reviews and other editions of
-    the three games, other games' pages), judged by the committed table: today 28 of 31 right
-    (15 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
+    the three games, other games' pages), judged by the committed table: today 29 of 31 right
+    (16 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
     before the names of games were read, 23 before the setting was, 24 before the seventh
     pass's 35 training pages. A floor, so a change that loses one shows."""
     rows = evaluation()
@@ -121,7 +124,7 @@ def test_pages_it_never_learned_from() -> None:
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert len(rows) == 31 and right >= 15 and len(wrong) <= 1 and unclear >= 13, (ours, others)
+    assert len(rows) == 31 and right >= 16 and len(wrong) <= 1 and unclear >= 13, (ours, others)
 
 
 @pytest.mark.parametrize(("text", "expected"), _cases())
