@@ -264,8 +264,12 @@ def numeric_table_headers(lines: list[str], nonblank: list[int]) -> set[int]:
     table whose rows are words ("Таблица повреждений" / "1 Оглушение: …") still is."""
     out: set[int] = set()
     for k, i in enumerate(nonblank):
+        # (the cheap tests first: a row of numbers under the line, a capital opening it)
+        if k + 1 == len(nonblank) or not lines[nonblank[k + 1]].lstrip()[:1].isdigit():
+            continue
         line = lines[i].strip()
-        if len(line) > _MAX_CHARS or not _COLUMN_LABELS.fullmatch(line):
+        if len(line) > _MAX_CHARS or not line[:1].isupper() \
+                or not _COLUMN_LABELS.fullmatch(line):
             continue
         rows = []
         for j in nonblank[k + 1:]:
@@ -297,7 +301,10 @@ def form_fields(lines: list[str], nonblank: list[int]) -> tuple[set[int], set[in
     while k + 1 < len(nonblank):
         run: list[tuple[int, int]] = []
         while k + 1 < len(nonblank):
-            label, value = lines[nonblank[k]].strip(), lines[nonblank[k + 1]].strip()
+            label = lines[nonblank[k]].rstrip()
+            if not label.endswith(":"):  # (the cheap test first)
+                break
+            label, value = label.strip(), lines[nonblank[k + 1]].strip()
             if not _BARE_LABEL.fullmatch(label) or _BARE_LABEL.fullmatch(value) \
                     or len(value) > _CELL:
                 break
