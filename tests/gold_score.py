@@ -201,8 +201,10 @@ class FileScorer:
 def _target_key(target: Node, wanted: set[str]) -> str:
     """A reference target's lemma key as the annotation names it: its title, or the alias the
     annotation uses (a Kill Team rule titled «Чардж» is the annotation's "Charging")."""
-    # (its parameter in brackets is no part of its name: "Сопротивление магии (1-3)")
-    for name in (target.title, *target.aliases, unparen(target.title)):
+    # (its parameter in brackets is no part of its name: "Сопротивление магии (1-3)"; the
+    # heading as the text writes it, "Раздирающий (Rending)", is its title and an alias)
+    written = [f"{target.title} ({alias})" for alias in target.aliases]
+    for name in (target.title, *target.aliases, unparen(target.title), *written):
         if lemma_key(name) in wanted:
             return lemma_key(name)
     return lemma_key(target.title)

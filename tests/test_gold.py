@@ -68,6 +68,21 @@ def test_scoring_counts_rows_both_ways() -> None:
     assert s.missed == [("b", 2, "p")]
 
 
+def test_a_reference_target_is_named_as_its_heading_writes_it() -> None:
+    """A rule titled «Раздирающий» with the alias "Rending" is the annotation's "Раздирающий
+    (Rending)", as its heading writes it (sections are matched so too)."""
+    from gold_score import _target_key
+
+    from kb.lemmas import lemma_key
+    from kb.models import Node
+
+    node = Node(id="wh40k6:r", kind="rule", system="wh40k6", title="Раздирающий",
+                aliases=("Rending",))
+    wanted = {lemma_key("Раздирающий (Rending)")}
+    assert _target_key(node, wanted) == lemma_key("Раздирающий (Rending)")
+    assert _target_key(node, set()) == lemma_key("Раздирающий")
+
+
 def test_references_to_rules_of_the_corpus_over_the_whole_corpus(
     scores: dict[str, dict[str, Score]],
 ) -> None:
