@@ -38,6 +38,7 @@ from ingest.segment_headings import (
     run_in_heading,
 )
 from ingest.segment_lists import (
+    caps_over_text,
     colon_labels,
     contents_entry,
     contents_paragraphs,
@@ -336,9 +337,12 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             # (no sentence goes on into a spell's heading with its casting value)
         if p == i - 1 and announces_name(lines[p]):
             continue  # "На все Бои действует правило" / "Приближение шторма": the rule's name
-        if p == i - 1 and _is_label(lines[p]) and i not in form_names:
+        if p == i - 1 and _is_label(lines[p]) and i not in form_names \
+                and not caps_over_text(lines, i):
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value (a form's
-            # name, "Название:" / "Ликтор", heads the form)
+            # name, "Название:" / "Ликтор", heads the form; a heading in capitals over its
+            # text, "Rulebook:" / "ADDITIONAL CHARACTERISTICS" / "In addition to …", is
+            # the heading of what a label introduces)
         if field_shaped(lines[i]) and i not in (runin or set()) \
                 and _among_fields(lines, i):
             continue  # "Дата проведения: 27 августа" / "Место проведения: подвал": a field

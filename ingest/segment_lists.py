@@ -290,6 +290,16 @@ _NAME_LABELS = frozenset({"название", "наименование", "им�
 _MIN_FIELDS = 2
 
 
+def caps_over_text(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` is a heading in capitals of two words or more with a line of text
+    (no label, no capitals) right under it ("ADDITIONAL CHARACTERISTICS" / "In addition to …")."""
+    s = lines[i].strip()
+    if not s.isupper() or len(words(s)) < 2 or i + 1 >= len(lines):
+        return False
+    below = lines[i + 1].strip()
+    return bool(below) and not below.isupper() and not below.endswith(":")
+
+
 def form_fields(lines: list[str], nonblank: list[int]) -> tuple[set[int], set[int]]:
     """The values of a form a copy set as a label over its value, field after field (a
     datasheet: "Название:" / "Ликтор" / "Тип:" / "Пехота" / "Очки:" / "50"), in runs of
@@ -306,8 +316,9 @@ def form_fields(lines: list[str], nonblank: list[int]) -> tuple[set[int], set[in
                 break
             label, value = label.strip(), lines[nonblank[k + 1]].strip()
             if not _BARE_LABEL.fullmatch(label) or _BARE_LABEL.fullmatch(value) \
-                    or len(value) > _CELL:
-                break
+                    or len(value) > _CELL or caps_over_text(lines, nonblank[k + 1]):
+                break  # (a heading in capitals over text is what a label introduces:
+                # "Rulebook:" / "ADDITIONAL CHARACTERISTICS" / "In addition to …")
             run.append((nonblank[k], nonblank[k + 1]))
             k += 2
         if len(run) >= _MIN_FIELDS:
