@@ -120,6 +120,15 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (_line(BLOG_LINE), BLOG_REASON),
     (_line(MARKING_NOTE), MARKING_REASON),
+    (
+        _line(r"(?i:изображение пользователя|аватар(?: пользователя)?)[ \t]+\S{1,40}"
+              r"|[\w.-]{1,80}\.(?i:png|jpe?g|gif|webp|svg|bmp)"
+              r"|(?:\S{1,40}[ \t]+)?(?:Профиль|Публикации|Комментарии|Подписки|Подписчики"
+              r"|Избранное|Закладки)(?:[ \t]+(?:Профиль|Публикации|Комментарии|Подписки"
+              r"|Подписчики|Избранное|Закладки)){2,}"
+              r"|Поддержать проект"),
+        "служебная строка сайта (аватар, имя файла картинки, меню профиля, «Поддержать проект»)",
+    ),
 )
 
 
@@ -262,6 +271,26 @@ _LINKS_LABEL = re.compile(
 _MAX_LINK_LINE = 100
 _MIN_LINKS = 2
 LINKS_REASON = "список ссылок сайта на другие страницы («Полезное:», «Читайте также:»)"
+
+
+# a serial's page in its list of pages: its title with its number of all glued to it
+# ("Бессонница194/351", "Смотрите на небо!198/351")
+_SERIAL_PAGE = re.compile(
+    rf"^{HSPACE}*(?P<title>[^\n]{{0,80}}?[^\W\d_][!?.…»\"]?)(?P<n>\d{{1,4}})/(?P<of>\d{{1,4}})"
+    rf"{HSPACE}*$", re.MULTILINE)
+SERIAL_REASON = "навигация по страницам сайта: название и номер страницы («Название194/351»)"
+
+
+def _serial_pages(text: str) -> list[Edit]:
+    """A serial's list of pages (a webcomic's): each title with its page's number of all glued
+    to it, its number no greater than the count. (The title the site repeats on the line after
+    it stays: taking it too made the serial's name above the list the heading of the page.)"""
+    edits = []
+    for m in _SERIAL_PAGE.finditer(text):
+        if int(m.group("n")) > int(m.group("of")):
+            continue
+        edits.append(block_edit(text, m.start(), m.end(), "site_furniture", SERIAL_REASON))
+    return edits
 
 
 def _link_lists(text: str) -> list[Edit]:
@@ -465,6 +494,8 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(_furniture_lines(text))
     blocks.extend(template_filler(text))
     blocks.extend(_link_lists(text))
+    if "/" in text:  # (the cheap test first)
+        blocks.extend(_serial_pages(text))
     blocks.extend(category_menus(text))
     blocks.extend(page_title(text))
     blocks.extend(site_name(text))
