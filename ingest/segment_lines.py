@@ -559,14 +559,22 @@ _BULLETED_LABEL = re.compile(r"\s*[-•–—·]\s+(?:\d{1,2}[.)]\s+)?(?P<name>[
 _MIN_PARAGRAPH = 80  # characters of a paragraph's line: no list's item
 
 
+# a rule's English name and its Russian name ending the line with a colon, no bullet
+# ("Invulnerable Saves непробиваемый спасбросок:", "Mortal Wounds Смертельные раны:")
+_BILINGUAL_LABEL = re.compile(
+    r"\s*(?P<name>[A-Z][A-Za-z'&-]*(?:\s+[A-Za-z][A-Za-z'&-]*){0,3}"
+    r"\s+[А-ЯЁа-яё][а-яё-]*(?:\s+[а-яё-]+){0,3}):\s*")
+
+
 def _bulleted_label(line: str, next_line: str | None) -> bool:
     """A bulleted name ending its line with a colon over a paragraph heads the paragraph ("·
     Wound Roll бросок на ранение:" / "Если атака попала в цель, …"); over a short line it
-    opens a list ("• Легендарные полки:" / "Проклятый Батальон.")."""
+    opens a list ("• Легендарные полки:" / "Проклятый Батальон."). So does a rule's name in
+    English and in Russian with no bullet ("Mortal Wounds Смертельные раны:")."""
     if next_line is None or len(next_line.strip()) < _MIN_PARAGRAPH or not line.rstrip() \
             .endswith(":"):
         return False
-    m = _BULLETED_LABEL.fullmatch(line)
+    m = _BULLETED_LABEL.fullmatch(line) or _BILINGUAL_LABEL.fullmatch(line)
     return m is not None and m.group("name")[:1].isupper() \
         and not _has_finite_verb(m.group("name"))
 
