@@ -272,8 +272,8 @@ def numeric_table_headers(lines: list[str], nonblank: list[int]) -> set[int]:
                 or not _COLUMN_LABELS.fullmatch(line):
             continue
         rows = []
-        for j in nonblank[k + 1:]:
-            row = lines[j].strip()
+        for n in range(k + 1, len(nonblank)):  # (no copy of the rest of the list per header)
+            row = lines[nonblank[n]].strip()
             if len(row) > _ROW_CHARS or not _ROW_START.match(row):
                 break
             rows.append(row.split())
