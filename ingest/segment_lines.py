@@ -108,8 +108,7 @@ def segment_lines(
     field_values, form_names = form_fields(lines, nonblank)
     rows |= field_values
     cand = [i for i in nonblank if i not in rows and (is_heading_line(lines[i], following(i))
-            or _above_subtitle(lines, i, nxt) or i in form_names
-            or _bulleted_label(lines[i], following(i)))]
+            or _above_subtitle(lines, i, nxt) or i in form_names)]
     headline: int | None = None  # the page's title, when only its length kept it out
     if nonblank and (not cand or cand[0] != nonblank[0]) \
             and _page_title(lines, nonblank[0], following(nonblank[0])):
@@ -551,32 +550,6 @@ def _is_label(line: str) -> bool:
 
 _MAX_SUBTITLE_WORDS = 6
 _MAX_SUBTITLE_CHARS = 60
-
-
-# a bulleted name and a colon ending its line ("· Wound Roll бросок на ранение:", "· 3. Saving
-# Throw спасбросок:")
-_BULLETED_LABEL = re.compile(r"\s*[-•–—·]\s+(?:\d{1,2}[.)]\s+)?(?P<name>[^\s:][^:]{2,58}):\s*")
-_MIN_PARAGRAPH = 80  # characters of a paragraph's line: no list's item
-
-
-# a rule's English name and its Russian name ending the line with a colon, no bullet
-# ("Invulnerable Saves непробиваемый спасбросок:", "Mortal Wounds Смертельные раны:")
-_BILINGUAL_LABEL = re.compile(
-    r"\s*(?P<name>[A-Z][A-Za-z'&-]*(?:\s+[A-Za-z][A-Za-z'&-]*){0,3}"
-    r"\s+[А-ЯЁа-яё][а-яё-]*(?:\s+[а-яё-]+){0,3}):\s*")
-
-
-def _bulleted_label(line: str, next_line: str | None) -> bool:
-    """A bulleted name ending its line with a colon over a paragraph heads the paragraph ("·
-    Wound Roll бросок на ранение:" / "Если атака попала в цель, …"); over a short line it
-    opens a list ("• Легендарные полки:" / "Проклятый Батальон."). So does a rule's name in
-    English and in Russian with no bullet ("Mortal Wounds Смертельные раны:")."""
-    if next_line is None or len(next_line.strip()) < _MIN_PARAGRAPH or not line.rstrip() \
-            .endswith(":"):
-        return False
-    m = _BULLETED_LABEL.fullmatch(line) or _BILINGUAL_LABEL.fullmatch(line)
-    return m is not None and m.group("name")[:1].isupper() \
-        and not _has_finite_verb(m.group("name"))
 
 
 def _above_subtitle(lines: list[str], i: int, nxt: dict[int, int | None]) -> bool:

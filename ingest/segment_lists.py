@@ -80,6 +80,10 @@ def flattened_list_breaks(text: str) -> list[int]:
 
 
 _MIN_LABELS = 2
+_LABEL_BULLET = re.compile(r"^\s*[-•–—·]\s+(?:\d{1,2}[.)]\s+)?")
+# a rule's English name, then its Russian name ("Invulnerable Saves непробиваемый спасбросок")
+_BILINGUAL_NAME = re.compile(r"[A-Z][A-Za-z'&-]*(?:\s+[A-Za-z][A-Za-z'&-]*){0,3}"
+                             r"\s+[А-ЯЁа-яё][а-яё-]*(?:\s+[а-яё-]+){0,3}")
 _MIN_PARAGRAPH = 60
 # a rule's asides are no headings of their own: "Пример:" / "Например, …", "Примечание:"
 _ASIDES = frozenset({"пример", "примечание", "замечание", "исключение", "внимание", "важно",
@@ -109,10 +113,14 @@ def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | Non
         s = lines[i].rstrip()
         if not s.endswith(":") or s.endswith("::"):
             continue
-        name = s[:-1].strip()
+        # (a list's bullet and number before it are no part of it: "· 3. Saving Throw
+        # спасбросок:"; a rule's English name may open it before its Russian one: "Mortal
+        # Wounds Смертельные раны:")
+        name = _LABEL_BULLET.sub("", s[:-1]).strip()
         toks = words(name)
         j = nxt[i]
-        if not toks or len(toks) > _MAX_WORDS or j is None or pos(toks[0]) not in _NAME_HEADS \
+        if not toks or len(toks) > _MAX_WORDS or j is None \
+                or not (pos(toks[0]) in _NAME_HEADS or _BILINGUAL_NAME.fullmatch(name)) \
                 or _has_finite_verb(name) or not is_heading_line(name, None) \
                 or lemma(toks[0]) in _ASIDES:
             continue

@@ -80,6 +80,15 @@ def _own_text(text: str, sec: Section) -> str:
     return "" if _ENGLISH_NAME_LINE.fullmatch(own) else own
 
 
+_PARAGRAPH_LINE = re.compile(r"^[^\n]{60,}[.!?…»\"]\s*$", re.MULTILINE)
+
+
+def _has_paragraph(text: str, sec: Section) -> bool:
+    """Whether a section's own text holds a paragraph: a line of 60 characters or more ending
+    a sentence."""
+    return _PARAGRAPH_LINE.search(text, *sec.body_span) is not None
+
+
 def nest_lines(
     sections: list[Section], text: str, vocab: Vocabulary, system: str | None,
     gaps: dict[int, int], page_ends: list[int] | None = None, entries: set[int] | None = None,
@@ -145,10 +154,13 @@ def nest_lines(
         decided = i - 1 in (entries or ()) and i in (entries or ())
         if decided:
             parent = sections[i - 1].parent
-        elif i and i in (labels or ()) and not page_break(sec.heading_span[0]):
+        elif i and i in (labels or ()) and not page_break(sec.heading_span[0]) \
+                and not _has_paragraph(text, sections[i - 1]):
             # the first of a list of labels on lines of their own under a heading line: the
             # heading holds the list ("Dataslate …" / "Ограничения формации:", "Специальные
-            # правила формации:")
+            # правила формации:"); a heading over a paragraph of its own is a rule, and the
+            # labels after it are its peers ("Выберите другое оружие …" / "Если у атакующей
+            # модели …" / "Mortal Wounds Смертельные раны:")
             parent, decided = i - 1, True
         elif i >= 2 and ERRATA_ENTRY.match(" ".join(sec.heading.split())) \
                 and not ERRATA_ENTRY.match(" ".join(sections[i - 1].heading.split())):
