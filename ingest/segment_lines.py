@@ -43,6 +43,7 @@ from ingest.segment_lists import (
     contents_entry,
     contents_paragraphs,
     form_fields,
+    is_label,
     numeric_table_headers,
     split_list_items,
     table_cells,
@@ -336,7 +337,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             # (no sentence goes on into a spell's heading with its casting value)
         if p == i - 1 and announces_name(lines[p]):
             continue  # "На все Бои действует правило" / "Приближение шторма": the rule's name
-        if p == i - 1 and _is_label(lines[p]) and i not in form_names \
+        if p == i - 1 and is_label(lines[p]) and i not in form_names \
                 and not caps_over_text(lines, i):
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value (a form's
             # name, "Название:" / "Ликтор", heads the form; a heading in capitals over its
@@ -536,16 +537,6 @@ def _runs_on(line: str) -> bool:
     s = line.rstrip()
     return len(s) >= _WRAPPED_LINE and (s[-1].isalpha() or s[-1] in ",-") \
         and not _is_caps(s)
-
-
-_MAX_LABEL_WORDS = 4
-
-
-def _is_label(line: str) -> bool:
-    """A datasheet's field label on a line of its own ("Тип подразделения:"), its value on
-    the next line."""
-    s = line.strip()
-    return s.endswith(":") and 0 < len(words(s)) <= _MAX_LABEL_WORDS and not BULLET.match(s)
 
 
 _MAX_SUBTITLE_WORDS = 6

@@ -291,8 +291,16 @@ def numeric_table_headers(lines: list[str], nonblank: list[int]) -> set[int]:
     return out
 
 
-# a form's label alone on its line, its value on the next ("Тип:" / "Пехота")
-_BARE_LABEL = re.compile(r"[А-ЯЁA-Z][\w ()/-]{0,30}:")
+_MAX_LABEL_WORDS = 4
+
+
+def is_label(line: str) -> bool:
+    """A datasheet's field label on a line of its own ("Тип подразделения:"), its value on
+    the next line."""
+    s = line.strip()
+    return s.endswith(":") and 0 < len(words(s)) <= _MAX_LABEL_WORDS and not BULLET.match(s)
+
+
 # the labels of a form's name: its value names the thing the form describes
 _NAME_LABELS = frozenset({"название", "наименование", "имя", "name", "title"})
 _MIN_FIELDS = 2
@@ -322,9 +330,9 @@ def form_fields(lines: list[str], nonblank: list[int]) -> tuple[set[int], set[in
             label = lines[nonblank[k]].rstrip()
             if not label.endswith(":"):  # (the cheap test first)
                 break
-            label, value = label.strip(), lines[nonblank[k + 1]].strip()
-            if not _BARE_LABEL.fullmatch(label) or _BARE_LABEL.fullmatch(value) \
-                    or len(value) > _CELL or caps_over_text(lines, nonblank[k + 1]):
+            value = lines[nonblank[k + 1]].strip()
+            if not is_label(label) or is_label(value) or len(value) > _CELL \
+                    or caps_over_text(lines, nonblank[k + 1]):
                 break  # (a heading in capitals over text is what a label introduces:
                 # "Rulebook:" / "ADDITIONAL CHARACTERISTICS" / "In addition to …")
             run.append((nonblank[k], nonblank[k + 1]))
