@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingest.sections import PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
+from ingest.sections import ERRATA_ENTRY, PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
 from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_lemma
 
@@ -31,7 +31,6 @@ class Mention:
 
 
 _MORE_PAGES = re.compile(r"([-–]|,|\s(?:и|and|&)\s)\s*(\d+)")
-_ENTRY_DASH = re.compile(r"\s*[–—-]\s")
 _MAX_RANGE = 10  # pages a range "стр. 12-15" names one by one; a longer one, its two ends
 _QUOTED = re.compile(r"«([^«»]{2,40})»")
 _RULE_WORD = re.compile(r"(?:правил\w*|специальн\w+\s+правил\w*)\s*(?:для\s+)?$", re.IGNORECASE)
@@ -79,6 +78,15 @@ def sentence_of(text: str, pos: int) -> str:
     return text[start:end].strip()
 
 
+def _errata_entry_at(text: str, at: int) -> bool:
+    """Whether an errata's entry line (:data:`~ingest.sections.ERRATA_ENTRY`) starts at
+    ``at``, the line's start but for spaces."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return not text[start:at].strip() \
+        and ERRATA_ENTRY.match(text[start:end if end >= 0 else len(text)]) is not None
+
+
 def page_citations(text: str) -> list[Mention]:
     """Page citations: "см. стр. 42", "описано на странице 92", "(страница 66)", "см. с. 57",
     "на с. 56", "(с. 133)", "на стр 33"; a citation of several pages ("стр. 199-200",
@@ -98,9 +106,7 @@ def page_citations(text: str) -> list[Mention]:
     out = []
     # (an English errata's entry, "Page 58 – Kurt Helborg, Special Rules", is the twin of the
     # Russian entry that cites the page: its line names the page it amends, no citation)
-    english = [m for m in PAGE_EN_RE.finditer(text)
-               if not (text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip() == ""
-                       and _ENTRY_DASH.match(text, m.end()))]
+    english = [m for m in PAGE_EN_RE.finditer(text) if not _errata_entry_at(text, m.start())]
     found = sorted([*PAGE_RE.finditer(text), *pages_after(text), *english],
                    key=lambda m: m.start())
     for m in found:
