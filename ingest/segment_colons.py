@@ -72,7 +72,7 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
                 is_cyrillic(w[0]) and w[0].islower() and all_pos(w) & _PREDICATES
                 for w in said):
             continue
-        if len(toks) == 1 and not glossed:
+        if len(toks) == 1 and not glossed and not _under_lead_in(text, m.start(1), found):
             if named is None:  # read once, and only for a text with such an entry
                 named = {w.group(1) for w in _NAMED_INSIDE.finditer(text)}
             if name not in named:
@@ -84,3 +84,22 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
         or _title_case(text[found[k][0]:found[k][1]])
         or _ENGLISH_GLOSS.search(text[found[k][0]:found[k][1]]) is not None}
     return {found[k][0]: found[k][1:] for k in sorted(listed)}
+
+
+def _under_lead_in(text: str, start: int, found: list[tuple[int, int, int]]) -> bool:
+    """Whether an entry at ``start`` opens a line right under a list's lead-in, a line that
+    ends with a colon ("Специальные правила формации:" / "Гипертоксичный: Любое атаки …"), or
+    under the text of the entry before it, itself so placed at its line's start: the list's
+    entries, a one-word name among them a rule's as much as the others."""
+    line = text.rfind("\n", 0, start) + 1
+    if text[line:start].strip(" \t*"):
+        return False  # (not at its line's start)
+    above = text[:line].rstrip()
+    if above.endswith(":"):
+        return True
+    if not found:
+        return False
+    prev = found[-1][0]  # the entry before: its text runs up to this line, no other between
+    prev_line = text.rfind("\n", 0, prev) + 1
+    return not text[prev_line:prev].strip(" \t*") and start - prev <= _COLON_NEAR \
+        and _COLON_CAPITAL.search(text, found[-1][2], line) is None

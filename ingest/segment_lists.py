@@ -79,7 +79,6 @@ def flattened_list_breaks(text: str) -> list[int]:
     return sorted(breaks)
 
 
-_MIN_LABELS = 2
 _LABEL_BULLET = re.compile(r"^\s*[-•–—·]\s+(?:\d{1,2}[.)]\s+)?")
 # a rule's English name, then its Russian name ("Invulnerable Saves непробиваемый спасбросок")
 _BILINGUAL_NAME = re.compile(r"[A-Z][A-Za-z'&-]*(?:\s+[A-Za-z][A-Za-z'&-]*){0,3}"
@@ -104,9 +103,11 @@ def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | Non
     """Headings written as labels on lines of their own, a colon after each, a paragraph under
     each ("Участие в кампании:" / "Любой новый участник может …", "Карта:" / "Карта состоит
     …"; a bilingual page's original under it: "Ограничения формации:" / "The Lictor Forest
-    Brood contains 5 Lictors."), two or more in the text: line → where its name ends (before
-    the colon). A list's lead-in ("Фазы следующие:" / "1. Инициативная фаза") has its items
-    under it, no paragraph.
+    Brood contains 5 Lictors."; a list's lead-in over the rules run in after it:
+    "Специальные правила формации:" / "Гипертоксичный: Любая атака …"), one alone in its text
+    as well: line → where its name ends (before the colon). A list's lead-in over short items
+    ("Фазы следующие:" / "1. Инициативная фаза") has no paragraph under it, and an aside
+    ("Примечание:", "Пример:") is the text's, no heading.
     """
     found: dict[int, int] = {}
     for i in nonblank:
@@ -129,7 +130,7 @@ def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | Non
                 or not (_has_finite_verb(_first_clause(body)) or _english_sentence(body)):
             continue
         found[i] = len(s) - 1
-    return found if len(found) >= _MIN_LABELS else {}
+    return found
 
 
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]?\s*$")

@@ -152,13 +152,22 @@ def nest_lines(
             open_group = None
         # the next entry of a list of rules run in after a colon is its sibling
         decided = i - 1 in (entries or ()) and i in (entries or ())
-        if decided:
+        if decided and i - 1 in (labels or ()) and i not in (labels or ()) \
+                and not text[sections[i - 1].body_span[0]:sections[i - 1].body_span[1]].strip():
+            # a label over no text of its own is the lead-in of the entries run in after it
+            # ("Специальные правила формации:" / "Гипертоксичный: Любая атака …")
+            parent = i - 1
+        elif decided:
             parent = sections[i - 1].parent
-        elif i and i in (labels or ()) and not page_break(sec.heading_span[0]) \
+        elif i and (i in (labels or ()) or i in (entries or ())) \
+                and not page_break(sec.heading_span[0]) \
                 and not _has_paragraph(text, sections[i - 1]):
-            # the first of a list of labels on lines of their own under a heading line: the
-            # heading holds the list ("Dataslate …" / "Ограничения формации:", "Специальные
-            # правила формации:"); a heading over a paragraph of its own is a rule, and the
+            # the first of a list of labels on lines of their own, or of rules run in after a
+            # colon, under a heading line: the heading holds the list ("Dataslate …" /
+            # "Ограничения формации:", "Специальные правила формации:"; "Стая смерти" / "1
+            # Hive Tyrant" / "Ограничения формации: Тиран улья …"; "Ликтор" / "Ликтор
+            # охотится в одиночку." / "*Раздирающий (Rending): …"); a heading over a paragraph
+            # of its own (a long line ending a sentence) is a rule, and the
             # labels after it are its peers ("Выберите другое оружие …" / "Если у атакующей
             # модели …" / "Mortal Wounds Смертельные раны:")
             parent, decided = i - 1, True
