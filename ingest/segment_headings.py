@@ -428,19 +428,21 @@ _MIN_PERIOD_RUN_IN_TEXT = 40
 
 def _period_run_in(head: str, rest: str) -> bool:
     """Whether ``head`` before a period is a rule's name over ``rest``, its text: a name (in the
-    nominative, no predicate; not opening with a conjunction, a pronoun or a determiner: "Но
-    ближе к делу", "Всем здравствуйте") over a sentence (a clause of forty characters or
-    more)."""
+    nominative, no predicate; not opening with a conjunction, a pronoun, a preposition or a
+    determiner: "Но ближе к делу", "Всем здравствуйте", "На этот раз по вахе") over a sentence
+    (a clause of forty characters or more, its first sentence a clause)."""
     toks = words(re.sub(r"^\d{1,2}[.)]\s+|\s+\([^()]*\)$", "", head))
     if not toks:
         return False
     first = toks[0]
     if len(rest.strip()) < _MIN_PERIOD_RUN_IN_TEXT or _has_predicate(head) \
-            or pos(first) in ("CONJ", "NPRO", "PRCL", "INTJ", "ADVB") \
+            or pos(first) in ("CONJ", "NPRO", "PRCL", "INTJ", "ADVB", "PREP") \
             or lemma(first) in _QUANTIFIERS | _DETERMINERS or not _may_be_nominative(first):
         return False  # (a name is in the nominative: "Звериной Могилы. Это игра …" ends the
         # sentence of the line above)
-    return _is_clause(rest)
+    # (the text's first sentence is a clause: a line of terms each closed by a period, "Обычный
+    # стол. Длинные стороны. Защитники ходят первыми.", is a note's telegraphic style, no rule)
+    return _is_clause(_first_clause(rest))
 
 
 @lru_cache(maxsize=4_096)

@@ -116,6 +116,8 @@ def nest_lines(
     open_group: int | None = None
     group_caps: int | None = None  # the last capitalised member of the open group
     group_gap = 0
+    # the groups the open one is in, outermost first, with their gaps and last capitals
+    outer: list[tuple[int, int, int | None]] = []
     phase: int | None = None
     caps: int | None = None
     last_top: int | None = None
@@ -139,9 +141,9 @@ def nest_lines(
     opening_gap = max(gaps.values(), default=0) + 1
     for i, sec in enumerate(sections):
         gap = gaps.get(sec.heading_span[0], 1)
-        if not i and not text[:sec.heading_span[0]].strip() and (
-                not text[sec.body_span[0]:sec.body_span[1]].strip()
-                or is_group_title(sec.title)):
+        opening = not i and not text[:sec.heading_span[0]].strip() and (
+            not text[sec.body_span[0]:sec.body_span[1]].strip() or is_group_title(sec.title))
+        if opening:
             gap = opening_gap
         key = _title_key(sec.title)
         parent: int | None = None
@@ -150,6 +152,7 @@ def nest_lines(
         is_type = bool(vocab.unit_type(sec.title))
         if page_break(sec.heading_span[0]) or sec.title.endswith("!"):
             open_group = None
+            outer.clear()
         # the next entry of a list of rules run in after a colon is its sibling
         decided = i - 1 in (entries or ()) and i in (entries or ())
         if decided and i - 1 in (labels or ()) and i not in (labels or ()) \
@@ -220,10 +223,14 @@ def nest_lines(
                 if open_group is not None and open_group in _chain(sections, twin):
                     if open_group == twin or parent != open_group:
                         open_group, group_caps = None, None
+                        outer.clear()
+        while parent is None and open_group is not None and not decided and gap > group_gap:
+            # a gap wider than the group's closes it; the group it is in holds on if the gap
+            # is not wider than that one's ("Боевые Машины" / "ТЕСТЫ НА ХАРАКТЕРИСТИКИ" /
+            # "БЛИЖНИЙ БОЙ.")
+            open_group, group_gap, group_caps = outer.pop() if outer else (None, 0, None)
         if parent is None and open_group is not None and not decided:
-            if gap > group_gap:
-                open_group, group_caps = None, None
-            elif killteam and group_caps is not None and not _is_caps(sec.heading):
+            if killteam and group_caps is not None and not _is_caps(sec.heading):
                 parent = group_caps  # typography within the group: mixed case under capitals
             elif step_open is not None and step_open > open_group \
                     and not STEP_NAME.match(" ".join(sec.heading.split())) \
@@ -276,9 +283,12 @@ def nest_lines(
             group_caps = i
         # a heading with no text of its own right above another holds the entries after it
         # ("Мобильные войска" / "Сквадрон бронированных Стражей"), as a group's title does
-        # (in a group too: "Исправления" of an errata over its entries)
+        # (in a group too: "Исправления" of an errata over its entries); in a text of two
+        # styles only the one that opens it, in mixed case, over its parts in capitals ("9.
+        # Боевые Машины" / "ТЕСТЫ НА ХАРАКТЕРИСТИКИ"): its chapter's title
         container = (parent is None and open_group is None or (
-            open_group is not None and parent == open_group)) and not killteam \
+            open_group is not None and parent == open_group)) and (
+                not killteam or opening and not _is_caps(sec.heading)) \
             and not _own_text(text, sec).strip() and i + 1 < len(sections)
         if (is_group_title(sec.title) or container) \
                 and (open_group is None or parent == open_group):
@@ -287,6 +297,10 @@ def nest_lines(
             # a page that parts every paragraph by wide gaps parts its group's title from its
             # lead-in as widely: no narrower gap closes the group
             own = max(gap, _gap_after(sec, text, gaps))
+            if nested and open_group is not None:
+                outer.append((open_group, group_gap, group_caps))
+            else:
+                outer.clear()
             open_group, group_gap, group_caps = i, min(own, group_gap) if nested else own, None
         if parent is None:
             last_top = i
