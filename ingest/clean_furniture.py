@@ -458,16 +458,19 @@ def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
         # saved twice) repeats its lines with their neighbours, and they stay
         contexts = {(lines[k - 1][2] if k else "", lines[k + 1][2] if k + 1 < len(lines) else "")
                     for k in ks}
-        if (beside or cuts) and 2 * len(contexts) >= len(ks) and len(contexts) >= 2:
+        if all(furniture(k - 1) and furniture(k + 1) for k in ks[:-1]) \
+                and not (furniture(ks[-1] - 1) and furniture(ks[-1] + 1)) \
+                and (not furniture(ks[-1] + 1) or not beside):
+            # a forum topic's title between its breadcrumb and pager, or a page's title above
+            # the site's banners, then the text's own heading of the same words over its text
+            # ("ЗНАЕТЕ ЛИ ВЫ?" / "Lords of War Газгулл Тракка …" / "Тип отряда: …"): the
+            # copies above go, the heading stays
+            edits += [block_edit(text, lines[k][0], lines[k][1], "site_furniture",
+                                 REPEATED_REASON) for k in ks[:-1]]
+        elif (beside or cuts) and 2 * len(contexts) >= len(ks) and len(contexts) >= 2:
             reason = REPEATED_REASON if beside else RUNNING_LINE_REASON
             edits += [block_edit(text, lines[k][0], lines[k][1], "site_furniture", reason)
                       for k in ks]
-        elif all(furniture(k - 1) and furniture(k + 1) for k in ks[:-1]) \
-                and not (furniture(ks[-1] - 1) and furniture(ks[-1] + 1)):
-            # a forum topic's title between its breadcrumb and pager, then the post's own
-            # heading of the same words over its text: the copies above go, the heading stays
-            edits += [block_edit(text, lines[k][0], lines[k][1], "site_furniture",
-                                 REPEATED_REASON) for k in ks[:-1]]
     return edits
 
 

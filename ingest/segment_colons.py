@@ -12,11 +12,13 @@ from ingest.segment_headings import _first_clause, _has_finite_verb
 from kb.lemmas import all_pos, pos, words
 
 # "Аура безумия: Каждый вражеский отряд …": a rule's name, a colon and its text as a sentence,
-# at a line's start or after the sentence (or the profile's value) before it
+# at a line's start or after the sentence (or the profile's value) before it (a conjunction or a
+# preposition of one letter may join its words: "Пророк Горка и Морка: Если …")
 # (a footnote's mark may open it, and the rule's English name in brackets close it: "*Раздирающий
 # (Rending): При каждом выпадении 6 …")
 _COLON_RUN_IN = re.compile(
-    r"(?:^\*?|(?<=[.!?»”\"\d])[^\S\n]+)([А-ЯЁ][а-яё]+(?:[^\S\n]+[А-ЯЁа-яё][а-яё]+){0,4}"
+    r"(?:^\*?|(?<=[.!?»”\"\d])[^\S\n]+)([А-ЯЁ][а-яё]+(?:[^\S\n]+(?:[А-ЯЁа-яё][а-яё]+|[исво]))"
+    r"{0,4}"
     r"(?:[^\S\n]+\([A-Za-z][A-Za-z' &-]*\))?):[^\S\n]+(?=[А-ЯЁ«])", re.MULTILINE)
 _ENGLISH_GLOSS = re.compile(r"\s+\([A-Za-z][A-Za-z' &-]*\)$")
 # where such an entry may be: a colon before a capital (searched first, as it is rare; the name
@@ -34,7 +36,8 @@ _NAMED_INSIDE = re.compile(r"[\w,][^\S\n]+([А-ЯЁ][а-яё]+)(?![\w:])")
 def _title_case(name: str) -> bool:
     """Whether a name of two words or more capitalises every word ("Осадное Оборудование"), as
     a sentence's words never are: a rule's name, even with no other entry near it."""
-    toks = name.split()
+    toks = [t for t in name.split() if len(t) > 1]  # (a conjunction of one letter is no word
+    # of the name's: "Пророк Горка и Морка")
     return len(toks) >= 2 and all(t[:1].isupper() for t in toks)
 
 

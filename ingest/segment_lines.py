@@ -313,8 +313,11 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     or with two others near it (a web page's list renumbered "1.", "1.", "3.").
     """
     prev: dict[int, int | None] = {}
+    following: dict[int, int] = {}
     for k, i in enumerate(nonblank):
         prev[i] = nonblank[k - 1] if k else None
+        if k:
+            following[nonblank[k - 1]] = i
     numbers: dict[int, int] = {}
     styles: dict[int, bool] = {}  # a list's items share a style: all in capitals or none
     for i in nonblank:
@@ -344,7 +347,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             # text, "Rulebook:" / "ADDITIONAL CHARACTERISTICS" / "In addition to …", is
             # the heading of what a label introduces)
         if field_shaped(lines[i]) and i not in (runin or set()) \
-                and _among_fields(lines, i):
+                and _among_fields(lines, i, following.get(i)):
             continue  # "Дата проведения: 27 августа" / "Место проведения: подвал": a field
         if p == i - 1 and BULLET.match(lines[p]) and lines[p].rstrip().endswith((":", ",")):
             continue  # "• Легендарные полки:" / "Проклятый Батальон.": the item goes on
@@ -378,12 +381,15 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     return keep
 
 
-def _among_fields(lines: list[str], i: int) -> bool:
-    """Whether the line right above or below line ``i`` (no blank line between) is a field by
-    its own words (a date, a number, a comma-separated value:
-    :func:`~ingest.segment_headings.is_field`)."""
+def _among_fields(lines: list[str], i: int, below: int | None) -> bool:
+    """Whether the line right above or below line ``i`` (no blank line between), or the next
+    line with words below it (a datasheet's copy spaces its fields apart: "Тип отряда: Пехота
+    (Персонаж)." / "" / "Состав отряда: 1 (Уникальный)."), is a field by its own words (a date,
+    a number, a comma-separated value: :func:`~ingest.segment_headings.is_field`). (A label
+    after a field and a blank line, over a paragraph, heads it: "Формат: 1250 очков" / "" /
+    "Магия: общие правила" / "Псайкеры проходят тест …".)"""
     return any(0 <= j < len(lines) and lines[j].strip() and is_field(lines[j])
-               for j in (i - 1, i + 1))
+               for j in (i - 1, i + 1)) or (below is not None and is_field(lines[below]))
 
 
 _PARAGRAPH = 100
