@@ -35,7 +35,13 @@ from ingest.clean_forum import (
 )
 from ingest.clean_menus import category_menus
 from ingest.clean_pages import FOOTER_RE
-from ingest.clean_titles import lofi_title_label, page_title, site_name, topic_title_mark
+from ingest.clean_titles import (
+    lofi_title_label,
+    page_title,
+    site_name,
+    topic_over_post_title,
+    topic_title_mark,
+)
 from ingest.models import Edit
 from kb.lemmas import is_known
 
@@ -502,6 +508,8 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(category_menus(text))
     blocks.extend(page_title(text))
     blocks.extend(site_name(text))
+    if "ообщени" in text:  # (the cheap test first)
+        blocks.extend(topic_over_post_title(text))
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", BREADCRUMB_REASON)
                   for m in _BREADCRUMB_RE.finditer(text)
                   if "«" not in m.group(1) and "<" not in m.group(1))  # quotes, not a path

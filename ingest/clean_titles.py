@@ -15,8 +15,10 @@ heading of the text.
 
 A forum engine prints a topic's title over its first post with a mark ("> Орки и гоблины, пара
 вопросов"): the mark goes and the title heads the topic, or the title goes whole when the
-post's own heading repeats it below. Its text-only version (Invision's "lo-fi") labels the
-title among the page's first lines ("Полная версия: Правила на SPEARHEAD"): the label goes.
+post's own heading repeats it below; a topic's title over the engine's line that opens the
+posts ("Рекомендуемые сообщения") goes when the first post opens with a heading of its own.
+Its text-only version (Invision's "lo-fi") labels the title among the page's first lines
+("Полная версия: Правила на SPEARHEAD"): the label goes.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import re
 from ingest.clean_edits import HSPACE, block_edit
 from ingest.models import Edit
 from ingest.sections import fold_marks
+from kb.lemmas import pos, words
 
 PAGE_TITLE_REASON = "заголовок страницы с названием сайта (тот же заголовок стоит ниже)"
 SITE_NAME_REASON = "название сайта (сообщество, клуб) в шапке страницы"
@@ -86,6 +89,36 @@ def topic_title_mark(text: str, headers: list[Edit]) -> list[Edit]:
     if _stands_below(m.group(2), text, first):
         return [Edit(m.start(), m.end(), "", "site_furniture", TOPIC_REPEATED_REASON)]
     return [Edit(m.start(1), m.end(1), "", "site_furniture", TOPIC_MARK_REASON)]
+
+
+TOPIC_OVER_TITLE_REASON = "название темы форума над собственным заголовком сообщения"
+# a topic's title over the engine's line that opens its posts (Invision's "Рекомендуемые
+# сообщения", phpBB's "Автор Сообщение"), then the first post's first line
+_TOPIC_OVER_POSTS_RE = re.compile(
+    rf"^{HSPACE}*(?P<title>[^\s][^\n]{{2,150}}?){HSPACE}*\n(?:{HSPACE}*\n)*"
+    rf"{HSPACE}*(?i:рекомендуемые{HSPACE}+сообщения|автор{HSPACE}+сообщение){HSPACE}*\n"
+    rf"(?:{HSPACE}*\n)*{HSPACE}*(?P<first>[^\s][^\n]*?){HSPACE}*\n", re.MULTILINE)
+_MAX_POST_TITLE = 150
+_SENTENCE_END = ".!?…:;,"
+
+
+def topic_over_post_title(text: str) -> list[Edit]:
+    """A forum topic's title over the engine's line that opens its posts, when the first post
+    opens with a heading of its own ("Кампания ВХ40к (анонс)" / "Рекомендуемые сообщения" /
+    "Кампания по ВХ40К" / "В кампании принимает участие …"): the post's heading heads the
+    text, the topic's title is the page's. A post that opens with a sentence ("Турнир пройдет
+    12-13 декабря …") leaves the topic's title to head it."""
+    m = _TOPIC_OVER_POSTS_RE.search(text)
+    if m is None:
+        return []
+    first, title = m.group("first"), m.group("title")
+    if any(len(line) > _MAX_POST_TITLE or line.endswith(tuple(_SENTENCE_END)) or ": " in line
+           or not line[:1].isupper() or any(pos(w) == "VERB" for w in words(line))
+           for line in (first, title)) or not text[m.end():].strip():
+        return []  # (a sentence with no stop at its line's end, "Турнир пройдет 12-13 …", or a
+        # post header's field, "Добавлено: 18 май 2011 15:20", is no heading)
+    return [block_edit(text, m.start("title"), m.end("title"), "site_furniture",
+                       TOPIC_OVER_TITLE_REASON)]
 
 
 LOFI_LABEL_REASON = "метка текстовой версии темы форума «Полная версия:» перед её названием"

@@ -222,11 +222,12 @@ _VOCATIVE = re.compile(
     r"(?:(?:(?:дорогие|уважаемые)\s+)?(?:друзья|коллеги|комрады|камрады|господа|товарищи"
     r"|ребята|форумчане)|(?:дорогие|уважаемые)\s+(?:игроки|участники|братья))\s*[!,.]?",
     re.IGNORECASE)
-# a postal address: a street, an avenue or a house with its number, a city ("ул. Красный
-# проспект, 50", "г.Новосибирск", "пр-т Мира, д. 5")
+# a postal address: a street, an avenue or a house with its number, a city before the next
+# part of the address ("ул. Красный проспект, 50", "г.Новосибирск, ул. …", "пр-т Мира, д. 5";
+# a city alone names an event's place: "… клуб "Бизон" г. Королев (МО)")
 _ADDRESS = re.compile(
     r"(?:\bул\.|\bулица\s|\bпр-т\b|\bпроспект\b|\bпер\.|\bпереулок\s|\bш\.|\bшоссе\s)"
-    r"[^\n]{0,40}?\d|\bг\.\s?[А-ЯЁ][а-яё]+|\bд\.\s?\d", re.IGNORECASE)
+    r"[^\n]{0,40}?\d|\bг\.\s?[А-ЯЁ][а-яё]+,|\bд\.\s?\d", re.IGNORECASE)
 _TRAILING_NOTES = re.compile(r"(?:\s*\([^()\n]{1,60}\))+$")
 
 
