@@ -9,7 +9,7 @@ sides stays apart.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import lru_cache
 
@@ -148,10 +148,44 @@ def _furniture_lines_re() -> re.Pattern[str]:
     return re.compile(rf"^{HSPACE}*(?:{bodies}){HSPACE}*$", re.MULTILINE)
 
 
+_BAR_INLINE = re.compile(rf"{HSPACE}*(?<!\S)\|(?!\S)")
+# a table's row or cell with its column bar kept ("Расстановка |", "WFB 6/8 | 28 мм | …|")
+_BAR_ROW = re.compile(rf"^[^\n]*\|{HSPACE}*$", re.MULTILINE)
+_MIN_BAR_ROWS = 3
+
+
+def _bar_tables(text: str) -> list[tuple[int, int]]:
+    """The spans of tables a copy kept with their column bars: runs of lines each ending in a
+    bar ("|" / "Расстановка |" / "Миссия |" / "1 |" / "Combat Drop |"; a markdown table's
+    rows), three or more with words before the bar. Their bars are the table's, not a site's
+    separators, and stay."""
+    spans: list[tuple[int, int]] = []
+    start = end = -1
+    worded = 0
+    for m in _BAR_ROW.finditer(text):
+        if start >= 0 and text[end:m.start()].strip() == "":
+            end = m.end()  # (the next line, or after blank lines only: the run goes on)
+        else:
+            if start >= 0 and worded >= _MIN_BAR_ROWS:
+                spans.append((start, end))
+            start, end, worded = m.start(), m.end(), 0
+        worded += any(c.isalnum() for c in m.group())
+    if start >= 0 and worded >= _MIN_BAR_ROWS:
+        spans.append((start, end))
+    return spans
+
+
+def _in_spans(at: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether ``at`` falls in one of ``spans`` (sorted, apart; found by bisection: a text of
+    many tables and many bars would cost their product otherwise)."""
+    k = bisect_right(spans, at, key=lambda span: span[0]) - 1
+    return k >= 0 and at < spans[k][1]
+
+
 # The same inside a line: removed with the spaces before them.
 _FURNITURE_INLINE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"{HSPACE}*{_ADVERT}"), "реклама сайта «Мы поможем в написании…»"),
-    (re.compile(rf"{HSPACE}*(?<!\S)\|(?!\S)"), "разделитель «|» сайта"),
+    (_BAR_INLINE, "разделитель «|» сайта"),
     (WIKI_EDIT_INLINE_RE, WIKI_NAV_REASON),
     (SPOILER_RE, SPOILER_REASON),
 )
@@ -489,10 +523,12 @@ def site_furniture(text: str) -> list[Edit]:
     that repeats the book's title ("Warhammer 40k - 6th edition - Книга правил 1.0. Warhammer
     40k - 6th edition - …"). A whole line goes with the blank lines around it.
     """
+    tables = _bar_tables(text) if "|" in text else []
     blocks = [
         block_edit(text, m.start(m.lastgroup or 0), m.end(m.lastgroup or 0), "site_furniture",
                    _FURNITURE_LINES[int((m.lastgroup or "l0")[1:])][1])
         for m in _furniture_lines_re().finditer(text)
+        if not (tables and "|" in m.group() and _in_spans(m.start(), tables))
     ]
     title_end = _repeated_title_line(text)
     if title_end is not None:
@@ -527,6 +563,7 @@ def site_furniture(text: str) -> list[Edit]:
         for (pattern, reason), anchor in zip(_FURNITURE_INLINE, _INLINE_ANCHORS, strict=True)
         if any(a in text for a in anchor)  # the cheap test first: a scan of the text is not
         for m in pattern.finditer(text)
+        if not (tables and pattern is _BAR_INLINE and _in_spans(m.start(), tables))
     ]
     inline += topic_title_mark(text, [b for b in blocks if b.reason == POST_HEADER_REASON])
     inline += lofi_title_label(text)

@@ -21,6 +21,14 @@ _COLON_RUN_IN = re.compile(
     r"{0,4}"
     r"(?:[^\S\n]+\([A-Za-z][A-Za-z' &-]*\))?):[^\S\n]+(?=[А-ЯЁ«])", re.MULTILINE)
 _ENGLISH_GLOSS = re.compile(r"\s+\([A-Za-z][A-Za-z' &-]*\)$")
+# "The Element of Surprise: До расстановки …": a rule's English name before its Russian text,
+# at a line's start
+_ENGLISH_COLON_RUN_IN = re.compile(
+    r"^\*?([A-Z][A-Za-z'-]+(?:,?[^\S\n]+[A-Za-z][A-Za-z'-]*){0,5}):[^\S\n]+(?=[А-ЯЁ«])",
+    re.MULTILINE)
+# what opens a note, a question or an answer in English, no rule's name
+_ENGLISH_ASIDES = frozenset({"note", "example", "faq", "question", "answer", "upd", "ps", "edit",
+                             "update", "source", "quote", "re", "ответ"})
 # where such an entry may be: a colon before a capital (searched first, as it is rare; the name
 # before it is then matched in the characters just before)
 _COLON_CAPITAL = re.compile(r":[^\S\n]+[А-ЯЁ«]")
@@ -61,14 +69,24 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
     for colon in _COLON_CAPITAL.finditer(text):
         start, after = max(after, colon.start() - _MAX_NAME_CHARS), colon.start() + 1
         m = _COLON_RUN_IN.search(text, start, colon.end())
+        english = False
         if m is None:
-            continue
+            # a translation that keeps the rules' English names: "Prepared Ground: Если в игре
+            # есть маркеры, …" at a line's start
+            m = _ENGLISH_COLON_RUN_IN.search(text, start, colon.end())
+            if m is None or m.group(1).split()[0].lower() in _ENGLISH_ASIDES:
+                continue
+            english = True
         name = m.group(1)
-        glossed = _ENGLISH_GLOSS.search(name) is not None
+        glossed = english or _ENGLISH_GLOSS.search(name) is not None
         toks = words(_ENGLISH_GLOSS.sub("", name))
-        if pos(toks[0]) not in _NAME_HEADS or _has_finite_verb(name):
+        if not english and (pos(toks[0]) not in _NAME_HEADS or _has_finite_verb(name)):
             continue
-        sentence = _first_clause(text[m.end():m.end() + 400])
+        after_colon = text[m.end():m.end() + 400]
+        line = after_colon.split("\n", 1)[0]
+        # (its line, when that holds a sentence's words: the next line may be the next entry,
+        # "Prepared Ground: Если … (не в технику)" / "Fortress-bound: …")
+        sentence = _first_clause(line if len(words(line)) >= _COLON_TEXT_WORDS else after_colon)
         said = words(sentence)
         # (a verb inside a sentence is in lower case: "Правила", "Полет" of a list are names)
         if len(said) < _COLON_TEXT_WORDS or ":" in sentence or not any(

@@ -45,6 +45,7 @@ from ingest.segment_lists import (
     form_fields,
     is_label,
     numeric_table_headers,
+    pipe_cells,
     split_list_items,
     table_cells,
 )
@@ -105,6 +106,8 @@ def segment_lines(
     rows = {i for i in nonblank if i and column_header(lines[i - 1].strip())}
     rows |= split_list_items(lines, nonblank)
     rows |= table_cells(lines, nonblank)
+    if "|" in text:  # (the cheap test first)
+        rows |= pipe_cells(lines, nonblank)
     rows |= numeric_table_headers(lines, nonblank)
     field_values, form_names = form_fields(lines, nonblank)
     rows |= field_values
@@ -172,7 +175,8 @@ def segment_lines(
     valued = {i for i in cand if CASTING_VALUE.search(lines[i].rstrip())}
     cand = [i for i in cand if i in valued or (p := prev_line[i]) is None
             or p not in valued or p in runin]
-    cand = _drop_false_headings(lines, nonblank, cand, set(runin), frozenset(form_names))
+    cand = _drop_false_headings(lines, nonblank, cand, set(runin), frozenset(form_names),
+                                frozenset(colon_lines))
     # a part's ordinal on the line above its title ("СЦЕНАРИЙ ТРЕТИЙ" / "Огамические Камни",
     # "Часть первая" / "Выбор способа …") numbers that heading: it opens its span and is its
     # alias, no section of its own (one over text, "Часть вторая" / "Дополнительные …", is)
@@ -301,7 +305,8 @@ def _after_lead_in(lines: list[str], prev: dict[int, int | None], order: dict[in
 
 def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                          runin: set[int] | None = None,
-                         form_names: frozenset[int] = frozenset()) -> list[int]:
+                         form_names: frozenset[int] = frozenset(),
+                         colons: frozenset[int] = frozenset()) -> list[int]:
     """Heading-like lines that are not headings by what stands around them.
 
     A line after one that left a bracket open continues it ("(с." / "133)."); the text's
@@ -354,11 +359,14 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
         # (a numbered clause with its name and text, "1) Редакция. Все игры …", goes on from
         # no line above it)
         clause = runin is not None and i in runin and _NUMBER.match(lines[i]) is not None
+        # (a rule run in after its name at its line's start, "Fortress-bound: Если …", goes on
+        # from no line above it either, and the line above it ends its own entry)
         if p == i - 1 and lines[i].rstrip().endswith(".") and _ends_in_word(lines[p]) \
-                and not clause:
+                and not clause and not (p in colons and i in colons):
             continue  # "… материалы для Warhammer" / "Fantasy Battles 6-ой редакции.": one
         if i + 1 in heads and lines[i + 1].rstrip().endswith(".") and _ends_in_word(lines[i]) \
-                and not (runin is not None and i + 1 in runin and _NUMBER.match(lines[i + 1])):
+                and not (runin is not None and i + 1 in runin and _NUMBER.match(lines[i + 1])) \
+                and not (i in colons and i + 1 in colons):
             continue  # … sentence, of which this line is the start
         if i == last and i not in (runin or set()):
             continue

@@ -253,6 +253,17 @@ def table_cells(lines: list[str], nonblank: list[int]) -> set[int]:
     return cells
 
 
+_MIN_PIPE_CELLS = 3
+
+
+def pipe_cells(lines: list[str], nonblank: list[int]) -> set[int]:
+    """The cells and rows of a table a copy set with its column bars kept ("Расстановка |" /
+    "Миссия |" / "1 |" / "Combat Drop |"; "WFB 6/8 | 28 мм | 2000-3000 |"): lines ending in
+    a bar, or a bar alone, three or more in the text. No cell is a heading."""
+    cells = {i for i in nonblank if lines[i].rstrip().endswith("|")}
+    return cells if len(cells) >= _MIN_PIPE_CELLS else set()
+
+
 # a table's row of numbers: "4 -1", "3 и менее нет", "10 -7", "2+ 5+"; a numeric cell is a
 # number with a sign, a roll's plus or a dash, or a dash alone
 _ROW_START = re.compile(r"\d")
