@@ -91,16 +91,17 @@ def test_pages_it_did_not_learn_from() -> None:
     GAME_MARGIN 3 would name 16 wrongly, 7 and 3 15, 6 and 4 14. Then from the 18 pages of
     `fresh29` … `fresh31` too: 252 of 298 right, 14 wrongly, 94 of 121 unclear (6 and 3: 253,
     16, 93); 29 of 31 of the pages never learned from. The fifteenth learns from the 19 pages
-    of `fresh32` … `fresh35` too: 255 of 305 right, 15 wrongly, 100 of 129 unclear; then needs
-    a lead of 8 (MARGIN 7 → 8): 255 right, 13 wrongly, 100 unclear; 29 of 31 of the pages
-    never learned from.)"""
+    of `fresh32` … `fresh35` too: 255 of 305 right, 15 wrongly, 100 of 129 unclear (a lead of
+    8: 255, 13, 100); then from the 10 of `fresh36` and `fresh37`: 260 of 311 right, 13
+    wrongly, 101 of 133 unclear (8: 258, 14, 101); 29 of 31 of the pages never learned
+    from.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 255 and len(wrong) <= 13 and unclear >= 100, (right, wrong, others)
+    assert right >= 260 and len(wrong) <= 13 and unclear >= 101, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -222,7 +223,7 @@ def test_the_names_of_games_a_text_holds(text: str, names: dict[str, int]) -> No
     assert {c: n for c, n in game_names(text).items() if n} == names
 
 
-@pytest.mark.parametrize(("size", "needed"), [(0, 3.0), (500, 5.5), (1_000, 8.0), (20_000, 8.0)])
+@pytest.mark.parametrize(("size", "needed"), [(0, 3.0), (500, 5.0), (1_000, 7.0), (20_000, 7.0)])
 def test_the_lead_a_text_needs_grows_with_its_length_to_a_page(size: int, needed: float) -> None:
     """A line's few terms are nearly independent evidence; a page's many are not, and their
     sum overstates the odds: the lead needed grows from 3 to 7 over the first page's worth."""
