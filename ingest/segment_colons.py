@@ -28,7 +28,7 @@ _ENGLISH_COLON_RUN_IN = re.compile(
     re.MULTILINE)
 # what opens a note, a question or an answer in English, no rule's name
 _ENGLISH_ASIDES = frozenset({"note", "example", "faq", "question", "answer", "upd", "ps", "edit",
-                             "update", "source", "quote", "re", "ответ"})
+                             "update", "source", "quote", "re"})
 # where such an entry may be: a colon before a capital (searched first, as it is rare; the name
 # before it is then matched in the characters just before)
 _COLON_CAPITAL = re.compile(r":[^\S\n]+[А-ЯЁ«]")
@@ -115,8 +115,11 @@ def _under_lead_in(text: str, start: int, found: list[tuple[int, int, int]]) -> 
     line = text.rfind("\n", 0, start) + 1
     if text[line:start].strip(" \t*"):
         return False  # (not at its line's start)
-    above = text[:line].rstrip()
-    if above.endswith(":"):
+    k = line - 1  # the last character above it that is no space (read back over blank lines,
+    # not by copying the text before it: a long text of many entries would cost their product)
+    while k >= 0 and text[k].isspace():
+        k -= 1
+    if k >= 0 and text[k] == ":":
         return True
     if not found:
         return False

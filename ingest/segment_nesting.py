@@ -98,7 +98,8 @@ def nest_lines(
 
     In order: a heading that contains an open section's title hangs under it ("Дави! Для
     Пехоты Чудовищ" under "Пехота Чудовищ"); a heading after a group heading ("Типы
-    подразделений") is its member until a larger gap closes the group. Then typography: in a
+    подразделений") is its member until a larger gap closes the group (the group it is in, if
+    any, then holds on). Then typography: in a
     text whose headings are both in capitals and in mixed case, phases ("Фаза движения") are
     the top, capitalised headings hang under the phase (a capitalised heading of a bare list,
     a sequence of steps, under the one before it) and mixed-case ones under those
