@@ -315,7 +315,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     alone: a line numbered next to another of the same run of numbers and the same style
     ("1. Инициативная фаза", "2. Фаза движения") is a list item ("2. ДВИЖЕНИЕ" above "1.
     Объявление атак" is a heading over its list), and so is one numbered like another near it
-    or with two others near it (a web page's list renumbered "1.", "1.", "3.").
+    or with two others near it (a web page's list renumbered "1.", "1.", "3."). A line ending
+    in a word over a line ending a sentence is one sentence wrapped, unless both are rules run
+    in after a colon (``colons``: "Prepared Ground: … на 6 дюймов" / "Fortress-bound: …").
     """
     prev: dict[int, int | None] = {}
     following: dict[int, int] = {}
