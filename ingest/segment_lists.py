@@ -85,6 +85,8 @@ _BILINGUAL_NAME = re.compile(r"[A-Z][A-Za-z'&-]*(?:\s+[A-Za-z][A-Za-z'&-]*){0,3}
                              r"\s+[А-ЯЁа-яё][а-яё-]*(?:\s+[а-яё-]+){0,3}")
 _MIN_PARAGRAPH = 60
 # a rule's asides are no headings of their own: "Пример:" / "Например, …", "Примечание:"
+# "Про правило Rage:", "О резервах:": a label naming what its paragraph is about
+_ABOUT = frozenset({"про", "о", "об", "обо"})
 _ASIDES = frozenset({"пример", "примечание", "замечание", "исключение", "внимание", "важно",
                      "совет", "подсказка", "уточнение", "note", "example"})
 
@@ -121,7 +123,8 @@ def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | Non
         toks = words(name)
         j = nxt[i]
         if not toks or len(toks) > _MAX_WORDS or j is None \
-                or not (pos(toks[0]) in _NAME_HEADS or _BILINGUAL_NAME.fullmatch(name)) \
+                or not (pos(toks[0]) in _NAME_HEADS or _BILINGUAL_NAME.fullmatch(name)
+                        or toks[0].lower() in _ABOUT) \
                 or _has_finite_verb(name) or not is_heading_line(name, None) \
                 or lemma(toks[0]) in _ASIDES:
             continue
