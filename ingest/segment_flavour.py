@@ -131,8 +131,9 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
             if line.endswith(tuple(CLOSING_QUOTES)) or line[-2:-1] in CLOSING_QUOTES and \
                     line.endswith((".", "!")) or chars > _MAX_QUOTE_CHARS:
                 break
-        if chars > _MAX_QUOTE_CHARS:
-            continue
+        if chars > _MAX_QUOTE_CHARS or len(quote) == 1 and _quoted_name(lines[quote[0]]):
+            continue  # ("\"Cover Save\"" / "If the target …": a name quoted over its text is its
+            # heading, no epigraph: a quote says a sentence)
         after = nonblank[k] if k < len(nonblank) else None
         dash = after is not None and BULLET.match(lines[after]) is not None
         speaker = after == quote[-1] + 1 and after is not None and _speaker(lines[after])
@@ -154,6 +155,18 @@ _MAX_SPEAKER_WORDS = 8
 _QUOTED_NAME = re.compile(
     rf"\s*[{re.escape(OPENING_QUOTES)}][^{re.escape(QUOTES)}\n]{{1,40}}[{re.escape(CLOSING_QUOTES)}]"
     r"\s*(\S+(?:\s+\S+){2,})")
+
+
+_MAX_QUOTED_NAME_WORDS = 4
+
+
+def _quoted_name(line: str) -> bool:
+    """Whether a line is a name in quotes: a few words, no sentence's stop or comma inside, no
+    verb ("\"Cover Save\"", «Ярость»)."""
+    inner = line.strip().strip("".join(QUOTES))
+    toks = words(inner)
+    return 0 < len(toks) <= _MAX_QUOTED_NAME_WORDS and not re.search(r"[.!?,;:…]", inner) \
+        and not _has_finite_verb(inner)
 
 
 def _opens_with_quoted_name(line: str) -> bool:

@@ -235,7 +235,7 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     # 0.62 -> 0.57 in the fifteenth pass: a label alone in its text heads it, "Начало
     # кампании:", found at the top where its reader hangs it under the page's title)
     "fresh17": {"system": (0.99, 0.99), "sections": (0.57, 0.46)},
-    "fresh18": {"system": (0.87, 0.99), "sections": (0.39, 0.79)},
+    "fresh18": {"system": (0.87, 0.99), "sections": (0.44, 0.89)},
     "fresh19": {"system": (0.99, 0.99), "sections": (0.70, 0.74)},
     # the twelfth pass's clean sets, measured on its start and end code and on the
     # thirteenth's start, read in the thirteenth once fresh23 and fresh24 were collected and
@@ -256,7 +256,7 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     # sections 0.33/0.20 -> 0.20/0.20 (its two bulleted names found, under the page's title,
     # which the reader reads as none); fresh25 system 0.67/0.50 -> 1.00/1.00, sections 0.83/0.56
     "fresh23": {"system": (0.99, 0.99), "sections": (0.99, 0.99)},
-    "fresh24": {"system": (0.99, 0.99), "sections": (0.19, 0.19)},
+    "fresh24": {"system": (0.99, 0.99), "sections": (0.32, 0.39)},
     "fresh25": {"system": (0.99, 0.99), "sections": (0.82, 0.55)},
     # the fourteenth pass's first clean sets, collected at its start, measured on its start
     # code and once fresh29 … fresh31 were collected, then read in the same pass (the
