@@ -73,7 +73,11 @@ _STUDY_TAGLINE = rf"[^\n]{{0,80}}?(?i:{_PAPER}(?:(?:\s*,\s*|\s+и\s+){_PAPER}){{
 # Whole lines the website adds; each is removed with the blank lines around it.
 _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        _line(rf"Скачать{HSPACE}+\d+(?:[.,]\d+)?{HSPACE}*(?:[KkMmGgКкМмГг][BbБб]|байт\w*|bytes?)\.?"),
+        # (a file catalogue's button too, its size in brackets and its upload's date after it:
+        # "[ Скачать с сервера (59.5 Kb) ] 23.09.2009, 11:06")
+        _line(rf"\[?{HSPACE}*Скачать(?:{HSPACE}+с{HSPACE}+сервера)?{HSPACE}+\(?\d+(?:[.,]\d+)?"
+              rf"{HSPACE}*(?:[KkMmGgКкМмГг][BbБб]|байт\w*|bytes?)\)?\.?{HSPACE}*(?:\]"
+              rf"(?:{HSPACE}*\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}(?:,?{HSPACE}*\d{{1,2}}:\d{{2}})?)?)?"),
         "баннер «Скачать» сайта",
     ),
     (
