@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ingest.detect import names_a_game
 from ingest.sections import is_cyrillic
 from ingest.segment_headings import _first_clause, _has_finite_verb
 from kb.lemmas import all_pos, pos, words
@@ -74,8 +75,9 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
             # a translation that keeps the rules' English names: "Prepared Ground: Если в игре
             # есть маркеры, …" at a line's start
             m = _ENGLISH_COLON_RUN_IN.search(text, start, colon.end())
-            if m is None or m.group(1).split()[0].lower() in _ENGLISH_ASIDES:
-                continue
+            if m is None or m.group(1).split()[0].lower() in _ENGLISH_ASIDES \
+                    or names_a_game(m.group(1)):
+                continue  # ("Kill Team: Это небольшая игра …" defines a game, no rule)
             english = True
         name = m.group(1)
         glossed = english or _ENGLISH_GLOSS.search(name) is not None
