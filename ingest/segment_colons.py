@@ -10,7 +10,7 @@ import re
 from ingest.detect import names_a_game
 from ingest.sections import is_cyrillic
 from ingest.segment_headings import _first_clause, _has_finite_verb
-from kb.lemmas import all_pos, pos, words
+from kb.lemmas import all_pos, lemma, pos, words
 
 # "Аура безумия: Каждый вражеский отряд …": a rule's name, a colon and its text as a sentence,
 # at a line's start or after the sentence (or the profile's value) before it (a conjunction or a
@@ -27,9 +27,11 @@ _ENGLISH_GLOSS = re.compile(r"\s+\([A-Za-z][A-Za-z' &-]*\)$")
 _ENGLISH_COLON_RUN_IN = re.compile(
     r"^\*?([A-Z][A-Za-z'-]+(?:,?[^\S\n]+[A-Za-z][A-Za-z'-]*){0,5}):[^\S\n]+(?=[А-ЯЁ«])",
     re.MULTILINE)
-# what opens a note, a question or an answer in English, no rule's name
-_ENGLISH_ASIDES = frozenset({"note", "example", "faq", "question", "answer", "upd", "ps", "edit",
-                             "update", "source", "quote", "re"})
+# a text's asides, no rule's names nor headings of their own ("Пример:" / "Например, …",
+# "Примечание:", "Note:"; a question, an answer or an edit of a post in English)
+ASIDES = frozenset({"пример", "примечание", "замечание", "исключение", "внимание", "важно",
+                    "совет", "подсказка", "уточнение", "note", "example", "faq", "question",
+                    "answer", "upd", "ps", "edit", "update", "source", "quote", "re"})
 # where such an entry may be: a colon before a capital (searched first, as it is rare; the name
 # before it is then matched in the characters just before)
 _COLON_CAPITAL = re.compile(r":[^\S\n]+[А-ЯЁ«]")
@@ -75,15 +77,16 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
             # a translation that keeps the rules' English names: "Prepared Ground: Если в игре
             # есть маркеры, …" at a line's start
             m = _ENGLISH_COLON_RUN_IN.search(text, start, colon.end())
-            if m is None or m.group(1).split()[0].lower() in _ENGLISH_ASIDES \
+            if m is None or m.group(1).split()[0].lower() in ASIDES \
                     or names_a_game(m.group(1)):
                 continue  # ("Kill Team: Это небольшая игра …" defines a game, no rule)
             english = True
         name = m.group(1)
         glossed = english or _ENGLISH_GLOSS.search(name) is not None
         toks = words(_ENGLISH_GLOSS.sub("", name))
-        if not english and (pos(toks[0]) not in _NAME_HEADS or _has_finite_verb(name)):
-            continue
+        if not english and (pos(toks[0]) not in _NAME_HEADS or _has_finite_verb(name)
+                            or lemma(toks[0]) in ASIDES):
+            continue  # ("Примечание: Это правило …" under a lead-in is the list's aside)
         after_colon = text[m.end():m.end() + 400]
         line = after_colon.split("\n", 1)[0]
         # (its line, when that holds a sentence's words: the next line may be the next entry,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.segment_colons import _NAME_HEADS
+from ingest.segment_colons import _NAME_HEADS, ASIDES
 from ingest.segment_headings import (
     _COLUMN_NAMES,
     _COLUMN_STARTS,
@@ -84,11 +84,8 @@ _LABEL_BULLET = re.compile(r"^\s*[-•–—·]\s+(?:\d{1,2}[.)]\s+)?")
 _BILINGUAL_NAME = re.compile(r"[A-Z][A-Za-z'&-]*(?:\s+[A-Za-z][A-Za-z'&-]*){0,3}"
                              r"\s+[А-ЯЁа-яё][а-яё-]*(?:\s+[а-яё-]+){0,3}")
 _MIN_PARAGRAPH = 60
-# a rule's asides are no headings of their own: "Пример:" / "Например, …", "Примечание:"
 # "Про правило Rage:", "О резервах:": a label naming what its paragraph is about
 _ABOUT = frozenset({"про", "о", "об", "обо"})
-_ASIDES = frozenset({"пример", "примечание", "замечание", "исключение", "внимание", "важно",
-                     "совет", "подсказка", "уточнение", "note", "example"})
 
 
 # a sentence of the original's English a bilingual page quotes under a label: Latin words,
@@ -126,7 +123,7 @@ def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | Non
                 or not (pos(toks[0]) in _NAME_HEADS or _BILINGUAL_NAME.fullmatch(name)
                         or toks[0].lower() in _ABOUT) \
                 or _has_finite_verb(name) or not is_heading_line(name, None) \
-                or lemma(toks[0]) in _ASIDES:
+                or lemma(toks[0]) in ASIDES:
             continue
         body = lines[j].strip()
         if len(body) < _MIN_PARAGRAPH or not body[0].isupper() or BULLET.match(body) \
