@@ -84,7 +84,9 @@ _NAME_PAREN = re.compile(
     r"^(.+?)\s*\(([A-Za-z][A-Za-z '&-]*(?<! )(?: \d\+?)?|[А-ЯЁ]{1,3})\)\s*$")
 # "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия": a heading's number (one
 # alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
-_NUMBERED = re.compile(r"^(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+[.)]?)\s+(?=[^\W\d_])")
+# (a table's roll before its result, "1-2: Combat Drop", "5–6. Засада", numbers it too)
+_NUMBERED = re.compile(r"^(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+[.)]?|\d{1,2}\s?[-–]\s?\d{1,2}[.):])"
+                       r"\s+(?=[^\W\d_])")
 # what an army book's entry says after its name: its price ("Обсидиановый магнит - 45 очков",
 # "(25 очков)", "15 pts"), with who may take it in brackets after it ("Лук Мореплавателя - 60
 # очков (только Морской Шлем)"), or a spell's casting value ("Огненный шар (5+)"): no part of

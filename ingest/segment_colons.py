@@ -93,8 +93,10 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
         # "Prepared Ground: Если … (не в технику)" / "Fortress-bound: …")
         sentence = _first_clause(line if len(words(line)) >= _COLON_TEXT_WORDS else after_colon)
         said = words(sentence)
-        # (a verb inside a sentence is in lower case: "Правила", "Полет" of a list are names)
-        if len(said) < _COLON_TEXT_WORDS or ":" in sentence or not any(
+        # (a verb inside a sentence is in lower case: "Правила", "Полет" of a list are names;
+        # a colon ending the sentence leads in to the rule's options: "The Element of
+        # Surprise: До расстановки … Рейдер может выбрать одну из опций:")
+        if len(said) < _COLON_TEXT_WORDS or ":" in sentence.rstrip().removesuffix(":") or not any(
                 is_cyrillic(w[0]) and w[0].islower() and all_pos(w) & _PREDICATES
                 for w in said):
             continue

@@ -348,11 +348,12 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
         if p == i - 1 and announces_name(lines[p]):
             continue  # "На все Бои действует правило" / "Приближение шторма": the rule's name
         if p == i - 1 and is_label(lines[p]) and i not in form_names \
-                and not caps_over_text(lines, i):
+                and not caps_over_text(lines, i) and i + 1 not in colons:
             continue  # "Тип подразделения:" / "Техника (Шагатель)": a field's value (a form's
             # name, "Название:" / "Ликтор", heads the form; a heading in capitals over its
             # text, "Rulebook:" / "ADDITIONAL CHARACTERISTICS" / "In addition to …", is
-            # the heading of what a label introduces)
+            # the heading of what a label introduces; so is a name over rules run in after a
+            # colon, "Правила на альтернативные FOC:" / "Raider Detachment" / "Fast moving, …: …")
         if field_shaped(lines[i]) and i not in (runin or set()) \
                 and _among_fields(lines, i, following.get(i)):
             continue  # "Дата проведения: 27 августа" / "Место проведения: подвал": a field

@@ -145,6 +145,10 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("1.1 Dwarf Lord", "Dwarf Lord", []),
         ("2.3. Магия", "Магия", []),
         ("5 вещей, которые нужно знать", "5 вещей, которые нужно знать", []),
+        # nor is a table's roll before its result; a range the name holds is
+        ("1-2: Combat Drop", "Combat Drop", []),
+        ("5–6. Засада", "Засада", []),
+        ("2-3 игрока", "2-3 игрока", []),
         # a second name after "они же", "aka"
         ("Редкие отряды, они же Rare choice.", "Редкие отряды", ["Rare choice"]),
         ("Орки (они же зеленокожие)", "Орки", ["Зеленокожие"]),
