@@ -79,6 +79,9 @@ player characters, careers, experience points) is of a role-playing game set in 
 Realms outnumber those of WHFB's world is of Age of Sigmar: both are unclear, whatever their
 rules words say.
 
+A text with no Russian word is of the game of ours it names, or else unclear: the words of
+English pages stand in the training only as what Russian pages quote of the original books.
+
 Otherwise the system is unclear, and the caller says so. A text that names two games is judged
 by all its words, so the game whose rules it describes wins.
 """
@@ -221,6 +224,8 @@ class Judgement:
         setting: per kind of :func:`settings` (a world, or role-playing rules), how many
             distinct words of it the text holds.
         needed: the lead ``best`` needed, for the text's length (:func:`needed_margin`).
+        russian: whether the text holds Russian words at all (a text with none is of the
+            game it names, whatever game its words lean to).
     """
 
     system: str | None
@@ -232,6 +237,7 @@ class Judgement:
     names: dict[str, int] = field(default_factory=dict)
     setting: dict[str, int] = field(default_factory=dict)
     needed: float = MARGIN
+    russian: bool = True
 
     def describe(self, shown: int = 4) -> str:
         """The words found and why they do not decide, in Russian, for a message that the
@@ -241,7 +247,9 @@ class Judgement:
         for system in sorted(SYSTEMS, key=lambda s: (-self.which[s], SYSTEMS.index(s))):
             found = ", ".join(f"«{t}»" for t, _ in self.evidence[system][:shown])
             parts.append(f"{system} — {found or 'ничего'}")
-        if self.margin < self.needed:
+        if not self.russian:
+            why = "в тексте нет русских слов, а игру он не называет"
+        elif self.margin < self.needed:
             why = f"отрыв от следующей игры {self.margin:.1f} (нужно {self.needed:.1f})"
         elif self.game < GAME_MARGIN:
             why = (f"на страницу другой игры текст похож не меньше (перевес {self.game:.1f}, "
@@ -374,7 +382,17 @@ class Model:
         if setting["roleplay"] >= ROLEPLAY_MIN or (
                 system == "whfb8" and setting["realms"] > setting["fantasy"]):
             system = None  # a role-playing game's rules; Age of Sigmar's world
-        return Judgement(system, which, best, margin, game, evidence, named, setting, needed)
+        russian = _CYRILLIC.search(text) is not None
+        if not russian:
+            # no Russian word: an English page's words ("Roll a dice, move the model …") stand
+            # in the training only as what Russian pages quote, so only the game it names
+            # tells (a quotation of 40k's rulebook: "In Warhammer 40,000, we represent …")
+            system = named_game(named)
+        return Judgement(system, which, best, margin, game, evidence, named, setting, needed,
+                         russian)
+
+
+_CYRILLIC = re.compile("[А-Яа-яЁё]")
 
 
 def game_names(text: str) -> dict[str, int]:

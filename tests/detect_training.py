@@ -29,11 +29,12 @@ LEARNED_SETS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5
                 "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                 "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28",
                 "fresh29", "fresh30", "fresh31", "fresh32", "fresh33", "fresh34", "fresh35",
-                "fresh36", "fresh37", "dev2")
+                "fresh36", "fresh37", "fresh38", "fresh39", "fresh40", "dev2")
 """The sets of ``data/heldout`` learned from: the development sets, those read (``fresh13`` …
 ``fresh16`` since issue 10's eleventh pass, ``fresh17`` … ``fresh19`` since its twelfth,
 ``fresh20`` … ``fresh22`` since its thirteenth, ``fresh23`` … ``fresh31`` since its
-fourteenth, ``fresh32`` … ``fresh37`` since its fifteenth, once
+fourteenth, ``fresh32`` … ``fresh37`` since its fifteenth, ``fresh38`` … ``fresh40`` since its
+sixteenth, once
 each had measured a change as a clean set);
 a clean set is never learned from."""
 EVAL = DATA / "detect" / "eval"

@@ -94,14 +94,17 @@ def test_pages_it_did_not_learn_from() -> None:
     of `fresh32` … `fresh35` too: 255 of 305 right, 15 wrongly, 100 of 129 unclear (a lead of
     8: 255, 13, 100); then from the 10 of `fresh36` and `fresh37`: 260 of 311 right, 13
     wrongly, 101 of 133 unclear (8: 258, 14, 101); 29 of 31 of the pages never learned
-    from.)"""
+    from. The sixteenth learns from the 16 pages of `fresh38` … `fresh40` too: 267 of 322
+    right, 14 wrongly, 102 of 138 unclear; with the English names of the worlds' things in
+    the settings table ("power fist", "Space Marines", "Skaven"), 270, 13 and 102 (GAME_MARGIN
+    5: 269, 13, 104); 29 of 31 of the pages never learned from.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 260 and len(wrong) <= 13 and unclear >= 101, (right, wrong, others)
+    assert right >= 270 and len(wrong) <= 13 and unclear >= 102, (right, wrong, others)
 
 
 def _cases() -> list[object]:

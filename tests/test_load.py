@@ -84,6 +84,17 @@ def test_english_text_has_no_system(tmp_path: Path) -> None:
     assert (text.system, text.system_from, text.encoding) == (None, None, "utf-8")
 
 
+def test_english_text_is_of_the_game_it_names(tmp_path: Path) -> None:
+    """A quotation of the original rulebook with no Russian word: its words decide nothing
+    (English stands in the training only as what Russian pages quote), the game it names
+    does."""
+    path = tmp_path / "english.txt"
+    path.write_text("Units\nWarriors band together to fight in squads. In Warhammer 40,000, we "
+                    "represent this by grouping models together into units. Roll a dice, move "
+                    "the model and shoot the enemy.\n", encoding="utf-8")
+    assert load_file(path).system == "wh40k6"
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
