@@ -192,6 +192,14 @@ SPOILER_RE = re.compile(
 SPOILER_ANCHORS = ("текст", "пойлер", "ПОЙЛЕР", "poiler", "POILER", "одержимо", "одержание")
 """What a spoiler's label holds, looked for first (most texts hold none)."""
 
+# A quotation's label as a forum engine prints it in plain text: "Цитата" in quotation marks,
+# glued to the quoted words or alone on its line ("\"Цитата\"After moving the first model …").
+# The label goes, the quoted words stay.
+QUOTE_LABEL_RE = re.compile(
+    rf"^{_S}*[\"«»“”„]{_S}*(?i:цитата|quote){_S}*[\"«»“”]{_S}*(?:(?=\S)|$)", re.MULTILINE)
+QUOTE_LABEL_ANCHORS = ("итата", "ИТАТА", "uote", "UOTE")
+"""What a quotation's label holds, looked for first (most texts hold none)."""
+
 # "Правила[править]", "Фазы [править | править код]" inside a heading line
 WIKI_EDIT = "[править"
 WIKI_EDIT_INLINE_RE = re.compile(

@@ -25,6 +25,9 @@ from ingest.clean_edits import (
 from ingest.clean_filler import template_filler
 from ingest.clean_forum import (
     POST_HEADER_REASON,
+    QUOTE_LABEL_ANCHORS,
+    QUOTE_LABEL_RE,
+    QUOTE_REASON,
     SPOILER_ANCHORS,
     SPOILER_RE,
     SPOILER_REASON,
@@ -102,6 +105,19 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
             r"|(?i:знаете ли вы)\?"
         ),
         "служебная строка сайта",
+    ),
+    (
+        # a site's search box ("Найти в Дзене", "Найти на сайте")
+        _line(r"Найти (?:в|на) (?:сайте|[A-ZА-ЯЁ][\w-]*)"),
+        "поле поиска сайта",
+    ),
+    (
+        # a contents box the page shows folded: its label alone, a paragraph of the text right
+        # under it ("Оглавление" / "На первый взгляд, пистолеты - вполне заурядное оружие …"),
+        # where a contents list would hold short entries
+        _line(r"(?i:оглавление|содержание(?: статьи)?|table of contents|contents)"
+              r"(?=[ \t]*(?:\n[ \t]*)+[A-ZА-ЯЁ«\"][^\n]{60,})"),
+        "свёрнутое оглавление сайта: метка без пунктов над текстом",
     ),
     (_line(r"\|"), "строка-разделитель «|» сайта"),
     (_line(r"[^\n]{1,80}[ \t]×"), "баннер сайта с кнопкой «×» (закрыть)"),
@@ -192,9 +208,11 @@ _FURNITURE_INLINE: tuple[tuple[re.Pattern[str], str], ...] = (
     (_BAR_INLINE, "разделитель «|» сайта"),
     (WIKI_EDIT_INLINE_RE, WIKI_NAV_REASON),
     (SPOILER_RE, SPOILER_REASON),
+    (QUOTE_LABEL_RE, QUOTE_REASON),
 )
 # what each of them holds, looked for first (most texts hold none of them)
-_INLINE_ANCHORS: tuple[tuple[str, ...], ...] = (("Мы поможем",), ("|",), ("[",), SPOILER_ANCHORS)
+_INLINE_ANCHORS: tuple[tuple[str, ...], ...] = (("Мы поможем",), ("|",), ("[",), SPOILER_ANCHORS,
+                                                QUOTE_LABEL_ANCHORS)
 TITLE_LINE_REASON = "строка-заголовок сайта: название книги повторено"
 _MAX_TITLE_LINE = 300
 

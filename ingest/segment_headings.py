@@ -174,6 +174,9 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False  # "Но это не история о …", "А если …": a sentence goes on from the last
     if s.endswith((":", ";", ",")) or _cut_off(toks, s):
         return False
+    if s.endswith(("…", "...")) and not s.isupper():
+        return False  # "Ну помолясь…": a sentence trailing off names nothing (a heading in
+        # capitals runs into its text so: "В НАЧАЛЕ ФАЗЫ…" / "Некоторые правила …")
     if s.endswith(".") and re.search(r":\s+[a-zа-яё]", s):
         return False  # "Leadership (ld): показатель морали модели." defines a term
     if _DATE.search(s):
