@@ -376,6 +376,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
         if clause and _after_lead_in(lines, prev, order, numbers, numbered_at, i):
             continue  # "… свериться с таблицей внизу:" / "1. Заминировано! …" / "3.
             # Противовоздушное звено. …": a table's or a list's rows, no clauses
+        if clause and _among_plain_items(lines, numbers, order, numbered_at, runin or set(), i):
+            continue  # "3. Если нет возможности играть 2 дня, …" / "4. Полный визивиг. Если
+            # у модели …" / "5. Ассеты только из …": one item of a list of sentences
         if i in numbers and not styles[i] and not CASTING_VALUE.search(lines[i].rstrip()) \
                 and i not in (runin or set()):
             # a numbered line in capitals is a heading, and so is a lore's spell with its
@@ -390,6 +393,32 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                 continue
         keep.append(i)
     return keep
+
+
+def _among_plain_items(lines: list[str], numbers: dict[int, int], order: dict[int, int],
+                       numbered_at: list[tuple[int, int, int]], runin: set[int], i: int) -> bool:
+    """Whether the numbered clause ``i`` ("4. Полный визивиг. Если …") stands between the
+    items numbered one less before it and one more after it, near it, neither of them one
+    with its name before a period or a dash: an item of a list of sentences, as its
+    neighbours are (a list of clauses, "1) Редакция. Все игры …" / "2) Домашние правила.
+    Любые …", names each)."""
+    k = order[i]
+    lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1, -1))
+    hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))
+    here = bisect_left(numbered_at, (k, -1, -1))
+    # (the nearest item numbered one less before it and one more after it: another list near
+    # it has its own)
+    before = next((j for at, n, j in reversed(numbered_at[lo:here]) if n == numbers[i] - 1),
+                  None)
+    after = next((j for at, n, j in numbered_at[here + 1:hi] if n == numbers[i] + 1), None)
+    if before is None or after is None:
+        return False
+    return not any(j in runin or _NAMED_ITEM.match(lines[j]) for j in (before, after))
+
+
+# a numbered item that opens with a name before a period or a spaced dash ("3) Опасный
+# ландшафт – по-прежнему …", "4) Проверка линии видимости. Теперь …")
+_NAMED_ITEM = re.compile(r"^\s*\d{1,2}[.)]\s+[^.!?\n]{1,50}?(?:\.\s|\s[-–—]\s)")
 
 
 def _among_fields(lines: list[str], i: int, below: int | None) -> bool:
