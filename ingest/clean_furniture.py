@@ -114,9 +114,11 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         # a contents box the page shows folded: its label alone, a paragraph of the text right
         # under it ("Оглавление" / "На первый взгляд, пистолеты - вполне заурядное оружие …"),
-        # where a contents list would hold short entries
+        # where a contents list would hold short entries, or long ones with dot leaders or a
+        # page number at the end ("ВВЕДЕНИЕ ........ 4")
         _line(r"(?i:оглавление|содержание(?: статьи)?|table of contents|contents)"
-              r"(?=[ \t]*(?:\n[ \t]*)+[A-ZА-ЯЁ«\"][^\n]{60,})"),
+              r"(?=[ \t]*(?:\n[ \t]*)+[A-ZА-ЯЁ«\"]"
+              r"(?![^\n]*(?:\.{3}|…|\t|\s\d{1,3}[ \t]*(?:\n|$)))[^\n]{60,})"),
         "свёрнутое оглавление сайта: метка без пунктов над текстом",
     ),
     (_line(r"\|"), "строка-разделитель «|» сайта"),
