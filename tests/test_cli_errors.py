@@ -209,9 +209,17 @@ def test_a_bug_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _spawn(args: list[str], cwd: Path, **kwargs: object) -> subprocess.Popen[str]:
+    """The command as a user starts it at a terminal: Ctrl-C interrupts it even when the
+    tests themselves run where SIGINT is ignored (a shell's background job, ``nohup``), which
+    a child would inherit and Python then keep."""
     env = dict(os.environ, RULEKB_CACHE=str(cwd / "cache"))
     return subprocess.Popen([str(RULEKB), *args], cwd=cwd, env=env, text=True,
-                            stderr=subprocess.PIPE, **kwargs)  # type: ignore[call-overload]
+                            stderr=subprocess.PIPE, preexec_fn=_default_sigint,
+                            **kwargs)  # type: ignore[call-overload]
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for(path_glob: str, folder: Path, process: subprocess.Popen[str]) -> None:
