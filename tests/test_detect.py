@@ -97,14 +97,17 @@ def test_pages_it_did_not_learn_from() -> None:
     from. The sixteenth learns from the 16 pages of `fresh38` … `fresh40` too: 267 of 322
     right, 14 wrongly, 102 of 138 unclear; with the English names of the worlds' things in
     the settings table ("power fist", "Space Marines", "Skaven"), 270, 13 and 102 (GAME_MARGIN
-    5: 269, 13, 104); 29 of 31 of the pages never learned from.)"""
+    5: 269, 13, 104); 29 of 31 of the pages never learned from. Then only the words that tell
+    the games apart weigh for which game (TELLING 0.6), with a lead of 6 (MARGIN), and a
+    campaign's page whose words lead only the other game of its world is of its world's
+    game: 281, 9 and 102; 30 of 31 of the pages never learned from.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 270 and len(wrong) <= 13 and unclear >= 102, (right, wrong, others)
+    assert right >= 281 and len(wrong) <= 9 and unclear >= 102, (right, wrong, others)
 
 
 def _cases() -> list[object]:
@@ -123,8 +126,9 @@ def _cases() -> list[object]:
 
 def test_pages_it_never_learned_from() -> None:
     """The pages of tests/data/detect/eval/ (articles, forums, reviews and other editions of
-    the three games, other games' pages), judged by the committed table: today 29 of 31 right
-    (16 of the 18 pages of ours named right, 1 wrongly; the 13 of other games unclear); 14
+    the three games, other games' pages), judged by the committed table: today 30 of 31 right
+    (17 of the 18 pages of ours named right, none wrongly; the 13 of other games unclear); 29
+    before the sixteenth pass weighed only the words that tell the games apart; 14
     before the names of games were read, 23 before the setting was, 24 before the seventh
     pass's 35 training pages. A floor, so a change that loses one shows."""
     rows = evaluation()
@@ -133,7 +137,7 @@ def test_pages_it_never_learned_from() -> None:
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert len(rows) == 31 and right >= 16 and len(wrong) <= 1 and unclear >= 13, (ours, others)
+    assert len(rows) == 31 and right >= 17 and not wrong and unclear >= 13, (ours, others)
 
 
 @pytest.mark.parametrize(("text", "expected"), _cases())
@@ -226,10 +230,10 @@ def test_the_names_of_games_a_text_holds(text: str, names: dict[str, int]) -> No
     assert {c: n for c, n in game_names(text).items() if n} == names
 
 
-@pytest.mark.parametrize(("size", "needed"), [(0, 3.0), (500, 5.0), (1_000, 7.0), (20_000, 7.0)])
+@pytest.mark.parametrize(("size", "needed"), [(0, 3.0), (500, 4.5), (1_000, 6.0), (20_000, 6.0)])
 def test_the_lead_a_text_needs_grows_with_its_length_to_a_page(size: int, needed: float) -> None:
     """A line's few terms are nearly independent evidence; a page's many are not, and their
-    sum overstates the odds: the lead needed grows from 3 to 7 over the first page's worth."""
+    sum overstates the odds: the lead needed grows from 3 to 6 over the first page's worth."""
     assert needed_margin(size) == pytest.approx(needed)
 
 
