@@ -366,6 +366,7 @@ class Model:
         world = clear_world(setting)
         named_in = text if page is None else page
         named = game_names(named_in)
+        named_ours = named_game(named)  # the game of ours it names, if one
         if system is not None and world is not None and system not in WORLDS[world]:
             system = WORLDS[world][0]  # another edition's rules words (40k's older ones: WHFB's)
         elif (system is None and margin < needed and game >= GAME_MARGIN and words >= MIN_WORDS
@@ -373,8 +374,8 @@ class Model:
               and {best, second} & set(WORLDS[leaning])):
             # close rules words, its world's things: the world's game it names, or else the
             # one its words lean to (a Kill Team page on a 40k army's models names Kill Team)
-            by_name = named_game(named)
-            system = by_name if by_name in WORLDS[leaning] else _best_of(WORLDS[leaning], which)
+            system = (named_ours if named_ours in WORLDS[leaning]
+                      else _best_of(WORLDS[leaning], which))
         elif (system is None and words >= MIN_WORDS and game > WORLD_GAME
               and world is not None and best in WORLDS[world] and setting[f"{world}!"] >= 1
               and (margin >= needed or second in WORLDS[world])):
@@ -382,10 +383,9 @@ class Model:
             # world's own things agree: a page of that world's game whose words look like
             # another game's page too (a campaign's); between the games of one world, the one
             # it names, or else the world's first (a Kill Team page names Kill Team)
-            by_name = named_game(named)
             system = best if margin >= needed else (
-                by_name if by_name in WORLDS[world] else WORLDS[world][0])
-        by_name = named_game(named)
+                named_ours if named_ours in WORLDS[world] else WORLDS[world][0])
+        by_name = named_ours
         if by_name is not None and world is not None and by_name not in WORLDS[world]:
             by_name = None  # "пришедшему в вархаммер" of a page on space marines: the hobby
         if by_name is not None and (system is None or (
@@ -411,7 +411,7 @@ class Model:
             # no Russian word: an English page's words ("Roll a dice, move the model …") stand
             # in the training only as what Russian pages quote, so only the game it names
             # tells (a quotation of 40k's rulebook: "In Warhammer 40,000, we represent …")
-            system = named_game(named)
+            system = named_ours
         return Judgement(system, which, best, margin, game, evidence, named, setting, needed,
                          russian)
 
