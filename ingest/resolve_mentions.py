@@ -8,6 +8,7 @@ after every node and name of the system is known; a name it cannot resolve becom
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -227,32 +228,61 @@ def _sibling(r: SystemResolver, p: Part, target: str) -> bool:
     """Whether ``target`` is a rule of the part's own chapter (the same parent) whose name is
     the chapter's own: no section outside the chapter uses its words ("боевая единица" is
     every 40k section's word for a unit, "способ полёта" only the flying creatures')."""
-    parent = r.b.nodes[target].parent
-    if parent != p.parent_id or parent is None:
+    node = r.b.nodes[target]
+    parent = node.parent
+    if parent != p.parent_id:
         return False
+    if parent is None:
+        # the top-level rules of one page: the page is their chapter
+        return node.source == p.source.name and not _step(node.title) \
+            and not _used_elsewhere(r, target, p)
     return not _used_outside(r, target, parent)
 
 
 def _used_outside(r: SystemResolver, target: str, chapter: str) -> bool:
     cache: dict[str, bool] = r.__dict__.setdefault("_used_outside", {})
-    if target in cache:
-        return cache[target]
+    if target not in cache:
+        cache[target] = any(
+            q.id != chapter and not _within(r, q.id, chapter) for q in _users(r, target))
+    return cache[target]
+
+
+@lru_cache(maxsize=4_096)
+def _step(title: str) -> bool:
+    """A title that opens with a verb ("Проведите раунд ближнего боя"): a step of a procedure,
+    which an outline of the procedure lists, not a rule's name."""
+    ws = title.split()
+    return bool(ws) and morph().parse(ws[0].lower())[0].tag.POS in ("VERB", "INFN")
+
+
+def _used_elsewhere(r: SystemResolver, target: str, p: Part) -> bool:
+    """Whether a section other than ``p`` and ``target``'s own family uses the words of
+    ``target``'s name."""
+    cache: dict[str, tuple[str, ...]] = r.__dict__.setdefault("_holders", {})
+    if target not in cache:
+        # up to two such sections, looked for once per name: one other than the section at
+        # hand settles it
+        found: list[str] = []
+        for q in _users(r, target):
+            if q.id != target and not _within(r, q.id, target):
+                found.append(q.id)
+                if len(found) == 2:
+                    break
+        cache[target] = tuple(found)
+    return any(k != p.id for k in cache[target])
+
+
+def _users(r: SystemResolver, target: str) -> Iterator[Part]:
+    """The parts whose text uses the words of ``target``'s name, in order, read lazily: only
+    the parts that hold every word of the name are looked at (an index, not every part)."""
     words_of_key = lemma_key(unparen(r.b.nodes[target].title)).split()
+    if not words_of_key:
+        return
     key = f" {' '.join(words_of_key)} "
     index = _word_index(r)
-    # only the parts that hold every word of the name are read (an index, not every part)
-    candidates = set.intersection(*(index.get(w, set()) for w in words_of_key)) \
-        if words_of_key else set()
-    used = False
-    for k in sorted(candidates):
-        q = r.parts[k]
-        if q.id == chapter or _within(r, q.id, chapter):
-            continue
+    for k in sorted(set.intersection(*(index.get(w, set()) for w in words_of_key))):
         if key in _lemmas_of(r, k):
-            used = True
-            break
-    cache[target] = used
-    return used
+            yield r.parts[k]
 
 
 def _lemmas_of(r: SystemResolver, k: int) -> str:

@@ -166,3 +166,14 @@ def test_a_game_s_name_is_no_reference_to_a_section_it_titles() -> None:
     refs = refs_of(graph_of("game_names"))
     assert not [r for r in refs if r[1] == "Kill Team"], refs
     assert ("Высадка", "Глубокий удар", "Глубокий Удар") in refs, refs
+
+
+def test_a_page_s_top_level_rules_name_each_other_as_a_chapter_s_do() -> None:
+    """Top-level sections of one page are the rules of the page's chapter: one named in lower
+    case by another ("совершить героическое вмешательство") is referred to when no other
+    section uses its words; a name several sections use ("боевой раунд") is a word of the
+    game, a step of a procedure ("Проведите раунд боя") is listed by its outline, not named,
+    and another page's words ("до конца боя") name no rule of this one."""
+    assert refs_of(graph_of("page_siblings")) == {
+        ("Второй раунд", "Героическое вмешательство", "героическое вмешательство"),
+    }
