@@ -16,6 +16,10 @@ before it may be read. Hence:
 * ``--read`` builds and prints only the sets already read (those the game detection learns
   from, ``LEARNED_SETS`` of ``tests/detect_training.py``), so their misses can be listed with
   ``--details`` without printing a clean set's;
+* ``--kinds`` also prints the totals of the sets built pooled by the kind of page (see
+  :func:`page_kind`): copies of the books on document and study sites (the pages the issue's
+  owner keeps aside are of this kind), other web pages of our games (forums, blogs,
+  articles), and other games' pages (whose every section is a false one);
 * ``--stated`` builds each page with the system its annotation names, as a user who states it
   (``corpus.toml``, ``rulekb build --system``) would: what the cutting and linking do once the
   game is known, apart from the detection (a page annotated ``system: null`` is still
@@ -24,6 +28,7 @@ before it may be read. Hence:
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import tempfile
@@ -36,6 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from gold_score import (  # noqa: E402
     GOLD_DIR,
     HELDOUT_DIR,
+    Score,
     load_annotation,
     score_all,
     table,
@@ -73,11 +79,61 @@ def main() -> None:
             graph = Graph(build(load([corpus_dir(), pages])).kb)
         scores[name] = score_all(graph, folder)
     print(totals_table(scores))
+    if "--kinds" in sys.argv:
+        print("\nby kind of page, the sets above pooled (without the corpus):")
+        print(totals_table(by_kind(scores, sets)))
     if "--totals" in sys.argv:
         return
     for name in sets:
         print(f"\n{name}:")
         print(table(scores[name], details=details))
+
+
+# the sites that hold copies of the books (a rulebook's, a codex's or an army book's pages as
+# a document or study site stores them, or a site transcribing a rulebook): matched in a page's
+# address where a README's table gives it, else in the site's name that ends its file's name
+# ("…_studfiles.txt", "…_redelf.txt")
+_DOCUMENT_SITES = re.compile(
+    r"(?i:studfiles?|studopedia|stydopedia|student2|studall|lektsii|lektsia|scribd|topuch"
+    r"|cyberpedia|infopedia|mybiblioteka|poisk-?ru|publib|dropdoc|pdfm|mydocx|studydoc|docplayer"
+    r"|5hobbi|redelf)")
+# a README's table row: "| file.txt | system (edition) | address |"
+_SOURCE_ROW = re.compile(r"^\|\s*([^|]+?\.txt)\s*\|[^|]*\|\s*(\S+)\s*\|", re.MULTILINE)
+
+
+def page_kind(page: str, address: str | None, annotation: dict[str, object]) -> str:
+    """"book" (a copy of a book's pages on a document or study site), "web" (another page of
+    our games: a forum, a blog, an article) or "other game" (annotated ``system: null``)."""
+    if annotation.get("system") is None:
+        return "other game"
+    site = address or page.rsplit("_", 1)[-1]
+    return "book" if _DOCUMENT_SITES.search(site) else "web"
+
+
+def addresses(folder: Path) -> dict[str, str]:
+    """The pages of a set whose address a README's table gives (the set's own, or the
+    held-out README's for the first sets), by file name."""
+    out: dict[str, str] = {}
+    for readme, prefix in ((HELDOUT_DIR / "README.md", f"{folder.name}/"),
+                           (folder / "README.md", "")):
+        if readme.is_file():
+            for m in _SOURCE_ROW.finditer(readme.read_text(encoding="utf-8")):
+                if m.group(1).startswith(prefix):
+                    out[m.group(1).removeprefix(prefix)] = m.group(2)
+    return out
+
+
+def by_kind(scores: dict[str, dict[str, dict[str, Score]]], sets: dict[str, Path]
+            ) -> dict[str, dict[str, dict[str, Score]]]:
+    """The pages of the sets scored, pooled by :func:`page_kind` (the corpus left out)."""
+    out: dict[str, dict[str, dict[str, Score]]] = {"book": {}, "web": {}, "other game": {}}
+    for name, folder in sets.items():
+        annotations = load_annotation((folder / "annotations.yaml").read_text(encoding="utf-8"))
+        where = addresses(folder)
+        for page, by_category in scores[name].items():
+            kind = page_kind(page, where.get(page), annotations[page])
+            out[kind][f"{name}/{page}"] = by_category
+    return out
 
 
 def heldout_sets() -> dict[str, Path]:

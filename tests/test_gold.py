@@ -374,3 +374,22 @@ def test_every_annotated_set_is_measured_in_the_order_collected() -> None:
     from detect_training import LEARNED_SETS
 
     assert {"held-out" if n == "heldout" else n for n in LEARNED_SETS} <= set(names)
+
+
+def test_pages_are_pooled_by_kind_from_their_addresses() -> None:
+    """``benchmarks/gold.py --kinds``: a page is a copy of a book by its address where a
+    README's table gives it (the first sets' files name no site), else by the site its file's
+    name ends with; a page of another game is its own kind, whatever its site."""
+    spec = importlib.util.spec_from_file_location("gold_bench", REPO / "benchmarks" / "gold.py")
+    assert spec is not None and spec.loader is not None
+    gold = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gold)
+    dev = gold.addresses(HELDOUT_DIR / "dev")
+    assert dev["w40k6_morale.txt"] == "https://studfiles.net/preview/4313328/page:6/"
+    ours = {"system": "whfb8"}
+    assert gold.page_kind("w40k6_morale.txt", dev["w40k6_morale.txt"], ours) == "book"
+    assert gold.page_kind("whfb_faq_warforge.txt", dev["whfb_faq_warforge.txt"], ours) == "web"
+    assert gold.page_kind("whfb_undead_rules_5hobbi.txt", None, ours) == "book"
+    assert gold.page_kind("w40k8_roster_dzen.txt", None, ours) == "web"
+    assert gold.page_kind("other_bfg_eldar_rules_redelf.txt", None, {"system": None}) \
+        == "other game"
