@@ -6,6 +6,7 @@ heading a PDF broke over two lines, a heading in capitals.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from ingest.detect import names_a_game
@@ -419,6 +420,50 @@ def run_in_heading(line: str, dash_only: bool = False) -> tuple[int, int] | None
 
 
 _MIN_RUN_IN_TEXT = 20
+
+# a numbered item that opens with a name, a spaced dash and its text in lower case ("1)
+# Множественные модификаторы характеристик – не изменились. …"): a dash in a sentence is as
+# often a copula ("Модель – фигурка"), so it names the item only in a list of such items
+_NUMBERED_DASH_ITEM = re.compile(
+    r"^(\s*(\d{1,2})[.)]\s+[А-ЯЁA-Z][^.!?:;\n\-–—]{0,60}?)\s+[-–—]\s+(?=[а-яё])")
+_DASH_ITEMS_APART = 12
+"""Lines (with words) between two neighbouring items of one list, at most."""
+
+
+def dash_named_items(lines: list[str], nonblank: list[int]) -> dict[int, tuple[int, int]]:
+    """The numbered items of a list that each open with a name, a spaced dash and the name's
+    text in lower case ("1) Множественные модификаторы характеристик – не изменились." / "2)
+    Тесты на лидерство – теперь при тестах …"), by line, with where the name ends and its
+    text starts (as :func:`run_in_heading` gives them). An item is one when the item numbered
+    one less before it or one more after it, near it, has the same shape; a name is a few
+    words with no verb ("2) Кидаем инвуль сейв с реролом – …" is a sentence), its text a
+    sentence's worth."""
+    shaped: dict[int, tuple[int, int, int]] = {}  # line → (number, name's end, text's start)
+    for i in nonblank:
+        m = _NUMBERED_DASH_ITEM.match(lines[i])
+        if m is None or len(lines[i]) - m.end() < _MIN_RUN_IN_TEXT:
+            continue
+        head = m.group(1)
+        name = head[m.end(2) - m.start(1) + 1:].strip()
+        if len(words(name)) > _MAX_RUN_IN_WORDS or _has_finite_verb(name) \
+                or re.match(r"это\s", lines[i][m.end():]):
+            continue
+        shaped[i] = (int(m.group(2)), m.start(1) + len(head.rstrip()), m.end())
+    order = {i: k for k, i in enumerate(nonblank)}
+    at_number: dict[int, list[int]] = {}  # number → where the items so numbered stand, in order
+    for i, (n, _, _) in shaped.items():
+        at_number.setdefault(n, []).append(order[i])
+    out = {}
+    for i, (n, end, start) in shaped.items():
+        k = order[i]
+        # the item numbered one less before it, or one more after it
+        before, after = at_number.get(n - 1, []), at_number.get(n + 1, [])
+        b = bisect_left(before, k) - 1
+        a = bisect_left(after, k + 1)
+        if (b >= 0 and before[b] >= k - _DASH_ITEMS_APART) \
+                or (a < len(after) and after[a] <= k + _DASH_ITEMS_APART):
+            out[i] = (end, start)
+    return out
 # "Протокол реанимации. Если модель с таким правилом …": a rule's name of a few words, a
 # period, and its text on the same line (an army book's or codex's special rules)
 # (numbered, as a tournament's clauses are: "2) Домашние правила. Любые расширения …", "4)

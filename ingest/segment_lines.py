@@ -32,6 +32,7 @@ from ingest.segment_headings import (
     _is_caps,
     announces_name,
     column_header,
+    dash_named_items,
     field_shaped,
     is_field,
     is_heading_line,
@@ -130,6 +131,7 @@ def segment_lines(
     seconds: set[int] = set()  # the second lines of broken headings
     colon_lines: set[int] = set()  # rules whose names run in after a colon
     label_lines = colon_labels(lines, nonblank, nxt)
+    dashed = dash_named_items(lines, nonblank)
     for i, end in label_lines.items():
         runin[i] = (end, len(lines[i]))
         colon_lines.add(i)
@@ -141,7 +143,7 @@ def segment_lines(
             runin[i] = (colon[at][0] - offsets[i], colon[at][1] - offsets[i])
             colon_lines.add(i)
             continue
-        m = run_in_heading(lines[i], dash_only=i in taken)
+        m = dashed.get(i) or run_in_heading(lines[i], dash_only=i in taken)
         if m is not None:
             runin[i] = m
             continue
