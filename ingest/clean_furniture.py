@@ -39,6 +39,7 @@ from ingest.clean_forum import (
 from ingest.clean_menus import category_menus
 from ingest.clean_pages import FOOTER_RE
 from ingest.clean_titles import (
+    _LOFI_LABEL_RE,
     lofi_title_label,
     page_title,
     site_name,
@@ -473,6 +474,65 @@ def _title_bar(text: str) -> Edit | None:
     return block_edit(text, m.start(group), m.end(group), "site_furniture", BREADCRUMB_REASON)
 
 
+SITE_NAME_OVER_PATH_REASON = ("название сайта (и его часы) в шапке страницы, над «хлебными "
+                              "крошками»")
+# the site's clock under its name: "Пятница, 26.04.2024, 16:36", "Пятница, 2024 Гвирит 26, 21:31"
+_CLOCK_LINE = re.compile(rf"{HSPACE}*[^\n]{{0,40}}?\d{{1,2}}:\d{{2}}(?::\d{{2}})?{HSPACE}*")
+_MAX_SITE_NAME_WORDS = 6
+
+
+def _name_over_path(text: str, blocks: list[Edit]) -> list[Edit]:
+    """The site's name in the page's header: the one line left between furniture at the
+    page's top and the site's path to the page (its breadcrumb), the site's clock under it or
+    not ("Приветствую Вас Гость | RSS" / "Империя Рэя" / "Пятница, 26.04.2024, 16:36" /
+    "Главная » Файлы » Мои файлы"). A page's title stands under the path, or in it: a line the
+    path names is the page's, and stays, as does a forum topic's title under its label
+    ("Полная версия: Правила на SPEARHEAD")."""
+    left = _free_lines(text, blocks)
+    if not left:
+        return []
+    # (the first path below a line that no furniture holds: a title bar, "Приветствую Вас
+    # Гость | RSS", may be read as one too)
+    crumb = min((b for b in blocks if b.reason == BREADCRUMB_REASON and b.start > left[0][0]),
+                key=lambda b: b.start, default=None)
+    if crumb is None:
+        return []
+    left = [(a, b) for a, b in left if b <= crumb.start]
+    if not 1 <= len(left) <= 2:
+        return []
+    name = text[left[0][0]:left[0][1]].strip()
+    path = text[crumb.start:crumb.end].lower()
+    if len(name.split()) > _MAX_SITE_NAME_WORDS or name.endswith(_STOPS) \
+            or not _LETTER_RE.search(name) or name.lower() in path \
+            or _LOFI_LABEL_RE.match(name) \
+            or (len(left) == 2 and not _CLOCK_LINE.fullmatch(text[left[1][0]:left[1][1]])):
+        return []
+    return [block_edit(text, a, b, "site_furniture", SITE_NAME_OVER_PATH_REASON)
+            for a, b in left]
+
+
+def _free_lines(text: str, blocks: list[Edit]) -> list[tuple[int, int]]:
+    """The page's first three lines with words that no block holds (the page's header is
+    short: a fourth says it is over), read from its top."""
+    spans: list[tuple[int, int]] = []  # the blocks' spans, overlapping ones merged
+    for a, b in sorted((b.start, b.end) for b in blocks):
+        if spans and a <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], b))
+        else:
+            spans.append((a, b))
+    starts = [a for a, _ in spans]
+    left: list[tuple[int, int]] = []
+    pos = 0
+    while pos < len(text) and len(left) < 3:
+        stop = text.find("\n", pos)
+        stop = len(text) if stop < 0 else stop
+        k = bisect_right(starts, pos) - 1
+        if text[pos:stop].strip() and not (k >= 0 and stop <= spans[k][1]):
+            left.append((pos, stop))
+        pos = stop + 1
+    return left
+
+
 def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
     """Lines the site repeats: a short line that is no sentence and stands twice or more, each
     time beside furniture (a removed block, a page mark, the text's edge) or cutting a sentence
@@ -576,6 +636,7 @@ def site_furniture(text: str) -> list[Edit]:
     bar = _title_bar(text)
     if bar is not None:
         blocks.append(bar)
+    blocks.extend(_name_over_path(text, blocks))
     # a wiki's "Материал из …" stands under the article's title, not under the site's name
     masthead = _masthead(text, [b for b in blocks if b.reason != WIKI_SOURCE_REASON])
     if masthead is not None:
