@@ -99,6 +99,35 @@ def _report(rows: list[tuple[str, str, str | None, float]], what: str) -> None:
         mark = "ok " if system == expected else "MISS"
         print(f"{mark} {name:<52} {cls:<13} {system!s:<13} {margin:6.1f}")
     print(f"{right}/{len(rows)} judged right, {what}")
+    if "--kinds" in sys.argv:
+        for line in _by_kind(rows):
+            print(line)
+
+
+def _by_kind(rows: list[tuple[str, str, str | None, float]]) -> list[str]:
+    """Right, wrong and unclear judgements of the held-out sets' pages by kind of page
+    (``benchmarks/gold.py``'s :func:`page_kind`: copies of the books, other web pages of our
+    games, other games' pages)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gold_bench", ROOT / "benchmarks" / "gold.py")
+    assert spec is not None and spec.loader is not None
+    gold = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gold)
+    where: dict[str, dict[str, str]] = {}
+    tally: dict[str, list[int]] = {}
+    for name, cls, system, _ in rows:
+        folder, _, page = name.partition("/")
+        if folder not in LEARNED_SETS:
+            continue  # the corpus and data/detect: no page of a set
+        if folder not in where:
+            where[folder] = gold.addresses(DATA / "heldout" / folder)
+        expected = None if cls == "other" else cls
+        kind = gold.page_kind(page, where[folder].get(page), {"system": expected})
+        counts = tally.setdefault(kind, [0, 0, 0])
+        counts[0 if system == expected else 2 if system is None else 1] += 1
+    return [f"{kind}: {r} right, {w} wrong, {u} unclear of {r + w + u}"
+            for kind, (r, w, u) in sorted(tally.items())]
 
 
 def main() -> None:
