@@ -464,6 +464,8 @@ def dash_named_items(lines: list[str], nonblank: list[int]) -> dict[int, tuple[i
                 or (a < len(after) and after[a] <= k + _DASH_ITEMS_APART):
             out[i] = (end, start)
     return out
+
+
 # "Протокол реанимации. Если модель с таким правилом …": a rule's name of a few words, a
 # period, and its text on the same line (an army book's or codex's special rules)
 # (numbered, as a tournament's clauses are: "2) Домашние правила. Любые расширения …", "4)
