@@ -7,7 +7,8 @@ the page each section lies on. Each category is compared as a set of rows; a row
 ``(title, value, parent)``, where ``parent`` may be left out in the annotation (a third element
 of a row names it when the title alone is ambiguous) and then matches any parent.
 
-* Titles match on the node's title or any alias, folded, without trailing ``.…:``.
+* Titles match on the node's title or any alias, folded, without trailing ``.…:``, or on the
+  heading as written: the title and an alias in brackets, in either order.
 * Reference targets match on the lemma key of their title or an alias (the annotation writes
   the nominative form).
 * A fact matches on its number as written, with words dropped (``"12 дюймов"`` → ``12``).
@@ -127,8 +128,9 @@ class FileScorer:
 
     def name(self, node: Node) -> str | None:
         """The node's title as the annotation writes it, when one of its names is there."""
-        # the heading as the text writes it, "Умение Драться (WS)": the title and its alias
-        written = [f"{node.title} ({alias})" for alias in node.aliases]
+        # the heading as the text writes it, "Умение Драться (WS)" or "ENVIRONMENT TABLE
+        # (ТАБЛИЦА ОКРУЖАЮЩЕЙ СРЕДЫ)": the title and its alias, in either order
+        written = _written(node)
         for candidate in (node.title, *node.aliases, unparen(node.title), *written):
             if norm_title(candidate) in self.names:
                 return norm_title(candidate)
@@ -198,13 +200,19 @@ class FileScorer:
         return scores
 
 
+def _written(node: Node) -> list[str]:
+    """A node's heading as a text writes it: its title with an alias in brackets after it, or
+    an alias (the English) with the title in brackets after it."""
+    return [form for alias in node.aliases
+            for form in (f"{node.title} ({alias})", f"{alias} ({node.title})")]
+
+
 def _target_key(target: Node, wanted: set[str]) -> str:
     """A reference target's lemma key as the annotation names it: its title, or the alias the
     annotation uses (a Kill Team rule titled «Чардж» is the annotation's "Charging")."""
     # (its parameter in brackets is no part of its name: "Сопротивление магии (1-3)"; the
     # heading as the text writes it, "Раздирающий (Rending)", is its title and an alias)
-    written = [f"{target.title} ({alias})" for alias in target.aliases]
-    for name in (target.title, *target.aliases, unparen(target.title), *written):
+    for name in (target.title, *target.aliases, unparen(target.title), *_written(target)):
         if lemma_key(name) in wanted:
             return lemma_key(name)
     return lemma_key(target.title)

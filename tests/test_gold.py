@@ -83,6 +83,26 @@ def test_a_reference_target_is_named_as_its_heading_writes_it() -> None:
     assert _target_key(node, set()) == lemma_key("Раздирающий")
 
 
+def test_a_section_is_named_as_its_heading_writes_it_english_first() -> None:
+    """A section titled «Таблица окружающей среды» with the English alias of its heading,
+    "ENVIRONMENT TABLE (ТАБЛИЦА ОКРУЖАЮЩЕЙ СРЕДЫ)", is the annotation's heading as written, the
+    English first; a title the annotation does not write stays the title."""
+    from gold_score import FileScorer, _target_key, norm_title
+
+    from kb.lemmas import lemma_key
+    from kb.models import Node
+
+    node = Node(id="killteam2018:t", kind="rule", system="killteam2018",
+                title="Таблица окружающей среды", aliases=("Environment table",))
+    heading = "ENVIRONMENT TABLE (ТАБЛИЦА ОКРУЖАЮЩЕЙ СРЕДЫ)"
+    scorer = FileScorer.__new__(FileScorer)  # (only the annotation's names are needed)
+    scorer.names = {norm_title(heading)}
+    assert scorer.name(node) == norm_title(heading)
+    scorer.names = set()
+    assert scorer.name(node) == norm_title("Таблица окружающей среды")
+    assert _target_key(node, {lemma_key(heading)}) == lemma_key(heading)
+
+
 def test_references_to_rules_of_the_corpus_over_the_whole_corpus(
     scores: dict[str, dict[str, Score]],
 ) -> None:
@@ -328,6 +348,15 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
     "fresh38": {"system": (0.99, 0.99), "sections": (0.49, 0.99)},
     "fresh39": {"system": (0.99, 0.99), "sections": (0.32, 0.49)},
     "fresh40": {"system": (0.99, 0.99), "sections": (0.39, 0.19)},
+    # the seventeenth pass's clean sets, measured on its start (cabe146) and end code (8de7a16,
+    # the eighteenth's start), read in the eighteenth, not learned by the detection (learning
+    # them lost 5 of the 460 sources before and a page never learned from): fresh41 and fresh43
+    # as measured; fresh42's two other games' pages taken for 40k; fresh44 sections 0.67/0.67 ->
+    # 1.00/1.00 once the scorer read its English-first heading as written
+    "fresh41": {"system": (0.99, 0.99), "sections": (0.99, 0.0)},
+    "fresh42": {"system": (0.33, 0.99), "sections": (0.0, 0.99)},
+    "fresh43": {"system": (0.99, 0.99), "sections": (0.99, 0.99)},
+    "fresh44": {"system": (0.99, 0.99), "sections": (0.99, 0.99), "facts": (0.99, 0.99)},
 }
 
 
