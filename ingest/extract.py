@@ -313,8 +313,9 @@ _BEFORE_WINDOW = 200  # characters before a name that tell how it is written
 
 def written_as_name(text: str, span: Span) -> bool:
     """Whether the words at ``span`` are written as a name rather than as ordinary words: in
-    «quotes», in Latin letters (an English term in a Russian text), or with a capital letter
-    that does not merely start a sentence, a line or a list item.
+    «quotes» (or ‘quotes’ right around them), in Latin letters in a Russian text (an English
+    term; in an English text only a capital tells a name), or with a capital letter that does
+    not merely start a sentence, a line or a list item.
 
     >>> written_as_name("провалило тест на Разгром, то", (18, 25))
     True
@@ -330,8 +331,10 @@ def written_as_name(text: str, span: Span) -> bool:
     window = max(0, s - _BEFORE_WINDOW)
     if text.rfind("«", window, s) > text.rfind("»", window, s) and "»" in text[e:e + 40]:
         return True
-    if any(re.search(r"[A-Za-z]", w.group(0)) for w in words):
-        return True
+    if 0 < s and e < len(text) and text[s - 1] in _OPENING and text[e] in _CLOSING:
+        return True  # quoted as it stands: ‘blast’, “Overwatch”, "Ярость"
+    if any(_LATIN.search(w.group(0)) for w in words) and _russian_around(text, s, e):
+        return True  # an English term in a Russian text; in English, a name is capitalised
     before = re.sub(r"\d+[.)]\s*$", "", text[window:s]).rstrip(" \t(«\"-–—")
     for i, w in enumerate(words):
         word = w.group(0)
@@ -340,6 +343,21 @@ def written_as_name(text: str, span: Span) -> bool:
         if i > 0 or (before and before[-1] not in _SENTENCE_END):
             return True
     return False
+
+
+_OPENING = frozenset("«‘“„\"'")
+_CLOSING = frozenset("»’”“\"'")
+_LATIN = re.compile(r"[A-Za-z]")
+_CYRILLIC_LETTER = re.compile(r"[А-Яа-яЁё]")
+_AROUND = 60  # characters each side of a name that tell the language it is written in
+
+
+def _russian_around(text: str, s: int, e: int) -> bool:
+    """Whether the text around ``text[s:e]`` is Russian (as many Cyrillic letters as Latin):
+    "правило overwatch" is a Russian text naming an English term, "all of the units in your
+    army" an English text whose words are words."""
+    around = text[max(0, s - _AROUND):s] + text[e:e + _AROUND]
+    return len(_CYRILLIC_LETTER.findall(around)) >= len(_LATIN.findall(around))
 
 
 def lemma_tokens(text: str) -> list[tuple[str, int, int]]:

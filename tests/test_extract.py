@@ -129,6 +129,14 @@ def test_inherit_cues(text: str, names: list[str]) -> None:
         ("1. Инициативная фаза", "Инициативная фаза", False),
         ("(см. Синдром Шаткой Модели)", "Синдром Шаткой Модели", True),
         ("от вражеской модели.", "вражеской модели", False),
+        ("модели могут сделать overwatch по нападающим", "overwatch", True),
+        ("all of the units in your army must be chosen", "units", False),
+        ("lists any special rules or benefits that apply", "special rules", False),
+        ("the units in a Combined Arms Detachment gain", "Combined Arms", True),
+        ("Units must be chosen from the same codex", "Units", False),
+        ("such as ‘gets hot!’ or ‘blast’. A weapon may", "blast", True),
+        ("модель с правилом \"ярость\" получает", "ярость", True),
+        ("the model's blast marker", "blast", False),
     ],
 )
 def test_written_as_name(text: str, words: str, as_name: bool) -> None:
