@@ -158,6 +158,13 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"|Поддержать проект"),
         "служебная строка сайта (аватар, имя файла картинки, меню профиля, «Поддержать проект»)",
     ),
+    (
+        # a web address alone on its line: a copy's source, a site's name ("WWW.NEW.PDFM.RU")
+        _line(r"(?i:(?:https?://|www\.)[^\s]{2,200}"
+              r"|[a-z0-9-]{1,60}(?:\.[a-z0-9-]{1,60})*\.(?:ru|com|net|org|info|su|ua|by|рф)"
+              r"(?:/[^\s]{0,200})?)"),
+        "адрес сайта отдельной строкой",
+    ),
 )
 
 
