@@ -37,6 +37,8 @@ TEXT_SUFFIXES = (".txt", ".md")
 CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
 EXPECTED = "ожидался текст правил в кодировке UTF-8 (с BOM или без) или cp1251"
 BINARY = "двоичный файл (много управляющих символов), а не текст"
+HTML = ("страница HTML (разметка, а не текст): сохраните её как текст (в браузере «Сохранить "
+        "как…» → «Текст») или скопируйте текст страницы в файл .txt")
 
 # Share of control characters above which a decoded file counts as binary, not text.
 _MAX_NONTEXT = 0.05
@@ -275,7 +277,28 @@ def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
         raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
     if not text.strip():
         raise LoadError(f"{where}: файл пуст; {EXPECTED}")
+    if _is_html(text):
+        raise LoadError(f"{where}: {HTML}; {EXPECTED}")
     return text, encoding
+
+
+_HTML_START = re.compile(r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+                         r"<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])",
+                         re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]{0,300})?/?>")
+_HTML_CHARS = 20_000  # how much of a text is looked at for its markup
+_TAGS_PER_CHAR = 1 / 100  # a saved web page holds a tag every few dozen characters at least
+
+
+def _is_html(text: str) -> bool:
+    """Whether a text is a web page's markup rather than its text: it opens as an HTML
+    document does, or it is dense with tags (a fragment of one). A text quoting a tag or two
+    ("<b>", a forum's leftover "<br>") is text."""
+    head = text[:_HTML_CHARS]
+    if _HTML_START.match(head):
+        return True
+    tags = len(_TAG.findall(head))
+    return tags >= 20 and tags >= len(head) * _TAGS_PER_CHAR
 
 
 def _decode_cp1251(data: bytes, where: str) -> str:

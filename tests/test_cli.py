@@ -202,3 +202,16 @@ def test_one_megabyte_line(tmp_path: Path) -> None:
     (tmp_path / "corpus.toml").write_text('system = "whfb8"\n', encoding="utf-8")
     result = CliRunner().invoke(cli, ["build", str(tmp_path), "-o", str(tmp_path / "kb.json")])
     assert result.exit_code == 0, result.output
+
+
+def test_a_web_page_saved_as_html_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    """An HTML file is not read with its markup as words: exit 2, one line saying to save the
+    page as text, no KB written."""
+    page = tmp_path / "panic.html"
+    page.write_text("<!DOCTYPE html><html><head><title>Паника</title></head><body><h1>Паника"
+                    "</h1><p>Подразделение проходит тест на Панику.</p></body></html>",
+                    encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", str(page), "-o", str(tmp_path / "kb.json")])
+    assert result.exit_code == 2, result.output
+    assert "страница HTML" in result.output and "сохраните её как текст" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "kb.json").exists()

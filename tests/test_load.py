@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ingest.clean import clean
-from ingest.load import LoadError, detect_system, load, load_file
+from ingest.load import HTML, LoadError, detect_system, load, load_file
 
 DATA = Path(__file__).parent / "data" / "load"
 CORPUS = Path("/work/shared/corpus")
@@ -121,6 +121,14 @@ def test_english_text_is_of_the_game_it_names(tmp_path: Path) -> None:
             id="neither encoding",
         ),
         pytest.param(b"\xff\xfe\x1f\x04", "файл в кодировке UTF-16", id="UTF-16"),
+        pytest.param(
+            "<!DOCTYPE html>\n<html><head><title>Паника</title></head><body><h1>Паника</h1>"
+            "<p>Подразделение проходит тест на Панику.</p></body></html>".encode(),
+            HTML, id="an HTML page"),
+        pytest.param(
+            "".join(f"<div class=\"post\"><p>Ответ {i}: <b>да</b></p></div>\n"
+                    for i in range(30)).encode(),
+            HTML, id="a fragment of HTML, dense with tags"),
     ],
 )
 def test_unreadable_files_are_refused(tmp_path: Path, content: bytes, message: str) -> None:
@@ -261,3 +269,11 @@ def test_an_unreadable_folder_is_refused_by_name(tmp_path: Path,
     monkeypatch.setattr(Path, "iterdir", iterdir)
     with pytest.raises(LoadError, match="locked: папку нельзя прочитать"):
         load([tmp_path])
+
+
+def test_a_text_quoting_a_few_tags_is_text(tmp_path: Path) -> None:
+    """A forum's copy with a leftover "<br>" or a "<b>" is text, not a web page."""
+    path = tmp_path / "post.txt"
+    path.write_text("Паника<br>\nПодразделение проходит <b>тест на Панику</b>, если потеряло "
+                    "четверть моделей.\n" * 3, encoding="utf-8")
+    assert "тест на Панику" in load_file(path).text
