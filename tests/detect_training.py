@@ -2,7 +2,8 @@
 
 ``.venv/bin/python tests/detect_training.py`` writes the table anew; ``--check`` prints each
 training source's system as judged by a model learned without that source (leave one source
-out), the figure to watch when changing the detection. The sources are the corpus files
+out), the figure to watch when changing the detection (``--kinds`` by kind of page,
+``--first N`` each judged by its first N characters: a short page). The sources are the corpus files
 (systems from their annotations in ``data/gold``), the pages of the sets of ``data/heldout``
 that have been read (:data:`LEARNED_SETS`; systems from their annotations, a page of another
 game, ``system: null``, of class ``other``) and ``data/detect/<class>/`` (more pages: of Kill
@@ -65,16 +66,30 @@ def learned() -> Model:
     return train((cls, text) for cls, _, text in sources())
 
 
-def leave_one_out() -> list[tuple[str, str, str | None, float]]:
-    """(source, its class, the system judged without it, margin) for every source."""
+def leave_one_out(first: int | None = None) -> list[tuple[str, str, str | None, float]]:
+    """(source, its class, the system judged without it, margin) for every source; with
+    ``first``, each judged by that many characters of its text only (without its site's
+    furniture, cut at a word): a short page's worth."""
     everything = sources()
     out = []
     for i, (cls, name, text) in enumerate(everything):
         rest = train((c, t) for j, (c, _, t) in enumerate(everything) if j != i)
-        judged = rest.judge(detection_text(text), text)  # as a build judges it (the names
-        # of games in the site's furniture count: ingest.load.detect_system)
+        if first is None:
+            judged = rest.judge(detection_text(text), text)  # as a build judges it (the
+            # names of games in the site's furniture count: ingest.load.detect_system)
+        else:
+            short = _first_chars(detection_text(text).strip(), first)
+            judged = rest.judge(short, short)
         out.append((name, cls, judged.system, judged.margin))
     return out
+
+
+def _first_chars(text: str, n: int) -> str:
+    """The first ``n`` characters of a text, cut at a word when one ends in its second half."""
+    if len(text) <= n:
+        return text
+    cut = text.rfind(" ", 0, n)
+    return text[:cut if cut > n // 2 else n]
 
 
 def evaluation() -> list[tuple[str, str, str | None, float]]:
@@ -135,7 +150,9 @@ def main() -> None:
         _report(evaluation(), "by the committed table (pages it never learned from)")
         return
     if "--check" in sys.argv:
-        _report(leave_one_out(), "each without its own source")
+        first = int(sys.argv[sys.argv.index("--first") + 1]) if "--first" in sys.argv else None
+        _report(leave_one_out(first), "each without its own source"
+                + (f", by its first {first} characters" if first else ""))
         return
     (ROOT / "ingest" / TABLE).write_text(table(learned()), encoding="utf-8")
 
