@@ -32,7 +32,7 @@ from ingest.sections import (
     normal_case,
     title_and_aliases,
 )
-from ingest.segment_colons import colon_run_ins
+from ingest.segment_colons import colon_run_ins, paragraph_labels
 from ingest.segment_flat import caps_runs, segment_flat
 from ingest.segment_headings import is_heading_line
 from ingest.segment_lines import segment_lines
@@ -94,6 +94,9 @@ def segment(
         # a rule that runs in after a colon inside a paragraph starts a line of its own (a
         # space becomes a newline: the offsets stay those of ``text``)
         colon = colon_run_ins(text)
+        # the labels that open a digest's paragraphs ("Цель: целью кампании …") are its parts
+        parts = paragraph_labels(text, colon)
+        colon.update(parts)
         breaks = [at - 1 for at in colon if at and text[at - 1] != "\n"]
         breaks += [m.start(2) - 1 for m in _GLUED_NUMBERED.finditer(text)]
         # so does each item of a list a page's copy ran into one line ("… 1) Редакция. Все
@@ -106,7 +109,7 @@ def segment(
                 chars[at] = "\n"
             lined = "".join(chars)
         result = segment_lines(lined, vocab, system, gaps or {}, [p.at for p in pages or []],
-                               colon, titled)
+                               colon, titled, set(parts))
     result.sections = repeated_headings(text, english_twins(text, result.sections))
     name_english_headings(text, result.sections)
     _assign_pages(result.sections, pages or [])

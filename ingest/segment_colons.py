@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from ingest.detect import names_a_game
 from ingest.sections import is_cyrillic
@@ -112,6 +113,59 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
         or _title_case(text[found[k][0]:found[k][1]])
         or _ENGLISH_GLOSS.search(text[found[k][0]:found[k][1]]) is not None}
     return {found[k][0]: found[k][1:] for k in sorted(listed)}
+
+
+# "Цель: целью кампании является …" opening its paragraph: a label of a word or a few, a colon,
+# and the paragraph's text in lower case
+_PARAGRAPH_LABEL = re.compile(
+    r"^[^\S\n]*([А-ЯЁ][а-яё]+(?:[^\S\n]+[а-яё]+){0,3}):[^\S\n]+(?=[а-яё])", re.MULTILINE)
+_LABEL_TEXT_WORDS = 8  # the words of a labelled paragraph's first sentence, at least
+_FIELD_LINE = re.compile(r"[^\S\n]*[А-ЯЁA-Z][^\n:.!?]{0,40}:[^\S\n]")  # "Размер: …"
+
+
+def paragraph_labels(text: str, taken: Collection[int] = ()) -> dict[int, tuple[int, int]]:
+    """Labels that open paragraphs one after another, each a noun phrase before a colon and a
+    paragraph in lower case ("Ростер: в ходе кампании …" / "Цель: целью кампании …" /
+    "Герои: в начале кампании …"): the parts of a text, as a rules digest on a forum sets
+    them; where each label starts → where it ends and where its text starts (as
+    :func:`colon_run_ins` gives its entries; ``taken``: starts that are entries already).
+
+    A lone one is a field and its value ("Цель: захватить …"), and so are labels of lines one
+    under another (a profile's, an infobox's): each must open a paragraph (a blank line above
+    it) whose next line is no other field, its first sentence must hold
+    :data:`_LABEL_TEXT_WORDS` words and a predicate, and another such label must stand within
+    :data:`_COLON_NEAR` characters of it.
+    """
+    found: list[tuple[int, int, int]] = []
+    for m in _PARAGRAPH_LABEL.finditer(text):
+        start = m.start(1)
+        if start in taken or not _opens_paragraph(text, m.start()):
+            continue
+        name = m.group(1)
+        toks = words(name)
+        if pos(toks[0]) not in _NAME_HEADS or _has_finite_verb(name) \
+                or lemma(toks[0]) in ASIDES:
+            continue
+        said = words(_first_clause(text[m.end():m.end() + 400].split("\n", 1)[0]))
+        if len(said) < _LABEL_TEXT_WORDS or not any(
+                is_cyrillic(w[0]) and all_pos(w) & _PREDICATES for w in said):
+            continue
+        end = text.find("\n", m.end())
+        if end >= 0 and _FIELD_LINE.match(text, end + 1):
+            continue  # a block of fields, one a line ("Тип: …" / "Размер: …")
+        found.append((start, m.end(1), m.end()))
+    return {label[0]: label[1:] for k, label in enumerate(found) if any(
+        0 < abs(label[0] - found[j][0]) <= _COLON_NEAR
+        for j in range(max(0, k - 1), min(len(found), k + 2)))}
+
+
+def _opens_paragraph(text: str, line: int) -> bool:
+    """Whether the line starting at ``line`` opens a paragraph: the text's first line, or one
+    under a blank line."""
+    if line == 0:
+        return True
+    above = text.rfind("\n", 0, line - 1)
+    return not text[above + 1:line - 1].strip()
 
 
 def _under_lead_in(text: str, start: int, found: list[tuple[int, int, int]]) -> bool:

@@ -71,7 +71,7 @@ _LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a
 def segment_lines(
     text: str, vocab: Vocabulary, system: str | None, gaps: dict[int, int],
     page_ends: list[int], colon: dict[int, tuple[int, int]] | None = None,
-    titled: bool = False,
+    titled: bool = False, parts: set[int] | None = None,
 ) -> Segmentation:
     """Split a web-page text into sections: each heading line opens one that runs to the next.
 
@@ -82,9 +82,11 @@ def segment_lines(
         gaps: blank lines in the source before a heading at a cleaned offset.
         page_ends: cleaned offsets where a page footer closed a page.
         colon: rules that run in after a colon
+            (:func:`ingest.segment_colons.colon_run_ins`), each at a line's start.
         titled: the text opens right under a site's name (its first heading is the page's
             title)
-            (:func:`ingest.segment_colons.colon_run_ins`), each at a line's start.
+        parts: the starts of ``colon``'s entries that label a digest's paragraphs
+            (:func:`ingest.segment_colons.paragraph_labels`): parts of the heading above them.
     """
     lines = text.split("\n")
     offsets = []
@@ -130,6 +132,7 @@ def segment_lines(
     runin.update(errata)
     seconds: set[int] = set()  # the second lines of broken headings
     colon_lines: set[int] = set()  # rules whose names run in after a colon
+    part_lines: set[int] = set()  # of them, the labels of a digest's paragraphs
     label_lines = colon_labels(lines, nonblank, nxt)
     dashed = dash_named_items(lines, nonblank)
     for i, end in label_lines.items():
@@ -142,6 +145,8 @@ def segment_lines(
         if colon and at in colon:
             runin[i] = (colon[at][0] - offsets[i], colon[at][1] - offsets[i])
             colon_lines.add(i)
+            if parts and at in parts:
+                part_lines.add(i)
             continue
         m = dashed.get(i) or run_in_heading(lines[i], dash_only=i in taken)
         if m is not None:
@@ -273,7 +278,8 @@ def segment_lines(
     # (an errata's entries are such a list: each the next one's sibling)
     entries = {n for n, i in enumerate(heads) if i in colon_lines or i in errata}
     nest_lines(sections, text, vocab, system, gaps, page_ends, entries,
-               {n for n, i in enumerate(heads) if i in label_lines})
+               {n for n, i in enumerate(heads) if i in label_lines},
+               {n for n, i in enumerate(heads) if i in part_lines})
     steps_under_heading(sections, text)
     priced_entries(sections)
     title_over_parts(sections, text, titled)

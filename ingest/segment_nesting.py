@@ -92,7 +92,7 @@ def _has_paragraph(text: str, sec: Section) -> bool:
 def nest_lines(
     sections: list[Section], text: str, vocab: Vocabulary, system: str | None,
     gaps: dict[int, int], page_ends: list[int] | None = None, entries: set[int] | None = None,
-    labels: set[int] | None = None,
+    labels: set[int] | None = None, parts: set[int] | None = None,
 ) -> None:
     """Give each web-page heading its parent.
 
@@ -165,7 +165,7 @@ def nest_lines(
             parent = sections[i - 1].parent
         elif i and (i in (labels or ()) or i in (entries or ())) \
                 and not page_break(sec.heading_span[0]) \
-                and not _has_paragraph(text, sections[i - 1]):
+                and (i in (parts or ()) or not _has_paragraph(text, sections[i - 1])):
             # the first of a list of labels on lines of their own, or of rules run in after a
             # colon, under a heading line: the heading holds the list ("Dataslate …" /
             # "Ограничения формации:", "Специальные правила формации:"; "Стая смерти" / "1
@@ -173,7 +173,9 @@ def nest_lines(
             # охотится в одиночку." / "*Раздирающий (Rending): …"); a heading over a paragraph
             # of its own (a long line ending a sentence) is a rule, and the
             # labels after it are its peers ("Выберите другое оружие …" / "Если у атакующей
-            # модели …" / "Mortal Wounds Смертельные раны:")
+            # модели …" / "Mortal Wounds Смертельные раны:"); the labels of a digest's
+            # paragraphs are the heading's parts even under its paragraph ("Кампания по
+            # ВХ40К" / "В кампании принимает участие …" / "Ростер: в ходе кампании …")
             parent, decided = i - 1, True
         elif i >= 2 and ERRATA_ENTRY.match(" ".join(sec.heading.split())) \
                 and not ERRATA_ENTRY.match(" ".join(sections[i - 1].heading.split())):
