@@ -136,7 +136,12 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
             # heading, no epigraph: a quote says a sentence)
         after = nonblank[k] if k < len(nonblank) else None
         dash = after is not None and BULLET.match(lines[after]) is not None
-        speaker = after == quote[-1] + 1 and after is not None and _speaker(lines[after])
+        speaker = after is not None and (
+            after == quote[-1] + 1 and _speaker(lines[after])
+            # under a section's epigraph, its attribution may stand apart, in lower case
+            # ("«Битвы выигрываются маневром …»" / "" / "кто-то из великих")
+            or after not in heads and order[quote[0]] in opens
+            and after - quote[-1] <= _SPEAKER_GAP and _speaker(lines[after], lower=True))
         if not (dash or speaker or order[quote[0]] in opens):
             continue
         out.update(quote)
@@ -152,6 +157,7 @@ def epigraphs(lines: list[str], nonblank: list[int], cand: list[int]
 
 
 _MAX_SPEAKER_WORDS = 8
+_SPEAKER_GAP = 3  # lines from a section's epigraph to its attribution (two blank lines between)
 _QUOTED_NAME = re.compile(
     rf"\s*[{re.escape(OPENING_QUOTES)}][^{re.escape(QUOTES)}\n]{{1,40}}[{re.escape(CLOSING_QUOTES)}]"
     r"\s*(\S+(?:\s+\S+){2,})")
@@ -177,13 +183,14 @@ def _opens_with_quoted_name(line: str) -> bool:
     return m is not None and not line.rstrip().endswith(tuple(CLOSING_QUOTES))
 
 
-def _speaker(line: str) -> bool:
-    """Whether a line under a quote names who said it: a few words from a capital, no verb,
-    not a sentence, a question or a label."""
+def _speaker(line: str, lower: bool = False) -> bool:
+    """Whether a line under a quote names who said it: a few words from a capital (or in lower
+    case, ``lower``), no verb, not a sentence, a question or a label."""
     s = line.strip()
     toks = words(s)
-    return 0 < len(toks) <= _MAX_SPEAKER_WORDS and s[:1].isupper() \
-        and not s.endswith((".", ":", ";", "?", "!")) and not _has_finite_verb(s)
+    stops = (".", ":", ";", "?", "!", ",") if lower else (".", ":", ";", "?", "!")
+    return 0 < len(toks) <= _MAX_SPEAKER_WORDS and (s[:1].isupper() or lower and s[:1].islower()) \
+        and not s.endswith(stops) and not _has_finite_verb(s)
 
 
 def flavour_items(text: str, lines: list[str], offsets: list[int], flavour_lines: set[int],

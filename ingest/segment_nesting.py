@@ -76,8 +76,12 @@ def _own_text(text: str, sec: Section) -> str:
         parts.append(text[at:max(at, a)])
         at = max(at, b)
     parts.append(text[at:end])
-    own = "".join(parts)
+    own = _BARE_NUMBER_LINE.sub("", "".join(parts))  # a number alone on its line numbers the
+    # heading below it ("1" / "Лорды"), or is a page's: no text of the section's own
     return "" if _ENGLISH_NAME_LINE.fullmatch(own) else own
+
+
+_BARE_NUMBER_LINE = re.compile(r"^[^\S\n]*\d{1,3}[.)]?[^\S\n]*$", re.MULTILINE)
 
 
 _PARAGRAPH_LINE = re.compile(r"^[^\n]{60,}[.!?…»\"]\s*$", re.MULTILINE)
