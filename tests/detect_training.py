@@ -3,8 +3,9 @@
 ``.venv/bin/python tests/detect_training.py`` writes the table anew; ``--check`` prints each
 training source's system as judged by a model learned without that source (leave one source
 out), the figure to watch when changing the detection (``--kinds`` by kind of page,
-``--first N`` each judged by its first N characters: a short page). The sources are the corpus files
-(systems from their annotations in ``data/gold``), the pages of the sets of ``data/heldout``
+``--first N`` each judged by its first N characters: a short page). The sources are the corpus
+files (systems from their annotations in ``data/gold``), the pages of the sets of
+``data/heldout``
 that have been read (:data:`LEARNED_SETS`; systems from their annotations, a page of another
 game, ``system: null``, of class ``other``) and ``data/detect/<class>/`` (more pages: of Kill
 Team, and of other wargames, class ``other``). A clean set is never learned from.

@@ -205,7 +205,6 @@ class FileScorer:
             _page_matches)
         return scores
 
-
     def _defined(self, target: Node) -> bool:
         """Whether the annotation counts a reference's target as a rule the KB defines: the
         corpus's or the page's own, not another page's of its set (a stub to its reader)."""

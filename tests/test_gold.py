@@ -83,6 +83,23 @@ def test_a_reference_target_is_named_as_its_heading_writes_it() -> None:
     assert _target_key(node, set()) == lemma_key("Раздирающий")
 
 
+def test_a_rule_another_page_of_a_set_defines_is_a_stub_to_this_page() -> None:
+    """A held-out page's reader wrote it alone: a reference from it to a rule another page of
+    its set defines is, to its annotation, to a name the KB does not define; a rule of the
+    corpus or of the page itself is defined."""
+    from gold_score import FileScorer
+
+    from kb.models import Node
+
+    scorer = FileScorer.__new__(FileScorer)  # (only the set's other pages are needed)
+    scorer.unseen = frozenset({"other_page.txt"})
+    rule = {"id": "wh40k6:r", "kind": "rule", "system": "wh40k6", "title": "Нежить"}
+    assert not scorer._defined(Node(**rule, source="other_page.txt"))
+    assert scorer._defined(Node(**rule, source="this_page.txt"))
+    assert scorer._defined(Node(**rule, source="000_622e076ea61e0607.txt"))
+    assert not scorer._defined(Node(**{**rule, "kind": "concept"}, source=None))
+
+
 def test_a_section_is_named_as_its_heading_writes_it_english_first() -> None:
     """A section titled «Таблица окружающей среды» with the English alias of its heading,
     "ENVIRONMENT TABLE (ТАБЛИЦА ОКРУЖАЮЩЕЙ СРЕДЫ)", is the annotation's heading as written, the
