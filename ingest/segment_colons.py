@@ -10,7 +10,7 @@ from collections.abc import Collection
 
 from ingest.detect import names_a_game
 from ingest.sections import is_cyrillic
-from ingest.segment_headings import _first_clause, _has_finite_verb
+from ingest.segment_headings import _FIELD, _first_clause, _has_finite_verb
 from kb.lemmas import all_pos, lemma, pos, words
 
 # "Аура безумия: Каждый вражеский отряд …": a rule's name, a colon and its text as a sentence,
@@ -120,7 +120,6 @@ def colon_run_ins(text: str) -> dict[int, tuple[int, int]]:
 _PARAGRAPH_LABEL = re.compile(
     r"^[^\S\n]*([А-ЯЁ][а-яё]+(?:[^\S\n]+[а-яё]+){0,3}):[^\S\n]+(?=[а-яё])", re.MULTILINE)
 _LABEL_TEXT_WORDS = 8  # the words of a labelled paragraph's first sentence, at least
-_FIELD_LINE = re.compile(r"[^\S\n]*[А-ЯЁA-Z][^\n:.!?]{0,40}:[^\S\n]")  # "Размер: …"
 
 
 def paragraph_labels(text: str, taken: Collection[int] = ()) -> dict[int, tuple[int, int]]:
@@ -151,7 +150,9 @@ def paragraph_labels(text: str, taken: Collection[int] = ()) -> dict[int, tuple[
                 is_cyrillic(w[0]) and all_pos(w) & _PREDICATES for w in said):
             continue
         end = text.find("\n", m.end())
-        if end >= 0 and _FIELD_LINE.match(text, end + 1):
+        stop = text.find("\n", end + 1) if end >= 0 else -1
+        below = text[end + 1:stop if stop >= 0 else len(text)] if end >= 0 else ""
+        if _FIELD.match(below.strip()):
             continue  # a block of fields, one a line ("Тип: …" / "Размер: …")
         found.append((start, m.end(1), m.end()))
     return {label[0]: label[1:] for k, label in enumerate(found) if any(

@@ -29,8 +29,15 @@ _PICTURE_MARK = re.compile(
     r"\s*$")
 
 
+# a picture's caption with what it shows: its label, then a number, a colon or a dash, or
+# what it shows ("Иллюстрация к книге Kill Team Beginner", "Рис. 3 – Зона расстановки");
+# "Фото" alone or "Изображения богов" name no picture
+_CAPTION = re.compile(r"^\s*(?:Иллюстрация|Рисунок|Рис\.|Фото(?:графия)?|Изображение|Скриншот)"
+                      r"(?:\s*(?:№\s*)?\d+[.:)]?|\s*[:.–—-]|\s+(?:к|из|с|на)\s)")
+
 _MAX_LABELS_ABOVE = 8
-_PICTURE_WORDS = ("артинк", "исунок", "Рис.", "ллюстрац", "зображени", "Схема")
+_PICTURE_WORDS = ("артинк", "исунок", "Рис.", "ллюстрац", "зображени", "Схема", "Фото",
+                  "Скриншот")
 
 
 def _is_label_line(line: str) -> bool:
@@ -40,8 +47,9 @@ def _is_label_line(line: str) -> bool:
 
 
 def picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set[int]:
-    """The lines of a picture's labels copied as text, and its mark ("Страница 147 картинка",
-    "Рисунок 12", :data:`_PICTURE_MARK`): six or more short lines in a row (three
+    """The lines of a picture's labels copied as text, its mark ("Страница 147 картинка",
+    "Рисунок 12", :data:`_PICTURE_MARK`) and its caption ("Иллюстрация к книге …",
+    :data:`_CAPTION`): six or more short lines in a row (three
     words at most, no sentence's punctuation), two or more of them in lower case (a label
     broken over lines: "Силовой меч" / "эльдарского" / "клинок"). They are captions, none a
     heading; the last of them right above a heading is a heading over it ("Оружие" /
@@ -52,6 +60,9 @@ def picture_labels(lines: list[str], nonblank: list[int], cand: set[int]) -> set
     joined = "\n".join(lines[i] for i in nonblank)
     marked = any(w in joined for w in _PICTURE_WORDS)
     for k, i in enumerate(nonblank if marked else ()):
+        if _CAPTION.match(lines[i]) and not _PICTURE_MARK.match(lines[i]):
+            out.add(i)  # a caption saying what the picture shows: the lines above are text
+            continue
         if _PICTURE_MARK.match(lines[i]):
             out.add(i)
             # the picture's labels right above its mark ("Сторона А" / "Зона расстановки")

@@ -100,12 +100,6 @@ def column_header(s: str) -> bool:
 _CHATTER_POS = frozenset({"PRCL", "CONJ", "NPRO", "INTJ", "PREP", "PRED"})
 
 
-_CAPTION = re.compile(r"(?:Иллюстрация|Рисунок|Рис\.|Фото(?:графия)?|Изображение|Скриншот)"
-                      r"(?:\s*(?:№\s*)?\d+[.:)]?|\s*[:.–—-]|\s+(?:к|из|с|на)\s)")
-"""A picture's caption: its label, then a number, a colon or dash, or what it shows ("к книге
-…", "из кодекса …"); "Фото" alone or "Изображения богов" name no picture."""
-
-
 def _chatter(s: str) -> bool:
     """Whether a line's words are a reply's, none of them naming anything: no noun, verb,
     adjective, adverb or number, no English word."""
@@ -146,9 +140,6 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         return False
     if re.search(r"\s[-–—]\s?это\s", s):
         return False
-    if _CAPTION.match(s):
-        return False  # "Иллюстрация к книге Kill Team Beginner", "Рис. 3 – Зона расстановки":
-        # a picture's caption, under the picture, heads no text
     if _GREETING.match(s) or _VOCATIVE.fullmatch(s):
         return False  # "Привет всем любителям Warhammer 40 000!", "Комрады": a post greets
         # its readers
