@@ -36,7 +36,7 @@ from ingest.clean_forum import (
     WIKI_SOURCE_REASON,
     forum_furniture,
 )
-from ingest.clean_menus import category_menus
+from ingest.clean_menus import category_menus, menu_labels
 from ingest.clean_pages import FOOTER_RE
 from ingest.clean_titles import (
     _LOFI_LABEL_RE,
@@ -50,12 +50,18 @@ from ingest.models import Edit
 from kb.lemmas import is_known
 
 _NAV_LINK = (r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую)(?: страница| страницу)?"
-             r"|Случайная страница|Перейти к (?:навигации|содержанию)|Разделы сайта|Карта сайта"
+             r"|Заглавная страница|Случайная (?:страница|статья)|Избранные статьи"
+             r"|Познавательные статьи|Новые добавления|Обратная связь|Контакты|О нас|О сайте"
+             r"|Написать работу|Личный кабинет"
+             r"|Перейти к (?:навигации|содержанию)|Разделы сайта|Карта сайта"
              r"|(?:Открыть|Закрыть) (?:главное )?меню|Главное меню|Мой профиль"
              r"|Найти тему|Создать (?:новую )?тему|Новая тема|Ответить(?: в теме?)?"
              r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)")
 """A site's navigation link as its label reads ("Главная страница", "Разделы сайта")."""
 _LOGIN_LINK = r"(?:Регистрация|Выход|Вход|Войти|RSS)"
+_NAV_SEP = rf"(?:{HSPACE}*\|{HSPACE}*|{HSPACE}+)"  # between a row's links: spaces or a bar
+# a link of a row after its first ("FAQ" alone on its line may head a text: in a row, a link)
+_ROW_LINK = rf"(?:{_NAV_LINK}|{_LOGIN_LINK}|FAQ|ЧаВо)"
 
 
 def _line(body: str) -> re.Pattern[str]:
@@ -86,14 +92,25 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         _line(
-            r"⇐[^\n]{0,300}?⇒"
+            r"(?:⇐|<-|←)[^\n]{0,300}?(?:⇒|->|→)"
+            # a book's pager, its links run together ("предыдущая главасодержаниеследующая глава")
+            r"|(?i:предыдущая)\s*(?:глава|страница)\s*(?:содержание|оглавление)?\s*"
+            r"(?i:следующая)\s*(?:глава|страница)"
+            # a slide show's pager alone ("1 из 10") and its slides' marks ("Слайд 3", "1 слайд")
+            rf"|\d{{1,4}}{HSPACE}+из{HSPACE}+\d{{1,4}}|•?{HSPACE}*(?i:слайд){HSPACE}+\d{{1,3}}"
+            rf"|\d{{1,3}}{HSPACE}+слайд"
             rf"|Предыдущая(?:{HSPACE}*Стр\.?)?[\d \t\xa0]*(?:из{HSPACE}*\d+)?{HSPACE}*Следующая"
         ),
         "навигация по страницам сайта",
     ),
-    (_line(r"Дата (?:добавления|публикации):[^\n]*"
-           # KiberPedia's date and views under an article's title: "2017-08-07 217"
-           rf"|\d{{4}}-\d{{2}}-\d{{2}}(?:{HSPACE}+\d{{1,2}}:\d{{2}})?{HSPACE}+\d{{1,7}}"),
+    (_line(r"Дата (?:добавления|публикации):[^\n]*|Работа добавлена на сайт[^\n]{0,80}"
+           # KiberPedia's date and views under an article's title: "2017-08-07 217", and the
+           # count of its discussions after them ("2015-12-07 741 Обсуждений (0)")
+           rf"|\d{{4}}-\d{{2}}-\d{{2}}(?:{HSPACE}+\d{{1,2}}:\d{{2}})?{HSPACE}+\d{{1,7}}"
+           rf"(?:{HSPACE}+(?i:обсуждений|комментариев|отзывов){HSPACE}*\(\d+\))?"
+           # a library's card of the paper: who published it where, and when
+           r"|(?:Опубликовано в библиотеке|Размещено на|Публикатор|Автор\(ы\)"
+           r"|Автор работы|Вложенные файлы):[^\n]{0,120}|Размещено на https?://[^\s]+"),
      "подпись сайта (дата добавления, просмотры)"),
     (_line(_ADVERT), "реклама сайта «Мы поможем в написании…»"),
     (_line(_STUDY_ADVERT), "реклама сайта студенческих работ («Поможем с курсовой…»)"),
@@ -102,14 +119,19 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         _line(
             r"(?:Читайте также|Поделиться|Поиск по сайту|Нарушение авторск\w+ прав\w*)"
             r"[^\n]{0,120}"
+            # a document viewer's buttons
+            r"|PDF просмотр|Просмотр содержимого документа|Смотреть онлайн"
             # a document site's box of trivia, its heading alone ("ЗНАЕТЕ ЛИ ВЫ?")
             r"|(?i:знаете ли вы)\?"
         ),
         "служебная строка сайта",
     ),
     (
-        # a site's search box ("Найти в Дзене", "Найти на сайте")
-        _line(r"Найти (?:в|на) (?:сайте|[A-ZА-ЯЁ][\w-]*)"),
+        # a site's search box ("Найти в Дзене", "Найти на сайте"), or its label alone over a
+        # heading (the page's title, "Поиск" / "Движение"), where a rule so named has its text
+        _line(r"Найти (?:в|на) (?:сайте|[A-ZА-ЯЁ][\w-]*)"
+              rf"|(?:Поиск|Search|Найти|Искать)(?=(?:{HSPACE}*\n)+{HSPACE}*[^\s.!?:;,]"
+              r"[^\n.!?:;]{0,80}\.?[ \t]*(?:\n|$))"),
         "поле поиска сайта",
     ),
     (
@@ -136,9 +158,16 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "навигация сайта: пункты через «|»",
     ),
     (
-        # one link or a row of them ("Главная страница Случайная страница")
-        # (after a link, the guest's: "Главная Мой профиль Регистрация Выход Вход")
-        _line(rf"{_NAV_LINK}(?:{HSPACE}+(?:{_NAV_LINK}|{_LOGIN_LINK}))*"),
+        # one link or a row of them ("Главная страница Случайная страница"), spaced or
+        # between bars; (after a link, the guest's: "Главная Мой профиль Регистрация Выход
+        # Вход"); a row of two links or more may follow the site's name ("Студопедия.Орг
+        # Главная | Случайная страница | Контакты") and end in its advert, or in its menu of
+        # categories ("… Обратная связь КАТЕГОРИИ: АрхеологияБиология Генетика …")
+        _line(rf"{_NAV_LINK}(?:{_NAV_SEP}(?:{_NAV_LINK}|{_LOGIN_LINK}))*"
+              rf"|[^\s|]{{1,30}}{HSPACE}+{_NAV_LINK}(?:{_NAV_SEP}{_ROW_LINK})+"
+              rf"(?:{_NAV_SEP}(?:{_ADVERT}|(?i:категории|рубрики|разделы):[^\n]*))?"
+              rf"|{_NAV_LINK}(?:{_NAV_SEP}{_ROW_LINK})+"
+              rf"{_NAV_SEP}(?:{_ADVERT}|(?i:категории|рубрики|разделы):[^\n]*)"),
         "навигация сайта",
     ),
     (
@@ -157,6 +186,26 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"|Подписчики|Избранное|Закладки)){2,}"
               r"|Поддержать проект"),
         "служебная строка сайта (аватар, имя файла картинки, меню профиля, «Поддержать проект»)",
+    ),
+    (
+        # a document's file name alone ("Лекция 3. Патология дыхания.pptx"), its size and
+        # download link ("— 75.00 Кб (Скачать файл)"), the count of slides
+        # (no sentence's stop before it, a number's aside: "Лекция 3. …")
+        _line(r"(?:[^\n.!?]|(?<=\d)\.(?=\s)){1,120}\.(?i:pdf|docx?|pptx?|rtf|djvu|xlsx?|odt|fb2"
+              r"|epub|zip|rar)"
+              rf"|[—–-]?{HSPACE}*\d+(?:[.,]\d+)?{HSPACE}*(?i:кб|мб|kb|mb){HSPACE}*"
+              r"\((?i:скачать файл)\)|[-–—]?[ \t]*(?i:количество слайдов):[ \t]*\d+"),
+        "имя файла документа на сайте (его размер, число слайдов)",
+    ),
+    (
+        # a site's counters, its banner switch and teaser buttons, its login form
+        _line(r"(?:Яндекс\.Метрика|LiveInternet|Рейтинг@Mail\.ru)"
+              r"|i?[ \t]*(?i:надоели баннеры)\?[^\n]{0,80}"
+              r"|(?i:нажмите,? чтобы узнать подробности|продолжить чтение)"
+              r"|(?i:забыли пароль)\?[^\n]{0,40}|(?i:войти)[ \t]*/[ \t]*(?i:зарегистрироваться)"
+              r"|(?i:ваша оценка)(?: \w+)?|(?i:оценка)[ \t]+\d(?:[.,]\d)?"
+              r"|\d+(?:[.,]\d+)?[ \t]+(?i:оцен(?:ка|ки|ок))"),
+        "служебная строка сайта (счётчик, баннер, вход, оценка)",
     ),
     (
         # a web address alone on its line: a copy's source, a site's name ("WWW.NEW.PDFM.RU")
@@ -339,8 +388,10 @@ _LINKS_LABEL = re.compile(
     rf"^{HSPACE}*(?i:полезное|читайте также|смотрите также|см\. также|похожие (?:статьи|записи"
     rf"|материалы|публикации|темы)|популярное|популярные (?:статьи|записи)|рекомендуем"
     rf"|ещё по теме|еще по теме|другие (?:статьи|записи|материалы)|последние (?:статьи|записи)"
-    rf"|интересное|вам (?:также )?может быть интересно){HSPACE}*:?{HSPACE}*$", re.MULTILINE)
+    rf"|интересное|вам (?:также )?может быть интересно|подобный материал){HSPACE}*:?{HSPACE}*$",
+    re.MULTILINE)
 _MAX_LINK_LINE = 100
+_MAX_NUMBERED_LINK = 200
 _MIN_LINKS = 2
 LINKS_REASON = "список ссылок сайта на другие страницы («Полезное:», «Читайте также:»)"
 
@@ -365,6 +416,32 @@ def _serial_pages(text: str) -> list[Edit]:
     return edits
 
 
+# a row of a site's links spaced wide ("НОВОСТИ    КНИГИ    ЭНЦИКЛОПЕДИЯ    О САЙТЕ"): items of
+# a few words apart by two spaces or a tab, one of them a link of :data:`_NAV_LINK`
+_SPACED_ROW = re.compile(rf"^{HSPACE}*(\S[^\n]*?(?:\S(?: {{2,}}|\t){HSPACE}*)[^\n]*\S){HSPACE}*$",
+                         re.MULTILINE)
+_SPACED_ITEMS = re.compile(r" {2,}|\t")
+_MIN_SPACED_ITEMS = 4
+_MAX_ITEM_WORDS = 3
+
+
+def _spaced_rows(text: str) -> list[Edit]:
+    """Each :data:`_SPACED_ROW` line of :data:`_MIN_SPACED_ITEMS` items or more, none a
+    sentence's, one of them a site's link."""
+    edits = []
+    for m in _SPACED_ROW.finditer(text):
+        items = [i.strip() for i in _SPACED_ITEMS.split(m.group(1)) if i.strip()]
+        if len(items) >= _MIN_SPACED_ITEMS and all(
+                len(i.split()) <= _MAX_ITEM_WORDS and not re.search(r"[.!?,;:\d]", i)
+                for i in items) and any(_NAV_LINK_RE.fullmatch(i) for i in items):
+            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture",
+                                    "навигация сайта"))
+    return edits
+
+
+_NAV_LINK_RE = re.compile(_NAV_LINK)
+
+
 def _link_lists(text: str) -> list[Edit]:
     """Each :data:`_LINKS_LABEL` with the link lines right under it (no blank line between,
     short, two words or more, ending in no period or colon), two or more of them."""
@@ -375,7 +452,11 @@ def _link_lists(text: str) -> list[Edit]:
             end = text.find("\n", pos)
             end = len(text) if end < 0 else end
             line = text[pos:end].strip()
-            if not line or len(line) > _MAX_LINK_LINE or line.endswith((".", ":", ";")) \
+            # a numbered list of links ("1. I.4. Источники римского права", "2. …"): its
+            # titles may end as they will
+            numbered = line.startswith(f"{count + 1}. ")
+            if not line or len(line) > (_MAX_NUMBERED_LINK if numbered else _MAX_LINK_LINE) \
+                    or (line.endswith((".", ":", ";")) and not numbered) \
                     or len(_LETTER_RE.findall(line)) < 2 or " " not in line:
                 break  # (a link's title is words, not one word nor a "|" that stands for one)
             last, count, pos = end, count + 1, end + 1
@@ -630,9 +711,12 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(_furniture_lines(text))
     blocks.extend(template_filler(text))
     blocks.extend(_link_lists(text))
+    if "  " in text or "\t" in text:  # (the cheap test first)
+        blocks.extend(_spaced_rows(text))
     if "/" in text:  # (the cheap test first)
         blocks.extend(_serial_pages(text))
     blocks.extend(category_menus(text))
+    blocks.extend(menu_labels(text))
     blocks.extend(page_title(text))
     blocks.extend(site_name(text))
     if "ообщени" in text:  # (the cheap test first)

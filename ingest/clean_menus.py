@@ -3,9 +3,16 @@
 A study or reference site lists its subjects across the top of every page ("Архитектура Аудит
 Военная наука Иностранные языки Медицина …"): names, each opening with a capital, with no
 punctuation between them, sorted as a menu is; a copy may have run them together
-("АвтоАвтоматизацияАрхитектура…"). No line of a rules text is so made: a list of
-rules or units in the text is written with commas, and its names stand in the text's order,
-not the alphabet's.
+("АвтоАвтоматизацияАрхитектура…"), and a site may give each its count of pages
+("Архитектура-(3434)Астрономия-(809)…", "Армии (312) Бестиарий (95)"). No line of a rules text
+is so made: a list of rules or units in the text is written with commas, and its names stand
+in the text's order, not the alphabet's. The menu's label alone on the line above it
+("КАТЕГОРИИ:", "Рубрики") goes with it.
+
+A copy may keep a menu's label and lose its links: "Сдам Сам" / "ПОЛЕЗНОЕ" / "КАТЕГОРИИ" over
+the page's title. Such labels in the page's header (:func:`menu_labels`: before any line of
+text, under a site's name at most) go, and the site's name with them; a section so titled
+("Категории" over its text) under the text's own lines stays.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from ingest.clean_edits import block_edit
 from ingest.models import Edit
 
 MENU_REASON = "меню сайта: названия его рубрик по алфавиту"
+MENU_LABEL_REASON = "метки меню сайта в шапке страницы (и название сайта над ними)"
 
 _WORD = re.compile(r"[^\W\d_][\w-]*")
 # a sentence's or a list's marks: a line with any of them is the text's, not a menu
@@ -26,12 +34,21 @@ _MAX_LINE = 300
 # …"): a lower-case letter right before a capital, which no Russian word holds
 _GLUED = re.compile(r"(?<=[а-яё])(?=[А-ЯЁ])")
 _MAX_GLUED_LINE = 3_000
+_MAX_NAME = 40  # characters of a counted menu's name, at most
+_MAX_LABEL = 40  # characters of a label and the blank lines under it, at most
 _MIN_GLUED_LINE = 25  # characters of five names run together at least
 _SORTED_SHARE = 0.8  # of a glued menu's neighbouring names in order (a two-word name breaks it)
+# each name's count of pages, after a dash or not: "Архитектура-(3434)", "Армии (312)"
+_COUNT = re.compile(r"[ \t]*-?[ \t]*\(\d+\)[ \t]*")
+# the menu's label alone on its line, the blank lines between it and the menu
+_LABEL = re.compile(r"(?:^|\n)[ \t]*(?i:категории|рубрики|разделы(?: сайта)?|categories)[ \t]*:?"
+                    r"[ \t]*\n\s*$")
 
 
 def _is_menu(line: str) -> bool:
     s = line.strip()
+    if ")" in s and len(s) <= _MAX_GLUED_LINE and _is_counted_menu(s):
+        return True
     if _NOT_MENU.search(s):
         return False  # (the cheap test first: a sentence's or a list's marks)
     if len(s) <= _MAX_LINE:
@@ -55,9 +72,26 @@ def category_menus(text: str) -> list[Edit]:
         end = pos + len(line)
         # (the cheap test first: a menu line has no period, and most lines of text have one)
         if "." not in line and _is_menu(line):
-            edits.append(block_edit(text, pos, end, "site_furniture", MENU_REASON))
+            label = _LABEL.search(text, max(0, pos - _MAX_LABEL), pos)
+            start = pos if label is None else label.start()
+            edits.append(block_edit(text, start, end, "site_furniture", MENU_REASON))
         pos = end + 1
     return edits
+
+
+def _is_counted_menu(line: str) -> bool:
+    """A menu whose names each carry a count ("Архитектура-(3434)Военное дело-(14632)…"):
+    five names at least, each a few words opening with a capital, mostly in alphabetical
+    order (as :func:`_is_glued_menu`'s)."""
+    if len(_COUNT.findall(line)) < _MIN_ITEMS:
+        return False
+    items: list[str] = [n.strip() for n in _COUNT.split(line) if n.strip()]
+    names = [n.lower().replace("ё", "е") for n in items]
+    if any(len(n) > _MAX_NAME or _NOT_MENU.search(n) for n in names) or not all(
+            n[:1].isupper() for n in items):
+        return False
+    pairs = list(zip(names, names[1:], strict=False))
+    return sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(pairs)
 
 
 def _is_glued_menu(line: str) -> bool:
@@ -69,3 +103,47 @@ def _is_glued_menu(line: str) -> bool:
     pairs = list(zip(names, names[1:], strict=False))
     return len(names) >= _MIN_ITEMS and sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(
         pairs)
+
+
+# a site's menu's label alone on its line ("ПОЛЕЗНОЕ", "КАТЕГОРИИ", "Меню")
+_MENU_LABEL = re.compile(
+    r"[ \t]*(?i:полезное|категории|рубрики|разделы|партн[её]ры|алфавит|меню|навигация)[ \t]*:?"
+    r"[ \t]*")
+_MAX_HEADER_LINES = 2  # lines of a site's name above the labels, at most
+_MAX_NAME_WORDS = 3
+_MAX_TITLE = 120  # characters of the page's title under the labels, at most
+
+
+def menu_labels(text: str) -> list[Edit]:
+    """The labels of a site's menus among the page's first lines (see the module's
+    docstring): each line above them a label or one of :data:`_MAX_HEADER_LINES` short lines
+    of a site's name ("Сдам Сам", "Лекции.Орг"), which go with them; the line under them a
+    title, not a sentence."""
+    edits: list[Edit] = []
+    names: list[tuple[int, int]] = []  # the short lines above, not yet known for a header's
+    pos = 0
+    for line in text.split("\n"):
+        end = pos + len(line)
+        stripped = line.strip()
+        if not stripped:
+            pos = end + 1
+            continue
+        if _MENU_LABEL.fullmatch(line):
+            edits.extend(block_edit(text, a, b, "site_furniture", MENU_LABEL_REASON)
+                         for a, b in names)
+            names = []
+            edits.append(block_edit(text, pos, end, "site_furniture", MENU_LABEL_REASON))
+        elif (not edits and len(names) < _MAX_HEADER_LINES
+              and len(stripped.split()) <= _MAX_NAME_WORDS
+              and not re.search(r"[!?:;,«»\"()]|\.(?![А-ЯЁA-Z])", stripped)):
+            names.append((pos, end))  # a site's name, if labels follow
+        else:
+            # the header is over; a label with a text of its own under it ("Полезное:" /
+            # "Модель может бежать.") is a heading of the text's
+            # (a teaser of another page ends in an ellipsis: "Поездка - …: По плану мы …")
+            if edits and not stripped.endswith(("...", "…")) and (
+                    len(stripped) > _MAX_TITLE or stripped.endswith((".", "!", "?"))):
+                return []
+            break
+        pos = end + 1
+    return edits

@@ -3,7 +3,8 @@
 A site puts the page's title in its window's title, and a saved copy keeps it as the first
 line: "Стрельба по подразделению в здании — КиберПедия", "General of the undead ( Генерал
 нежити ) — КиберПедия". The page's title stands again as the article's heading below, so
-the first line is that heading with the site's name after a dash or a bar. Where the title
+the first line is that heading with the site's name after a dash or a bar (or before it:
+"Студопедия — Архитектура и закон: Сила"). Where the title
 does not stand again below, the line is kept: "Нежить – все эти создания…" may be a run-in
 rule, and only the repetition tells the two apart.
 
@@ -39,6 +40,12 @@ _PAGE_TITLE_RE = re.compile(
     rf"(?P<site>[^\W\d_][^\n.!?:;,—–|]{{0,40}}?){HSPACE}*$",
     re.MULTILINE,
 )
+# or the site's name first, then a spaced dash or bar (not a hyphen: "Сила - …" opens a rule)
+_SITE_FIRST_RE = re.compile(
+    rf"\A\s*?^{HSPACE}*(?P<site>[^\W\d_][^\n!?:;,—–|]{{0,40}}?){HSPACE}+[—–|]{HSPACE}+"
+    rf"(?P<title>[^\n]{{3,160}}?){HSPACE}*$",
+    re.MULTILINE,
+)
 _MAX_SITE_WORDS = 3
 _MAX_LOOK = 4000  # the article's heading stands near the top: the page is not read further
 
@@ -51,14 +58,16 @@ def _norm(line: str) -> str:
 
 
 def page_title(text: str) -> list[Edit]:
-    """The text's first line when it is the page's title with the site's name after it and
-    the title stands again as a line of its own below (:data:`_PAGE_TITLE_RE`)."""
-    m = _PAGE_TITLE_RE.match(text)
-    if m is None or len(m.group("site").split()) > _MAX_SITE_WORDS:
-        return []
-    if not _stands_below(m.group("title"), text, m.end()):
-        return []
-    return [block_edit(text, m.start("title"), m.end(), "site_furniture", PAGE_TITLE_REASON)]
+    """The text's first line when it is the page's title with the site's name after it (or
+    before it: "Студопедия — Архитектура и закон: Сила") and the title stands again as a line
+    of its own below (:data:`_PAGE_TITLE_RE`, :data:`_SITE_FIRST_RE`)."""
+    for pattern in (_PAGE_TITLE_RE, _SITE_FIRST_RE):
+        m = pattern.match(text)
+        if m is None or len(m.group("site").split()) > _MAX_SITE_WORDS:
+            continue
+        if _stands_below(m.group("title"), text, m.end()):
+            return [block_edit(text, m.start(), m.end(), "site_furniture", PAGE_TITLE_REASON)]
+    return []
 
 
 def _stands_below(title: str, text: str, start: int) -> bool:
