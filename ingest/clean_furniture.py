@@ -53,7 +53,8 @@ _NAV_LINK = (r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую
              r"|Заглавная страница|Случайная (?:страница|статья)|Избранные статьи"
              r"|Познавательные статьи|Новые добавления|Обратная связь|Контакты|О нас|О сайте"
              r"|Написать работу|Личный кабинет"
-             r"|Перейти к (?:навигации|содержанию)|Разделы сайта|Карта сайта"
+             r"|Перейти к (?:навигации|содержанию)|Skip to (?:main )?content|Разделы сайта"
+             r"|Карта сайта|О проекте"
              r"|(?:Открыть|Закрыть) (?:главное )?меню|Главное меню|Мой профиль"
              r"|Найти тему|Создать (?:новую )?тему|Новая тема|Ответить(?: в теме?)?"
              r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)")
@@ -97,7 +98,8 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
             r"|(?i:предыдущая)\s*(?:глава|страница)\s*(?:содержание|оглавление)?\s*"
             r"(?i:следующая)\s*(?:глава|страница)"
             # a slide show's pager alone ("1 из 10") and its slides' marks ("Слайд 3", "1 слайд")
-            rf"|\d{{1,4}}{HSPACE}+из{HSPACE}+\d{{1,4}}|•?{HSPACE}*(?i:слайд){HSPACE}+\d{{1,3}}"
+            rf"|\d{{1,4}}{HSPACE}+из{HSPACE}+\d{{1,4}}|•?{HSPACE}*(?i:слайд){HSPACE}*#?{HSPACE}*\d{{1,3}}"
+            r"|(?i:презентация по слайдам):"
             rf"|\d{{1,3}}{HSPACE}+слайд"
             rf"|Предыдущая(?:{HSPACE}*Стр\.?)?[\d \t\xa0]*(?:из{HSPACE}*\d+)?{HSPACE}*Следующая"
         ),
@@ -110,7 +112,8 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
            rf"(?:{HSPACE}+(?i:обсуждений|комментариев|отзывов){HSPACE}*\(\d+\))?"
            # a library's card of the paper: who published it where, and when
            r"|(?:Опубликовано в библиотеке|Размещено на|Публикатор|Автор\(ы\)"
-           r"|Автор работы|Вложенные файлы):[^\n]{0,120}|Размещено на https?://[^\s]+"),
+           r"|Автор работы|Вложенные файлы|Текст добавлен|Автор книги|Авторство):[^\n]{0,120}"
+           r"|Размещено на https?://[^\s]+|(?i:сообщить о нарушении)"),
      "подпись сайта (дата добавления, просмотры)"),
     (_line(_ADVERT), "реклама сайта «Мы поможем в написании…»"),
     (_line(_STUDY_ADVERT), "реклама сайта студенческих работ («Поможем с курсовой…»)"),
@@ -130,7 +133,8 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         # a site's search box ("Найти в Дзене", "Найти на сайте"), or its label alone over a
         # heading (the page's title, "Поиск" / "Движение"), where a rule so named has its text
         _line(r"Найти (?:в|на) (?:сайте|[A-ZА-ЯЁ][\w-]*)"
-              rf"|(?:Поиск|Search|Найти|Искать)(?=(?:{HSPACE}*\n)+{HSPACE}*[^\s.!?:;,]"
+              r"|(?:Полнотекстовый|Пользовательский|Расширенный) поиск"
+              rf"|(?:Поиск|поиск|Search|Найти|Искать)(?=(?:{HSPACE}*\n)+{HSPACE}*[^\s.!?:;,]"
               r"[^\n.!?:;]{0,80}\.?[ \t]*(?:\n|$))"),
         "поле поиска сайта",
     ),
@@ -148,7 +152,12 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (_line(r"[^\n]{1,80}[ \t]×"), "баннер сайта с кнопкой «×» (закрыть)"),
     (
         _line(rf"(?i:(?:вы находитесь на странице|страница|стр\.?|page){HSPACE}*:?{HSPACE}*)"
-              rf"\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+"),
+              rf"\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+"
+              # "28 страница из 33", "Текущая страница: 16 (всего у книги 19 страниц)"
+              rf"|\d+{HSPACE}+(?i:страница){HSPACE}+(?i:из){HSPACE}+\d+"
+              rf"|(?i:текущая страница):{HSPACE}*\d+[^\n]{{0,40}}"
+              # a pager of numbers that skips some ("1   2   3 … 20")
+              rf"|1(?:{HSPACE}+\d{{1,4}})+{HSPACE}+(?:\.\.\.|…)(?:{HSPACE}+\d{{1,4}})+"),
         "счётчик страниц сайта («страница N из M»)",
     ),
     (
@@ -163,11 +172,8 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         # Вход"); a row of two links or more may follow the site's name ("Студопедия.Орг
         # Главная | Случайная страница | Контакты") and end in its advert, or in its menu of
         # categories ("… Обратная связь КАТЕГОРИИ: АрхеологияБиология Генетика …")
-        _line(rf"{_NAV_LINK}(?:{_NAV_SEP}(?:{_NAV_LINK}|{_LOGIN_LINK}))*"
-              rf"|[^\s|]{{1,30}}{HSPACE}+{_NAV_LINK}(?:{_NAV_SEP}{_ROW_LINK})+"
-              rf"(?:{_NAV_SEP}(?:{_ADVERT}|(?i:категории|рубрики|разделы):[^\n]*))?"
-              rf"|{_NAV_LINK}(?:{_NAV_SEP}{_ROW_LINK})+"
-              rf"{_NAV_SEP}(?:{_ADVERT}|(?i:категории|рубрики|разделы):[^\n]*)"),
+        # (rows after the site's name: :data:`_ANCHORED_LINES`)
+        _line(rf"{_NAV_LINK}(?:{_NAV_SEP}(?:{_NAV_LINK}|{_LOGIN_LINK}))*"),
         "навигация сайта",
     ),
     (
@@ -188,21 +194,22 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "служебная строка сайта (аватар, имя файла картинки, меню профиля, «Поддержать проект»)",
     ),
     (
-        # a document's file name alone ("Лекция 3. Патология дыхания.pptx"), its size and
-        # download link ("— 75.00 Кб (Скачать файл)"), the count of slides
-        # (no sentence's stop before it, a number's aside: "Лекция 3. …")
-        _line(r"(?:[^\n.!?]|(?<=\d)\.(?=\s)){1,120}\.(?i:pdf|docx?|pptx?|rtf|djvu|xlsx?|odt|fb2"
-              r"|epub|zip|rar)"
-              rf"|[—–-]?{HSPACE}*\d+(?:[.,]\d+)?{HSPACE}*(?i:кб|мб|kb|mb){HSPACE}*"
-              r"\((?i:скачать файл)\)|[-–—]?[ \t]*(?i:количество слайдов):[ \t]*\d+"),
-        "имя файла документа на сайте (его размер, число слайдов)",
-    ),
-    (
         # a site's counters, its banner switch and teaser buttons, its login form
         _line(r"(?:Яндекс\.Метрика|LiveInternet|Рейтинг@Mail\.ru)"
               r"|i?[ \t]*(?i:надоели баннеры)\?[^\n]{0,80}"
               r"|(?i:нажмите,? чтобы узнать подробности|продолжить чтение)"
-              r"|(?i:забыли пароль)\?[^\n]{0,40}|(?i:войти)[ \t]*/[ \t]*(?i:зарегистрироваться)"
+              r"|(?i:забыли пароль)\??[^\n]{0,40}|(?i:войти)[ \t]*/[ \t]*(?i:зарегистрироваться)"
+              r"|(?i:зарегистрироваться|регистрация нового пользователя|логин пароль)"
+              r"|(?i:логин|пароль)[ \t]*\*?[ \t]*:"
+              # an error-reporting widget ("Ошибка в тексте, битая ссылка?" / "Система Orphus")
+              r"|Система Orphus|(?i:ошибка в тексте)[^\n]{0,60}"
+              r"|(?i:выделите е[её] мышкой)[^\n]{0,40}"
+              # a button closing a box
+              r"|\[(?i:закрыть|close)\]"
+              # a paper site's labels around the paper it sells or shows
+              r"|(?i:описание работы|аннотация к работе|детальная информация о работе"
+              r"|выдержка из работы|фрагмент работы для ознакомления|узнать стоимость)"
+              r"|(?i:работа содержит \d+ файл\w*)"
               r"|(?i:ваша оценка)(?: \w+)?|(?i:оценка)[ \t]+\d(?:[.,]\d)?"
               r"|\d+(?:[.,]\d+)?[ \t]+(?i:оцен(?:ка|ки|ок))"),
         "служебная строка сайта (счётчик, баннер, вход, оценка)",
@@ -215,6 +222,46 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "адрес сайта отдельной строкой",
     ),
 )
+
+
+# what every link of :data:`_NAV_LINK` holds, in lower case (the cheap test of a text first)
+_NAV_ANCHORS = ("главн", "случайн", "обратная связь", "контакты", "о нас", "о сайте",
+                "о проекте", "избранные статьи", "новые добавления", "написать работу",
+                "личный кабинет", "карта сайта", "разделы сайта", "skip to", "перейти к",
+                "меню", "мой профиль", "тему", "ответить", "скачать")
+_ANCHORED_LINES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
+    # a link to the site's other pages ("Вся электронная библиотека >>>")
+    (_line(r"[^\n]{1,80}>>>"), "ссылка сайта на другие страницы («… >>>»)", (">>>",)),
+    (
+        # a row of two links or more after the site's name ("Студопедия.Орг Главная |
+        # Случайная страница | Контакты"), ending in its advert or not, or in its menu of
+        # categories ("… Обратная связь КАТЕГОРИИ: АрхеологияБиология Генетика …")
+        _line(rf"[^\s|]{{1,30}}{HSPACE}+{_NAV_LINK}(?:{_NAV_SEP}{_ROW_LINK})+"
+              rf"(?:{_NAV_SEP}(?:{_ADVERT}|(?i:категории|рубрики|разделы):[^\n]*))?"
+              rf"|{_NAV_LINK}(?:{_NAV_SEP}{_ROW_LINK})+"
+              rf"{_NAV_SEP}(?:{_ADVERT}|(?i:категории|рубрики|разделы):[^\n]*)"),
+        "навигация сайта",
+        _NAV_ANCHORS,
+    ),
+    (
+        # a document's file name alone ("Лекция 3. Патология дыхания.pptx"), its size and
+        # download link ("— 75.00 Кб (Скачать файл)"), the count of slides
+        # (no sentence's stop before it, a number's aside: "Лекция 3. …")
+        _line(r"(?:[^\n.!?]|(?<=\d)\.(?=\s)){1,120}\.(?i:pdf|docx?|pptx?|rtf|djvu|xlsx?|odt|fb2"
+              rf"|epub|zip|rar)(?:{HSPACE}*\d+(?:[.,]\d+)?{HSPACE}*(?i:кб|мб|kb|mb))?"
+              rf"|[—–-]?{HSPACE}*\d+(?:[.,]\d+)?{HSPACE}*(?i:кб|мб|kb|mb){HSPACE}*"
+              r"\((?i:скачать(?: файл)?)\)|[-–—]?[ \t]*(?i:количество слайдов):[ \t]*\d+"
+              # a file's format and size on a download page ("Формат: PDF Размер файла: 7.82 MB")
+              rf"|(?i:формат):{HSPACE}*\w{{2,5}}{HSPACE}+(?i:размер файла):[^\n]{{1,30}}"
+              # a download button of a book or a paper ("Скачать книгу", "Скачать учебник")
+              r"|(?i:скачать)(?: \w+)? (?i:книгу|учебник|презентацию|документ|работу|реферат)"),
+        "имя файла документа на сайте (его размер, число слайдов)",
+        (".pdf", ".doc", ".ppt", ".rtf", ".djvu", ".xls", ".odt", ".fb2", ".epub", ".zip",
+         ".rar", "кб", "мб", "kb", "mb", "слайдов", "размер файла", "скачать"),
+    ),
+)
+"""Lines of :data:`_FURNITURE_LINES`' kind whose patterns cost more a line: each looked for
+only in a text holding one of its anchors (in lower case)."""
 
 
 @lru_cache(maxsize=1)
@@ -388,7 +435,8 @@ _LINKS_LABEL = re.compile(
     rf"^{HSPACE}*(?i:полезное|читайте также|смотрите также|см\. также|похожие (?:статьи|записи"
     rf"|материалы|публикации|темы)|популярное|популярные (?:статьи|записи)|рекомендуем"
     rf"|ещё по теме|еще по теме|другие (?:статьи|записи|материалы)|последние (?:статьи|записи)"
-    rf"|интересное|вам (?:также )?может быть интересно|подобный материал){HSPACE}*:?{HSPACE}*$",
+    rf"|интересное|вам (?:также )?может быть интересно|подобный материал|прочитайте"
+    rf"|навигация по странице){HSPACE}*:?{HSPACE}*$",
     re.MULTILINE)
 _MAX_LINK_LINE = 100
 _MAX_NUMBERED_LINK = 200
@@ -422,16 +470,23 @@ _SPACED_ROW = re.compile(rf"^{HSPACE}*(\S[^\n]*?(?:\S(?: {{2,}}|\t){HSPACE}*)[^\
                          re.MULTILINE)
 _SPACED_ITEMS = re.compile(r" {2,}|\t")
 _MIN_SPACED_ITEMS = 4
+_MAX_PATH_WORDS = 6
+_STOPS_RE = re.compile(r"[.!?]")
 _MAX_ITEM_WORDS = 3
 
 
 def _spaced_rows(text: str) -> list[Edit]:
     """Each :data:`_SPACED_ROW` line of :data:`_MIN_SPACED_ITEMS` items or more, none a
-    sentence's, one of them a site's link."""
+    sentence's, one of them a site's link; or of two, the first a site's link and the second
+    the site's path to the page ("Главная              Рефераты - История")."""
     edits = []
     for m in _SPACED_ROW.finditer(text):
         items = [i.strip() for i in _SPACED_ITEMS.split(m.group(1)) if i.strip()]
-        if len(items) >= _MIN_SPACED_ITEMS and all(
+        if len(items) == 2 and _NAV_LINK_RE.fullmatch(items[0]) \
+                and len(items[1].split()) <= _MAX_PATH_WORDS and not _STOPS_RE.search(items[1]):
+            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture",
+                                    "навигация сайта"))
+        elif len(items) >= _MIN_SPACED_ITEMS and all(
                 len(i.split()) <= _MAX_ITEM_WORDS and not re.search(r"[.!?,;:\d]", i)
                 for i in items) and any(_NAV_LINK_RE.fullmatch(i) for i in items):
             edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture",
@@ -440,6 +495,25 @@ def _spaced_rows(text: str) -> list[Edit]:
 
 
 _NAV_LINK_RE = re.compile(_NAV_LINK)
+_WORD_ROW = re.compile(rf"^{HSPACE}*((?:[\w-]+{HSPACE}+){{3,11}}[\w-]+){HSPACE}*$", re.MULTILINE)
+_MIN_ROW_LINKS = 2
+
+
+def _word_rows(text: str) -> list[Edit]:
+    """A row of links run on one line, each word capitalised ("Новости Библиотека Учёные
+    Ссылки Карта сайта О проекте"), of which two or more are a site's links
+    (:data:`_NAV_LINK`)."""
+    edits = []
+    for m in _WORD_ROW.finditer(text):
+        row = m.group(1)
+        found = list(_NAV_LINK_RE.finditer(row))
+        # the other words each a link's, capitalised (a link of two words has its second in
+        # lower case: "Карта сайта", "О проекте")
+        rest = _NAV_LINK_RE.sub(" ", row).split()
+        if len(found) >= _MIN_ROW_LINKS and all(w[:1].isupper() for w in rest):
+            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture",
+                                    "навигация сайта"))
+    return edits
 
 
 def _link_lists(text: str) -> list[Edit]:
@@ -452,9 +526,9 @@ def _link_lists(text: str) -> list[Edit]:
             end = text.find("\n", pos)
             end = len(text) if end < 0 else end
             line = text[pos:end].strip()
-            # a numbered list of links ("1. I.4. Источники римского права", "2. …"): its
-            # titles may end as they will
-            numbered = line.startswith(f"{count + 1}. ")
+            # a numbered or bulleted list of links ("1. I.4. Источники римского права", "2. …",
+            # "• Потенциальные группы …"): its titles may end as they will
+            numbered = line.startswith((f"{count + 1}. ", "• "))
             if not line or len(line) > (_MAX_NUMBERED_LINK if numbered else _MAX_LINK_LINE) \
                     or (line.endswith((".", ":", ";")) and not numbered) \
                     or len(_LETTER_RE.findall(line)) < 2 or " " not in line:
@@ -702,6 +776,10 @@ def site_furniture(text: str) -> list[Edit]:
         for m in _furniture_lines_re().finditer(text)
         if not (tables and "|" in m.group() and _in_spans(m.start(), tables))
     ]
+    low = text.lower()
+    blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", reason)
+                  for pattern, reason, anchors in _ANCHORED_LINES
+                  if any(a in low for a in anchors) for m in pattern.finditer(text))
     title_end = _repeated_title_line(text)
     if title_end is not None:
         blocks.append(block_edit(text, 0, title_end, "site_furniture", TITLE_LINE_REASON))
@@ -711,8 +789,10 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(_furniture_lines(text))
     blocks.extend(template_filler(text))
     blocks.extend(_link_lists(text))
-    if "  " in text or "\t" in text:  # (the cheap test first)
-        blocks.extend(_spaced_rows(text))
+    if any(a in low for a in _NAV_ANCHORS):  # (the cheap test first: rows hold a link)
+        if "  " in text or "\t" in text:
+            blocks.extend(_spaced_rows(text))
+        blocks.extend(_word_rows(text))
     if "/" in text:  # (the cheap test first)
         blocks.extend(_serial_pages(text))
     blocks.extend(category_menus(text))

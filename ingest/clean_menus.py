@@ -63,10 +63,39 @@ def _is_menu(line: str) -> bool:
         and len(_GLUED.findall(s)) >= _MIN_ITEMS and _is_glued_menu(s)
 
 
+# a category with its count of pages on a line of its own ("Авиация и космонавтика (304)")
+_COUNT_END = re.compile(r"\(\d+\)[ \t]*$", re.MULTILINE)
+_COUNTED_LINE = re.compile(r"^[ \t]*([^\W\d_][^\n.!?:;()\d]{0,50}?)[ \t]*\(\d+\)[ \t]*$",
+                           re.MULTILINE)
+
+
+def _counted_lines(text: str) -> list[Edit]:
+    """A menu of categories one a line, each with its count, :data:`_MIN_ITEMS` in a row or
+    more, mostly in alphabetical order, its label above it or not."""
+    edits: list[Edit] = []
+    run: list[re.Match[str]] = []
+    # (the cheap test first: a line's end in a count, then the whole line)
+    found = [_COUNTED_LINE.match(text, text.rfind("\n", 0, c.start()) + 1)
+             for c in _COUNT_END.finditer(text)]
+    for m in [*(f for f in found if f is not None), None]:
+        if m is not None and run and text[run[-1].end():m.start()].strip() == "":
+            run.append(m)
+            continue
+        names = [r.group(1).lower().replace("ё", "е") for r in run]
+        pairs = list(zip(names, names[1:], strict=False))
+        if len(run) >= _MIN_ITEMS and sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(
+                pairs):
+            label = _LABEL.search(text, max(0, run[0].start() - _MAX_LABEL), run[0].start())
+            start = run[0].start() if label is None else label.start()
+            edits.append(block_edit(text, start, run[-1].end(), "site_furniture", MENU_REASON))
+        run = [m] if m is not None else []
+    return edits
+
+
 def category_menus(text: str) -> list[Edit]:
     """Each line that is a menu of the site's categories (:func:`_is_menu`), with the blank
-    lines around it."""
-    edits = []
+    lines around it, and each menu of them one a line (:func:`_counted_lines`)."""
+    edits = _counted_lines(text) if "(" in text else []
     pos = 0
     for line in text.split("\n"):
         end = pos + len(line)
@@ -110,6 +139,7 @@ _MENU_LABEL = re.compile(
     r"[ \t]*(?i:полезное|категории|рубрики|разделы|партн[её]ры|алфавит|меню|навигация)[ \t]*:?"
     r"[ \t]*")
 _MAX_HEADER_LINES = 2  # lines of a site's name above the labels, at most
+_MAX_SCAN = 40  # lines, blank ones too, looked at for the header
 _MAX_NAME_WORDS = 3
 _MAX_TITLE = 120  # characters of the page's title under the labels, at most
 
@@ -122,7 +152,7 @@ def menu_labels(text: str) -> list[Edit]:
     edits: list[Edit] = []
     names: list[tuple[int, int]] = []  # the short lines above, not yet known for a header's
     pos = 0
-    for line in text.split("\n"):
+    for line in text.split("\n", _MAX_SCAN):  # (the header: the page's first lines)
         end = pos + len(line)
         stripped = line.strip()
         if not stripped:

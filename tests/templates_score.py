@@ -142,6 +142,6 @@ def score_set(folder: Path) -> Tally:
 
 
 def sets() -> list[Path]:
-    """The sets of ``tests/data/templates``: ``dev`` (read while building the cleaning) and
-    ``heldout`` (measured, never read)."""
-    return [TEMPLATES / name for name in ("dev", "heldout")]
+    """The sets of ``tests/data/templates``: ``dev`` and ``dev2`` (read while building the
+    cleaning) and ``heldout`` (measured, never read)."""
+    return [TEMPLATES / name for name in ("dev", "dev2", "heldout")]
