@@ -60,6 +60,7 @@ _NAV_LINK = (r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую
              r"(?: Перейти к поиску)?|Скачать(?: как)? (?:pdf|docx?|txt)(?: или (?:pdf|txt))?)")
 """A site's navigation link as its label reads ("Главная страница", "Разделы сайта")."""
 _LOGIN_LINK = r"(?:Регистрация|Выход|Вход|Войти|RSS)"
+NAV_REASON = "навигация сайта"
 _NAV_SEP = rf"(?:{HSPACE}*\|{HSPACE}*|{HSPACE}+)"  # between a row's links: spaces or a bar
 # a link of a row after its first ("FAQ" alone on its line may head a text: in a row, a link)
 _ROW_LINK = rf"(?:{_NAV_LINK}|{_LOGIN_LINK}|FAQ|ЧаВо)"
@@ -174,7 +175,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         # categories ("… Обратная связь КАТЕГОРИИ: АрхеологияБиология Генетика …")
         # (rows after the site's name: :data:`_ANCHORED_LINES`)
         _line(rf"{_NAV_LINK}(?:{_NAV_SEP}(?:{_NAV_LINK}|{_LOGIN_LINK}))*"),
-        "навигация сайта",
+        NAV_REASON,
     ),
     (
         _line(r"[^\n]{0,80}(?i:нарушает ваши авторские права|оцените (?:эту )?работу"
@@ -202,7 +203,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"|(?i:зарегистрироваться|регистрация нового пользователя|логин пароль)"
               r"|(?i:логин|пароль)[ \t]*\*?[ \t]*:"
               # an error-reporting widget ("Ошибка в тексте, битая ссылка?" / "Система Orphus")
-              r"|Система Orphus|(?i:ошибка в тексте)[^\n]{0,60}"
+              r"|Система Orphus|(?i:ошибка в тексте)(?:,[^\n?]{0,40})?\?"
               r"|(?i:выделите е[её] мышкой)[^\n]{0,40}"
               # a button closing a box
               r"|\[(?i:закрыть|close)\]"
@@ -228,7 +229,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
 _NAV_ANCHORS = ("главн", "случайн", "обратная связь", "контакты", "о нас", "о сайте",
                 "о проекте", "избранные статьи", "новые добавления", "написать работу",
                 "личный кабинет", "карта сайта", "разделы сайта", "skip to", "перейти к",
-                "меню", "мой профиль", "тему", "ответить", "скачать")
+                "меню", "мой профиль", "тем", "ответить", "скачать", "познавательные")
 _ANCHORED_LINES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     # a link to the site's other pages ("Вся электронная библиотека >>>")
     (_line(r"[^\n]{1,80}>>>"), "ссылка сайта на другие страницы («… >>>»)", (">>>",)),
@@ -240,7 +241,7 @@ _ANCHORED_LINES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
               rf"(?:{_NAV_SEP}(?:{_ADVERT}|(?i:категории|рубрики|разделы):[^\n]*))?"
               rf"|{_NAV_LINK}(?:{_NAV_SEP}{_ROW_LINK})+"
               rf"{_NAV_SEP}(?:{_ADVERT}|(?i:категории|рубрики|разделы):[^\n]*)"),
-        "навигация сайта",
+        NAV_REASON,
         _NAV_ANCHORS,
     ),
     (
@@ -472,6 +473,7 @@ _SPACED_ITEMS = re.compile(r" {2,}|\t")
 _MIN_SPACED_ITEMS = 4
 _MAX_PATH_WORDS = 6
 _STOPS_RE = re.compile(r"[.!?]")
+_PATH_SEP_RE = re.compile(r" [-–—»/>] ")  # between a path's parts ("Рефераты - История")
 _MAX_ITEM_WORDS = 3
 
 
@@ -483,14 +485,13 @@ def _spaced_rows(text: str) -> list[Edit]:
     for m in _SPACED_ROW.finditer(text):
         items = [i.strip() for i in _SPACED_ITEMS.split(m.group(1)) if i.strip()]
         if len(items) == 2 and _NAV_LINK_RE.fullmatch(items[0]) \
-                and len(items[1].split()) <= _MAX_PATH_WORDS and not _STOPS_RE.search(items[1]):
-            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture",
-                                    "навигация сайта"))
+                and len(items[1].split()) <= _MAX_PATH_WORDS and not _STOPS_RE.search(items[1]) \
+                and _PATH_SEP_RE.search(items[1]):
+            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture", NAV_REASON))
         elif len(items) >= _MIN_SPACED_ITEMS and all(
                 len(i.split()) <= _MAX_ITEM_WORDS and not re.search(r"[.!?,;:\d]", i)
                 for i in items) and any(_NAV_LINK_RE.fullmatch(i) for i in items):
-            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture",
-                                    "навигация сайта"))
+            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture", NAV_REASON))
     return edits
 
 
@@ -511,8 +512,7 @@ def _word_rows(text: str) -> list[Edit]:
         # lower case: "Карта сайта", "О проекте")
         rest = _NAV_LINK_RE.sub(" ", row).split()
         if len(found) >= _MIN_ROW_LINKS and all(w[:1].isupper() for w in rest):
-            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture",
-                                    "навигация сайта"))
+            edits.append(block_edit(text, m.start(1), m.end(1), "site_furniture", NAV_REASON))
     return edits
 
 

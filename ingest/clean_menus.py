@@ -4,7 +4,8 @@ A study or reference site lists its subjects across the top of every page ("Ар
 Военная наука Иностранные языки Медицина …"): names, each opening with a capital, with no
 punctuation between them, sorted as a menu is; a copy may have run them together
 ("АвтоАвтоматизацияАрхитектура…"), and a site may give each its count of pages
-("Архитектура-(3434)Астрономия-(809)…", "Армии (312) Бестиарий (95)"). No line of a rules text
+("Архитектура-(3434)Астрономия-(809)…", "Армии (312) Бестиарий (95)"), or list them one a
+line ("Авиация и космонавтика (304)" / "Административное право (123)"). No line of a rules text
 is so made: a list of rules or units in the text is written with commas, and its names stand
 in the text's order, not the alphabet's. The menu's label alone on the line above it
 ("КАТЕГОРИИ:", "Рубрики") goes with it.
