@@ -82,13 +82,9 @@ def _counted_lines(text: str) -> list[Edit]:
         if m is not None and run and text[run[-1].end():m.start()].strip() == "":
             run.append(m)
             continue
-        names = [r.group(1).lower().replace("ё", "е") for r in run]
-        pairs = list(zip(names, names[1:], strict=False))
-        if len(run) >= _MIN_ITEMS and sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(
-                pairs):
-            label = _LABEL.search(text, max(0, run[0].start() - _MAX_LABEL), run[0].start())
-            start = run[0].start() if label is None else label.start()
-            edits.append(block_edit(text, start, run[-1].end(), "site_furniture", MENU_REASON))
+        if len(run) >= _MIN_ITEMS and _mostly_sorted([r.group(1) for r in run]):
+            edits.append(block_edit(text, _label_above(text, run[0].start()), run[-1].end(),
+                                    "site_furniture", MENU_REASON))
         run = [m] if m is not None else []
     return edits
 
@@ -102,9 +98,8 @@ def category_menus(text: str) -> list[Edit]:
         end = pos + len(line)
         # (the cheap test first: a menu line has no period, and most lines of text have one)
         if "." not in line and _is_menu(line):
-            label = _LABEL.search(text, max(0, pos - _MAX_LABEL), pos)
-            start = pos if label is None else label.start()
-            edits.append(block_edit(text, start, end, "site_furniture", MENU_REASON))
+            edits.append(block_edit(text, _label_above(text, pos), end, "site_furniture",
+                                    MENU_REASON))
         pos = end + 1
     return edits
 
@@ -116,12 +111,9 @@ def _is_counted_menu(line: str) -> bool:
     if len(_COUNT.findall(line)) < _MIN_ITEMS:
         return False
     items: list[str] = [n.strip() for n in _COUNT.split(line) if n.strip()]
-    names = [n.lower().replace("ё", "е") for n in items]
-    if any(len(n) > _MAX_NAME or _NOT_MENU.search(n) for n in names) or not all(
-            n[:1].isupper() for n in items):
+    if any(len(n) > _MAX_NAME or _NOT_MENU.search(n) or not n[:1].isupper() for n in items):
         return False
-    pairs = list(zip(names, names[1:], strict=False))
-    return sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(pairs)
+    return _mostly_sorted(items)
 
 
 def _is_glued_menu(line: str) -> bool:
@@ -129,10 +121,23 @@ def _is_glued_menu(line: str) -> bool:
     split at each capital after a lower-case letter, the names stand mostly in alphabetical
     order (a name of two capitalised words, "Охрана Труда", breaks it once)."""
     s = _GLUED.sub(" ", line.rstrip(" |"))
-    names = [t.lower().replace("ё", "е") for t in _WORD.findall(s) if t[0].isupper()]
-    pairs = list(zip(names, names[1:], strict=False))
-    return len(names) >= _MIN_ITEMS and sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(
-        pairs)
+    names = [t for t in _WORD.findall(s) if t[0].isupper()]
+    return len(names) >= _MIN_ITEMS and _mostly_sorted(names)
+
+
+def _mostly_sorted(names: list[str]) -> bool:
+    """Whether a menu's names stand mostly in alphabetical order (:data:`_SORTED_SHARE` of
+    their neighbouring pairs; "ё" as "е", case aside)."""
+    keys = [n.lower().replace("ё", "е") for n in names]
+    pairs = list(zip(keys, keys[1:], strict=False))
+    return sum(a <= b for a, b in pairs) >= _SORTED_SHARE * len(pairs)
+
+
+def _label_above(text: str, start: int) -> int:
+    """Where a menu starting at ``start`` starts with its label alone on the line above it
+    ("КАТЕГОРИИ:"), or ``start``."""
+    label = _LABEL.search(text, max(0, start - _MAX_LABEL), start)
+    return start if label is None else label.start()
 
 
 # a site's menu's label alone on its line ("ПОЛЕЗНОЕ", "КАТЕГОРИИ", "Меню")
