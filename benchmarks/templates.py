@@ -2,11 +2,11 @@
 
 ``.venv/bin/python benchmarks/templates.py [--details]`` prints, for each set of
 ``tests/data/templates/`` (``dev`` and ``dev2``, read while building the cleaning;
-``heldout``, measured and never read), how much of the furniture its readers marked cleaning
+``heldout`` and ``heldout2``, measured and never read), how much of the furniture its readers marked cleaning
 removes (recall), how many of the lines it removes as a site's are furniture (precision), the
 sections made of furniture and the pages whose title heads a section (see
 ``tests/templates_score.py``). ``--details``
-lists what was missed or wrongly removed (never for ``heldout``: ``--details`` prints the
+lists what was missed or wrongly removed (never for a held-out set: ``--details`` prints the
 development sets alone).
 """
 
@@ -27,7 +27,7 @@ def main() -> None:
     print(f"{'set':<9}{'pages':>6}{'furniture removed':>20}{'removals right':>17}"
           f"{'furniture sections':>20}{'titles found':>15}")
     for folder in sets():
-        if details and folder.name == "heldout":
+        if details and folder.name.startswith("heldout"):
             continue
         t = score_set(folder)
         print(f"{folder.name:<9}{t.pages:>6}"

@@ -143,5 +143,5 @@ def score_set(folder: Path) -> Tally:
 
 def sets() -> list[Path]:
     """The sets of ``tests/data/templates``: ``dev`` and ``dev2`` (read while building the
-    cleaning) and ``heldout`` (measured, never read)."""
-    return [TEMPLATES / name for name in ("dev", "dev2", "heldout")]
+    cleaning), ``heldout`` and ``heldout2`` (measured, never read)."""
+    return [TEMPLATES / name for name in ("dev", "dev2", "heldout", "heldout2")]
