@@ -20,6 +20,8 @@ before it may be read. Hence:
   :func:`page_kind`): copies of the books on document and study sites (the pages the issue's
   owner keeps aside are of this kind), other web pages of our games (forums, blogs,
   articles), and other games' pages (whose every section is a false one);
+* ``--chapters`` builds the corpus with the whole chapters of ``tests/data/chapters`` (other
+  translations of a book's chapter, kept whole: its README) and prints their table;
 * ``--stated`` builds each page with the system its annotation names, as a user who states it
   (``corpus.toml``, ``rulekb build --system``) would: what the cutting and linking do once the
   game is known, apart from the detection (a page annotated ``system: null`` is still
@@ -39,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from gold_score import (  # noqa: E402
+    CHAPTERS_DIR,
     GOLD_DIR,
     HELDOUT_DIR,
     Score,
@@ -55,6 +58,10 @@ from rulekb.defaults import corpus_dir  # noqa: E402
 
 def main() -> None:
     details = "--details" in sys.argv
+    if "--chapters" in sys.argv:
+        graph = Graph(build(load([corpus_dir(), CHAPTERS_DIR])).kb)
+        print(table(score_all(graph, CHAPTERS_DIR), details=details))
+        return
     if "--heldout" not in sys.argv:
         graph = Graph(build(load([corpus_dir()])).kb)
         print(table(score_all(graph), details=details))

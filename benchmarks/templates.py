@@ -2,10 +2,10 @@
 
 ``.venv/bin/python benchmarks/templates.py [--details]`` prints, for each set of
 ``tests/data/templates/`` (``dev`` and ``dev2``, read while building the cleaning;
-``heldout`` and ``heldout2``, measured and never read), how much of the furniture its readers marked cleaning
-removes (recall), how many of the lines it removes as a site's are furniture (precision), the
-sections made of furniture and the pages whose title heads a section (see
-``tests/templates_score.py``). ``--details``
+``heldout`` and ``heldout2``, measured and never read), how much of the furniture its
+readers marked cleaning removes (recall), how many of the lines it removes as a site's are
+furniture (precision), the sections made of furniture and the pages whose title heads a
+section (see ``tests/templates_score.py``). ``--details``
 lists what was missed or wrongly removed (never for a held-out set: ``--details`` prints the
 development sets alone).
 """

@@ -10,6 +10,8 @@ The steps, in order:
 
 ``line_endings``
     ``\\r\\n`` and ``\\r`` become ``\\n``.
+``combining_marks``
+    A letter written as a base letter and a separate mark ("и" + "̆") becomes one ("й").
 ``site_furniture``
     What the website added: download banners, a title line that repeats the book's name,
     page navigation, "Дата добавления …", "Мы поможем в написании …", ``|`` separators.
@@ -36,7 +38,8 @@ The steps, in order:
     Runs of spaces, spaces at line ends, runs of blank lines.
 
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
-``whitespace``), :mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
+``whitespace``), :mod:`ingest.clean_chars` (``combining_marks``),
+:mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
 (``running_header``, ``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
 :mod:`ingest.clean_words` (``hyphenation``, ``glued_title``, ``small_caps``,
 ``drop_capital``);
@@ -49,6 +52,7 @@ from array import array
 from collections.abc import Callable, Collection, Iterable
 from functools import partial
 
+from ingest.clean_chars import combining_marks
 from ingest.clean_furniture import site_furniture
 from ingest.clean_headings import heading_translation
 from ingest.clean_pages import (
@@ -135,6 +139,7 @@ def apply_edits(
 
 STEPS: list[tuple[str, Step]] = [
     ("line_endings", line_endings),
+    ("combining_marks", combining_marks),
     ("site_furniture", site_furniture),
     ("running_header", running_header),
     ("heading_translation", heading_translation),
@@ -207,6 +212,7 @@ __all__ = [
     "Step",
     "apply_edits",
     "clean",
+    "combining_marks",
     "drop_capital",
     "find_running_headers",
     "heading_translation",

@@ -47,7 +47,7 @@ from ingest.clean_titles import (
     topic_title_mark,
 )
 from ingest.models import Edit
-from kb.lemmas import is_known
+from kb.lemmas import is_known, pos
 
 _NAV_LINK = (r"(?i:(?:На |Вернуться на )?[Гг]лавн(?:ая|ую)(?: страница| страницу)?"
              r"|Заглавная страница|Случайная (?:страница|статья)|Избранные статьи"
@@ -737,7 +737,7 @@ def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
         beside = not sentence_like and all((furniture(k - 1) and lines[k - 1][2] != line)
                      or (furniture(k + 1) and (k + 1 >= len(lines) or lines[k + 1][2] != line))
                      for k in ks)
-        cuts = not sentence_like and all(
+        cuts = not sentence_like and not _ends_in_function_word(line) and all(
             0 < k < len(lines) - 1 and not lines[k - 1][2].endswith(_ENDS_SENTENCE + (":",))
             and lines[k + 1][2][:1].islower() for k in ks)
         # furniture stands among different text each time; a text repeated whole (a page
@@ -758,6 +758,19 @@ def _repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
             edits += [block_edit(text, lines[k][0], lines[k][1], "site_furniture", reason)
                       for k in ks]
     return edits
+
+
+_LAST_WORD_RE = re.compile(r"(\w+)\W*$")
+_FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL"})
+
+
+def _ends_in_function_word(line: str) -> bool:
+    """Whether a line ends in a preposition, conjunction or particle ("Боевая единица,
+    содержащая хотя" / "бы одну модель…"): a sentence wrapped on its way to the next line, as
+    a rule's first line repeats in a list of rules, not a running header (a title ends in its
+    noun)."""
+    m = _LAST_WORD_RE.search(line)
+    return m is not None and pos(m.group(1).lower()) in _FUNCTION_POS
 
 
 def site_furniture(text: str) -> list[Edit]:

@@ -556,5 +556,8 @@ def _caps_term(line: str) -> bool:
 
 
 def _is_caps(heading: str) -> bool:
+    """Whether a heading is set in capitals, by its first word ("D6 Результат", a dice
+    table's head, is not: a dice expression's letter is no capitalised word)."""
     toks = words(heading)
-    return bool(toks) and toks[0].isupper() and len(toks[0]) > 1
+    return bool(toks) and toks[0].isupper() and len(toks[0]) > 1 \
+        and not any(ch.isdigit() for ch in toks[0])

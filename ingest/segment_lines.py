@@ -65,6 +65,16 @@ from kb.lemmas import pos, words
 
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")  # a page number on its own line, not text
 _NUMBER_NEAR = 12  # lines around a numbered line where the items of its list would stand
+# a dice table's roll cell on a line of its own ("1", "2-5", "6", "4+"), as a table copied from
+# a PDF or a web page one cell a line sets it
+_DICE_CELL = re.compile(r"\s*\d{1,2}(?:\s*[-–—]\s*\d{1,2}|\+)?\s*")
+_TABLE_LOOK = 6  # lines below a roll cell where the table's next roll cell stands
+# a dice table's row: its roll or rolls, then the result's words ("1 Ужасное происшествие!",
+# "2-5 Скользящее попадание", "4 5 6 Задержавшиеся.")
+_ROLL_ROW = re.compile(r"\s*\d{1,2}(?:\s*[-–—]\s*\d{1,2}|\+)?(?:\s+\d{1,2})*\s+[^\W\d_]")
+# what says a table of rolls is near: a die ("D6", "2D6", "Д3"), a table, a roll
+_DICE_CUE = re.compile(r"(?i:(?<!\w)\d?[DД]\d{1,2}(?!\w)|таблиц|брос)")
+_TABLE_TITLE = re.compile(r"(?i:таблиц|table)")
 _LIST_OTHERS = 2  # other numbered lines of its style near it that make a line a list's item
 
 
@@ -381,6 +391,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # … sentence, of which this line is the start
         if i == last and i not in (runin or set()):
             continue
+        if _table_head(lines, i):
+            continue  # "Техника или строение" / "Не техника" / "1" / "Везение: …" / "2-5":
+            # the column heads of a dice table set one cell a line
         if clause and _after_lead_in(lines, prev, order, numbers, numbered_at, i):
             continue  # "… свериться с таблицей внизу:" / "1. Заминировано! …" / "3.
             # Противовоздушное звено. …": a table's or a list's rows, no clauses
@@ -401,6 +414,30 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                 continue
         keep.append(i)
     return keep
+
+
+def _table_head(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` heads a dice table's columns: the lines right below it (no blank
+    line between) reach a roll cell on a line of its own ("1", "2-5") that another follows a
+    few lines on, the table's next row; or reach a row of a roll and its result ("1 Ужасное
+    происшествие!") that another row follows, where a die, a table or a roll is named on the
+    head's line or the two lines above it (a list numbered without periods is no table). A
+    line that names a table is its title ("Таблица повреждений техники"), and heads it."""
+    if _TABLE_TITLE.search(lines[i]):
+        return False
+    j = i + 1
+    while j < len(lines) and lines[j].strip() and not _DICE_CELL.fullmatch(lines[j]) \
+            and not _ROLL_ROW.match(lines[j]) and j - i <= _TABLE_LOOK:
+        j += 1
+    if j >= len(lines) or not lines[j].strip():
+        return False
+    below = range(j + 1, min(len(lines), j + 1 + _TABLE_LOOK))
+    if _DICE_CELL.fullmatch(lines[j]):
+        return any(_DICE_CELL.fullmatch(lines[k]) for k in below)
+    if not _ROLL_ROW.match(lines[j]) or not any(_ROLL_ROW.match(lines[k]) for k in below):
+        return False
+    above = [line for line in lines[max(0, i - 4):i] if line.strip()][-2:]
+    return any(_DICE_CUE.search(line) for line in [*above, lines[i]])
 
 
 def _among_plain_items(lines: list[str], numbers: dict[int, int], order: dict[int, int],

@@ -220,7 +220,7 @@ def _page_title_over_caps(sections: list[Section], text: str) -> bool:
     under the title, never the reverse, so a mixed-case heading over capitalised ones is of
     the higher rank. Up to a heading in the title's case after capitalised ones, or one with an
     epigraph: the next chapter's title; or, under a phase, the next phase ("ПСИХИЧЕСКАЯ ФАЗА"
-    after "Фаза движения").
+    after "Фаза движения"). At least half of those headings are in capitals.
     Whether this held (the headings are placed) is returned.
     """
     first = sections[0] if sections else None
@@ -239,7 +239,10 @@ def _page_title_over_caps(sections: list[Section], text: str) -> bool:
             break  # the next chapter's title, after this one's rules; the next phase
         parts.append(i)
         capitalised = capitalised or caps
-    if not capitalised:
+    # the rules under the title are in capitals; a box in the title's case stands among them
+    # ("Создание сюжета"): a page of headings in one case with a capitalised one among them (a
+    # table's head) is a list of peers
+    if not capitalised or 2 * sum(_is_caps(sections[i].heading) for i in parts) < len(parts):
         return False
     for i in parts:
         sections[i].parent = 0

@@ -39,6 +39,7 @@ from kb.models import Fact, Node
 
 GOLD_DIR = Path(__file__).parent / "data" / "gold"
 HELDOUT_DIR = Path(__file__).parent / "data" / "heldout"
+CHAPTERS_DIR = Path(__file__).parent / "data" / "chapters"
 CATEGORIES = ("system", "sections", "unit_types", "page_refs", "named_refs_in_corpus",
               "named_refs_stub", "facts", "pages")
 REF_EDGES = ("references", "applies_to", "excludes", "overrides")

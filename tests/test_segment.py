@@ -261,3 +261,22 @@ def test_flavour_of_web_pages(case: dict[str, object]) -> None:
     result = segment(str(case["text"]), str(case["system"]))
     assert [s.title for s in result.sections] == case["sections"]
     assert [f"{f.kind} | {f.text}" for f in result.flavour] == case["flavour"]
+
+
+@pytest.mark.parametrize("table_head", ["D6 Результат", "2D6  Результат"])
+def test_a_dice_table_s_head_among_rules_in_mixed_case_opens_no_chapter(table_head: str) -> None:
+    """A list of rules in mixed case (a chapter of special rules) with a dice table's head
+    among them: the head's "D6" is no word in capitals, so the first rule does not become a
+    chapter's title over the others."""
+    text = ("Обостренные чувства\n\nЕсли боевая единица прибывает со случайного края стола, "
+            "она может перебросить кубик.\n\nГубитель брони\n\nМодель с этим правилом кидает "
+            "дополнительный D6 на пробитие брони.\n\nЭлектромагнитное\n\nКогда оружие с этим "
+            f"правилом попадает по технике, бросьте D6:\n\n{table_head}\n1 Никакого "
+            "воздействия.\n2-6 Техника получает скользящее попадание.\n\nУдарил-отступил\n\n"
+            "Боевая единица с этим правилом может выйти из боя в конце фазы наступления.\n")
+    src = SourceText(name="page.txt", path="page.txt", encoding="utf-8", system="wh40k6",
+                     system_from="option", text=text)
+    _, result = prepare(src)
+    rules = {"Обостренные чувства", "Губитель брони", "Электромагнитное", "Ударил-отступил"}
+    got = {s.title: s.parent for s in result.sections if s.title in rules}
+    assert got == dict.fromkeys(rules)
