@@ -22,7 +22,10 @@ def unescape(value: str) -> str:
 
 def main() -> None:
     source = open(sys.argv[1], encoding="utf-8").read()
-    start = source.index("WH_SpecialRuleFabric([", source.index("var WH_SpecialRuleFabric") + 30)
+    # the rules are the argument of a call "WH_SpecialRuleFabric([ … ])" (the main file also
+    # defines the function first)
+    defined = source.find("var WH_SpecialRuleFabric")
+    start = source.index("WH_SpecialRuleFabric([", defined + 30 if defined >= 0 else 0)
     rules = []
     for block in re.split(r"\n\}\s*,\s*\{", source[start:]):
         fields = {k: unescape(v) for k, v in FIELD.findall(block)}
