@@ -99,7 +99,7 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
         if target is None or target.startswith("@"):
             target = r.type_node(m.name, m.sentence, None) or r.concept(m.name)
         # "с правилом Большая Цель": named as a rule, even the section's own parent
-        if target != p.id:
+        if target != p.id and not _namesake(r, p, target):
             r.b.edge(p.id, target, "references", evidence=m.sentence, span=sp(m.span),
                      raw=m.raw)
     _title_references(r, p, own_type)
@@ -125,10 +125,19 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
                 continue  # a parent or child named in passing; in Latin letters, after
                 # "правилом" ("со специальным правилом – Точные выстрелы") or as the verb
                 # of an action ("не может реагировать"), it is named
-            if target in related and target == p.id:
+            if target in related and target == p.id or _namesake(r, p, target):
                 continue
             r.b.edge(p.id, r.named_rule(target), "references", evidence=m.sentence,
                      span=sp(m.span), raw=m.raw)
+
+
+def _namesake(r: SystemResolver, p: Part, target: str) -> bool:
+    """Whether ``target`` bears the name of the section ``p`` itself: a rule printed again
+    names itself in its text ("Мрачная решимость" / "… со специальным правилом «мрачная
+    решимость» …"), which refers to no other rule."""
+    node = r.b.nodes.get(target)
+    return node is not None and node.id != p.id \
+        and lemma_key(unparen(node.title)) == lemma_key(unparen(p.section.title))
 
 
 def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) -> str | None:

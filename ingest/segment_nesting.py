@@ -267,9 +267,11 @@ def nest_lines(
         if step or (open_group is not None and _NUMBER.match(sec.heading)
                     and open_group in _chain(sections, parent)):
             step_open = i
-        if parent is None and last_top is not None and not killteam and not decided:
+        if parent is None and last_top is not None and not killteam and not decided \
+                and _title_key(sections[last_top].title) != key:
             # the body's first sentence is about the previous top section ("В многостороннем
-            # бою …" under "… многосторонний бой")
+            # бою …" under "… многосторонний бой"); a heading of the same name is that
+            # section printed again, its peer
             first = _first_sentence(text, sec.body_span)
             ptitle = sections[last_top].title
             pw = name_words(ptitle)

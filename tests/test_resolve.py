@@ -182,7 +182,7 @@ def test_a_page_s_top_level_rules_name_each_other_as_a_chapter_s_do() -> None:
 def test_a_rule_a_list_prints_again_is_one_rule_named_by_the_others() -> None:
     """A list of rules that prints a rule again in full (where another rule relies on it) names
     one rule: «фланговый обход» of the others refers to the first of the copies, not to a
-    concept the corpus does not define."""
+    concept the corpus does not define, and a copy naming itself refers to no namesake."""
     graph = graph_of("list_repeats")
     first = min(n.id for n in graph.nodes.values() if n.title == "Фланговый обход")
     refs = {(graph.nodes[e.source].title, e.target) for e in graph.kb.edges
@@ -190,3 +190,6 @@ def test_a_rule_a_list_prints_again_is_one_rule_named_by_the_others() -> None:
     assert ("Проникновение", first) in refs
     assert ("Разведчик", first) in refs
     assert all(n.kind != "concept" for n in graph.nodes.values() if n.title == "Фланговый обход")
+    # the copy names itself in its text: no reference to its namesake
+    assert all(graph.nodes[e.source].title != graph.nodes[e.target].title
+               for e in graph.kb.edges if e.kind == "references")
