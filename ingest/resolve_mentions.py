@@ -132,12 +132,29 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
 
 
 def _namesake(r: SystemResolver, p: Part, target: str) -> bool:
-    """Whether ``target`` bears the name of the section ``p`` itself: a rule printed again
-    names itself in its text ("Мрачная решимость" / "… со специальным правилом «мрачная
-    решимость» …"), which refers to no other rule."""
+    """Whether ``target`` is the section ``p`` itself under another node: a copy of it in the
+    same file, or the concept of its own name, bearing its name. A rule printed again names
+    itself in its text ("Мрачная решимость" / "… со специальным правилом «мрачная решимость»
+    …"), which refers to no other rule; a page's section named as a rule of the book ("Паника"
+    of a FAQ) still refers to the book's rule."""
     node = r.b.nodes.get(target)
-    return node is not None and node.id != p.id \
-        and lemma_key(unparen(node.title)) == lemma_key(unparen(p.section.title))
+    key = lemma_key(unparen(p.section.title))
+    if node is None or node.id == p.id or lemma_key(unparen(node.title)) != key:
+        return False
+    if node.source is None:  # the concept of its name: only its own file's sections bear it
+        return _title_sources(r).get(key, set()) <= {p.source.name}
+    return node.source == p.source.name
+
+
+def _title_sources(r: SystemResolver) -> dict[str, set[str]]:
+    """Each section title's key → the files whose sections bear it (built once)."""
+    cache: dict[str, set[str]] | None = r.__dict__.get("_title_sources")
+    if cache is None:
+        cache = {}
+        for q in r.parts:
+            cache.setdefault(lemma_key(unparen(q.section.title)), set()).add(q.source.name)
+        r.__dict__["_title_sources"] = cache
+    return cache
 
 
 def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) -> str | None:

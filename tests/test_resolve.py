@@ -193,3 +193,13 @@ def test_a_rule_a_list_prints_again_is_one_rule_named_by_the_others() -> None:
     # the copy names itself in its text: no reference to its namesake
     assert all(graph.nodes[e.source].title != graph.nodes[e.target].title
                for e in graph.kb.edges if e.kind == "references")
+
+
+def test_a_page_s_section_named_as_a_book_s_rule_still_refers_to_it() -> None:
+    """A FAQ's section "Паника" naming «паника» refers to the rule of that name (here the name
+    two files' sections bear, so a concept): only a rule printed again in its own file names
+    itself."""
+    graph = graph_of("namesakes")
+    faq = next(n.id for n in graph.nodes.values()
+               if n.title == "Паника" and n.source == "b_faq.txt")
+    assert [graph.nodes[e.target].title for e in graph.out_edges(faq, "references")] == ["Паника"]
