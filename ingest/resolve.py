@@ -312,25 +312,15 @@ class SystemResolver:
 
     # -- names ----------------------------------------------------------------------------
     def _name_keys(self) -> None:
-        counts: dict[str, int] = defaultdict(int)
-        # the first of the top-level sections of one file that share a name, while no other
-        # section has it: a list of rules that prints a rule again (where another rule
-        # refers to it) names one rule, the first
-        listed: dict[str, tuple[str, bool]] = {}
+        named: dict[str, list[Part]] = defaultdict(list)  # the sections bearing each name
         for p in self.parts:
-            key = lemma_key(p.section.title)
-            counts[key] += 1
-            first = listed.setdefault(key, (p.source.name, p.section.parent is None))
-            if first[0] != p.source.name or p.section.parent is not None:
-                listed[key] = (first[0], False)
+            named[lemma_key(p.section.title)].append(p)
         generic = {lemma_key(self.vocab.special_rules_heading)}
-        seen: set[str] = set()
         for p in self.parts:
             sec = p.section
             key = lemma_key(sec.title)
-            repeated_in_list = counts[key] > 1 and listed[key][1] and key not in seen
-            seen.add(key)
-            if (counts[key] > 1 and not repeated_in_list) or key in generic or sec.is_passage:
+            if (len(named[key]) > 1 and not _printed_again(named[key], p)) or key in generic \
+                    or sec.is_passage:
                 continue  # "Стрельба" under five types is no name of one rule; a passage's
                 # first words are no name at all
             if len(key.split()) <= 2 and is_group_title(sec.title):
@@ -421,3 +411,11 @@ class SystemResolver:
         for nid, facts in self.b.facts.items():
             node = self.b.nodes[nid]
             self.b.nodes[nid] = node.model_copy(update={"facts": tuple(facts)})
+
+
+def _printed_again(namesakes: list[Part], p: Part) -> bool:
+    """Whether ``p`` is the first of sections that share a name, all top-level in one file: a
+    list of rules that prints a rule again (where another rule relies on it) names one rule,
+    the first."""
+    return p is namesakes[0] and all(
+        q.source.name == p.source.name and q.section.parent is None for q in namesakes)
