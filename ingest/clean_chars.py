@@ -20,6 +20,7 @@ REASON = "буква с отдельным диакритическим знак
 
 # a letter followed by combining marks (Latin, Cyrillic and general diacritics)
 _DECOMPOSED_RE = re.compile(r"[^\W\d_][\u0300-\u036f\u0483-\u0489]+")
+_MARK_RE = re.compile(r"[\u0300-\u036f\u0483-\u0489]")
 
 
 def combining_marks(text: str) -> list[Edit]:
@@ -30,7 +31,9 @@ def combining_marks(text: str) -> list[Edit]:
     >>> combining_marks("новый")
     []
     """
-    edits = []
+    edits: list[Edit] = []
+    if _MARK_RE.search(text) is None:  # most texts hold none: one scan for a mark, not a
+        return edits  # match tried at every letter
     for m in _DECOMPOSED_RE.finditer(text):
         composed = unicodedata.normalize("NFC", m.group())
         if composed != m.group():

@@ -126,8 +126,10 @@ def _cases() -> list[object]:
 
 def test_pages_it_never_learned_from() -> None:
     """The pages of tests/data/detect/eval/ (articles, forums, reviews and other editions of
-    the three games, other games' pages), judged by the committed table: today 30 of 31 right
-    (17 of the 18 pages of ours named right, none wrongly; the 13 of other games unclear); 29
+    the three games, other games' pages), judged by the committed table: today 31 of 34 right
+    (17 of the 18 pages of ours named right, none wrongly; 14 of the 16 of other games
+    unclear: two whole chapters of a Necromunda ruleset, added in issue 10's twenty-first pass,
+    are taken for Kill Team, whose 2021/2024 pages share their words of play); 29
     before the sixteenth pass weighed only the words that tell the games apart; 14
     before the names of games were read, 23 before the setting was, 24 before the seventh
     pass's 35 training pages. A floor, so a change that loses one shows."""
@@ -137,7 +139,7 @@ def test_pages_it_never_learned_from() -> None:
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert len(rows) == 31 and right >= 17 and not wrong and unclear >= 13, (ours, others)
+    assert len(rows) == 34 and right >= 17 and not wrong and unclear >= 14, (ours, others)
 
 
 @pytest.mark.parametrize(("text", "expected"), _cases())
