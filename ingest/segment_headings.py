@@ -45,6 +45,8 @@ _WEB_ADDRESS = re.compile(r"https?://|www\.|\b[\w-]+\.(?:ru|com|net|org|su|ua|in
 # mixed case is a line of a unit's composition (a heading in capitals after a page number,
 # "1 ОСНОВНЫЕ ПРАВИЛА", is still a heading)
 _COUNT = re.compile(r"^\d+(?:-\d+)?\s+(?=[А-ЯЁA-Z])")
+# "1AP", "2 CP": a number and a unit's abbreviation, an action's cost under its name
+_VALUE = re.compile(r"^\d+\s?[A-Z]{1,3}$")
 # "1.1. кидает", "2) бежит": numbering before a word in lower case is an item or a sentence;
 # "0-2 основные войска", "1 лидер": a count before one, a line of a list's composition
 _NUMBERED_LOWER = re.compile(r"^\d+(?:[.–-]\d+)*[.)]?\s+[а-яёa-z]")
@@ -148,7 +150,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if (_DIGIT.search(s) or "г." in s) and _ADDRESS.search(s):
         return False  # "Магазин по адресу г.Новосибирск, ул. Красный проспект, 50": a place
         # (a house's number or a city's "г." first: the cheap test, as few lines hold either)
-    if is_field(s) or _NUMBERED_LOWER.match(s):
+    if is_field(s) or _NUMBERED_LOWER.match(s) or _VALUE.match(s):
         return False
     if s[0].isdigit() and _TIME_OF_DAY.match(s):
         return False  # "12:20 - 13:50 Первый раунд.", "19:30 End of first day": a schedule's row

@@ -45,6 +45,7 @@ from ingest.segment_lists import (
     contents_paragraphs,
     form_fields,
     is_label,
+    lead_in_items,
     numeric_table_headers,
     pipe_cells,
     split_list_items,
@@ -122,6 +123,8 @@ def segment_lines(
     if "|" in text:  # (the cheap test first)
         rows |= pipe_cells(lines, nonblank)
     rows |= numeric_table_headers(lines, nonblank)
+    items = lead_in_items(lines, nonblank)
+    rows |= items
     field_values, form_names = form_fields(lines, nonblank)
     rows |= field_values
     cand = [i for i in nonblank if i not in rows and (is_heading_line(lines[i], following(i))
@@ -149,7 +152,7 @@ def segment_lines(
         runin[i] = (end, len(lines[i]))
         colon_lines.add(i)
     for i in nonblank:
-        if i in seconds or i in errata or i in english:
+        if i in seconds or i in errata or i in english or i in items:
             continue
         at = offsets[i] + len(lines[i]) - len(lines[i].lstrip())
         if colon and at in colon:
@@ -163,6 +166,8 @@ def segment_lines(
             runin[i] = m
             continue
         j = nxt[i]
+        if j in items:
+            continue  # a list's item goes on no heading
         # two lines in capitals, one under the other, are one heading even if each looks one
         adjacent_caps = j is not None and lines[i].isupper() and lines[j].isupper() and (
             j == i + 1 or _title_in_two_lines(lines, nonblank, nxt, i))

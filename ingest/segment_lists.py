@@ -159,6 +159,41 @@ def split_list_items(lines: list[str], nonblank: list[int]) -> set[int]:
     return out
 
 
+def _ending(line: str) -> str:
+    """The kind of a line's last mark: "." (a sentence's stop), "," (a clause's) or ""."""
+    s = line.rstrip()
+    return "." if s[-1:] in ".!?…" else "," if s[-1:] in ";," else ""
+
+
+def lead_in_items(lines: list[str], nonblank: list[int]) -> set[int]:
+    """The items of a list that a lead-in ending with a colon announces, set one a line with
+    no bullets ("Для игры в Kill Team вам понадобится:" / "Жетоны и маркеры." / "Набор
+    миссий.", "ПОВТОРЯТЬ ДО ОКОНЧАНИЯ БИТВЫ:" / "НАЧАЛО ХОДА" / "ФАЗА СТРАТЕГИИ" / …): the
+    paragraph right after it, of three lines at least that all end alike (each in a stop, each
+    in none, or each in a comma or semicolon but the last), is the list, no heading and no
+    heading broken over lines. A heading over its text in that paragraph ("Леса" / "Леса дают
+    укрытие.") ends otherwise than its text, so the paragraph is no list; a line with a colon
+    of its own (a rule run in after its name, "Засада: Отряды …", or a lead-in in turn) ends
+    the list before it. Each line is read once: a paragraph ends at a blank line or at the
+    next lead-in."""
+    out: set[int] = set()
+    for k, i in enumerate(nonblank[:-1]):
+        if not lines[i].rstrip().endswith(":"):
+            continue
+        block = [nonblank[k + 1]]
+        while block[-1] + 1 < len(lines) and lines[block[-1] + 1].strip() \
+                and ":" not in lines[block[-1] + 1]:
+            block.append(block[-1] + 1)
+        if len(block) < _MIN_ITEMS or ":" in lines[block[0]] or BULLET.match(lines[block[0]]):
+            continue  # (a bulleted list's items are no headings already, and the lines after
+            # its last item may be: "- Лазпушка" / "Мобильные войска")
+        ends = {_ending(lines[j]) for j in block[:-1]}
+        last = _ending(lines[block[-1]])
+        if len(ends) == 1 and (last in ends or (ends == {","} and last == ".")):
+            out.update(block)  # ("…;" / "…;" / "….": the last item closes the sentence)
+    return out
+
+
 # "Бег 38", "ВВЕДЕНИЕ 4 Скорострельное оружие 42": a name and the page it starts on
 _PAGE_AFTER_NAME = re.compile(r"[^\W\d_][)?!.]?\s+\d{1,3}$")
 _CONTENTS_NEAR = 3  # lines each side where the other entries of a contents list stand

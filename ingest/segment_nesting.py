@@ -204,6 +204,12 @@ def nest_lines(
                 parent, decided = outlined[prefix], True
                 subdivided.add(prefix)
             outlined[outline] = i
+            if in_outline == ("1", False) and not decided and not killteam and i \
+                    and names_phase(sections[i - 1].title):
+                # a phase's steps numbered from 1 right under its heading ("Фаза стратегии" /
+                # "1. Инициатива" / "2. Готовность"): the phase holds them (the later ones by
+                # their numbers)
+                parent, decided = i - 1, True
         for j in () if decided else chain:
             if is_type and vocab.unit_type(sections[j].title):
                 continue
@@ -241,9 +247,10 @@ def nest_lines(
                 parent = group_caps  # typography within the group: mixed case under capitals
             elif step_open is not None and step_open > open_group \
                     and not STEP_NAME.match(" ".join(sec.heading.split())) \
-                    and not _NUMBER.match(sec.heading):
+                    and not _NUMBER.match(sec.heading) and not names_phase(sec.title):
                 # a step of the turn or a numbered heading in the group ("2. ДВИЖЕНИЕ" in
-                # "Краткие правила игры") holds what follows it, as outside a group
+                # "Краткие правила игры") holds what follows it, as outside a group (a phase
+                # after it is the group's: "3. Манёвр" / "Фаза боя")
                 parent = step_open
             else:
                 parent = open_group

@@ -458,20 +458,36 @@ CHAPTER_FLOORS: dict[str, tuple[float, float]] = {
     "page_refs": (0.92, 0.92),
     "named_refs_in_corpus": (0.69, 0.65),
 }
+# Kill Team 2024's core rules of a rules site (tests/data/chapters/README.md): measured on the
+# twenty-first pass's start code at sections 0.05/0.03, page citations 0/1, references
+# 0.39/0.10; its lists after a lead-in, its actions' costs and its phases' numbered steps
+# fixed since. The sections stay low mostly because the page's title holds its phases for the
+# pipeline and not for the annotation, and because the page's last 32 headings stand over
+# no text (a list to the pipeline)
+KT2024_FLOORS: dict[str, tuple[float, float]] = {
+    "system": (1.0, 1.0),
+    "sections": (0.15, 0.06),
+    "page_refs": (1.0, 1.0),
+    "named_refs_in_corpus": (0.80, 0.14),
+}
 
 
 def test_whole_chapters_of_another_translation() -> None:
     """The 40k 7th edition's universal special rules in another translation (93 rules, 64,000
     characters, letters partly decomposed, dice tables set one cell a line) keep their rules
-    as peers, their page citations and their references."""
+    as peers, their page citations and their references; Kill Team 2024's core rules keep
+    what the twenty-first pass gained."""
     from gold_score import CHAPTERS_DIR
 
     from ingest import build, load
     from rulekb.defaults import corpus_dir
 
     graph = Graph(build(load([corpus_dir(), CHAPTERS_DIR])).kb)
-    scores = score_all(graph, CHAPTERS_DIR)["w40k7_universal_special_rules_munimaev.txt"]
-    for category, (p_floor, r_floor) in CHAPTER_FLOORS.items():
-        s = scores[category]
-        assert s.precision >= p_floor and s.recall >= r_floor, (
-            category, s.precision, s.recall, s.missed, s.extra)
+    every = score_all(graph, CHAPTERS_DIR)
+    for page, floors in (("w40k7_universal_special_rules_munimaev.txt", CHAPTER_FLOORS),
+                         ("kt2024_core_rules_kthub.txt", KT2024_FLOORS)):
+        scores = every[page]
+        for category, (p_floor, r_floor) in floors.items():
+            s = scores[category]
+            assert s.precision >= p_floor and s.recall >= r_floor, (
+                page, category, s.precision, s.recall, s.missed, s.extra)

@@ -13,10 +13,14 @@ import pytest
 from templates_score import TEMPLATES, Tally, score_page, score_set
 
 # set → (furniture removed, removals right, sections of furniture at most, titles found)
+# (issue 10's twenty-first pass: a list after a lead-in with a colon heads nothing, so dev2 has
+# 4 sections of furniture fewer, 29 → 25, and heldout 3, 33 → 30; dev2's site's lines above
+# such a list, "Всего работ:" / "364139" / "Теги названий", no longer stand above the page's
+# first heading, where nothing is kept, so 3 of them are kept now: 161 → 158 removed)
 FLOORS: dict[str, tuple[float, float, int, float]] = {
     "dev": (0.63, 0.89, 31, 0.69),
-    "dev2": (0.60, 0.97, 29, 0.62),
-    "heldout": (0.16, 0.76, 33, 0.85),
+    "dev2": (0.59, 0.97, 25, 0.62),
+    "heldout": (0.16, 0.76, 30, 0.85),
     "heldout2": (0.15, 0.73, 43, 0.63),
 }
 
