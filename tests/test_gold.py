@@ -461,12 +461,11 @@ CHAPTER_FLOORS: dict[str, tuple[float, float]] = {
 # Kill Team 2024's core rules of a rules site (tests/data/chapters/README.md): measured on the
 # twenty-first pass's start code at sections 0.05/0.03, page citations 0/1, references
 # 0.39/0.10; its lists after a lead-in, its actions' costs and its phases' numbered steps
-# fixed since. The sections stay low mostly because the page's title holds its phases for the
-# pipeline and not for the annotation, and because the page's last 32 headings stand over
-# no text (a list to the pipeline)
+# fixed since. The sections stay low mostly because the page's last 32 headings stand over no
+# text (a list to the pipeline) and a flow diagram's numbered boxes break the steps' outline
 KT2024_FLOORS: dict[str, tuple[float, float]] = {
     "system": (1.0, 1.0),
-    "sections": (0.15, 0.06),
+    "sections": (0.22, 0.09),
     "page_refs": (1.0, 1.0),
     "named_refs_in_corpus": (0.80, 0.14),
 }
