@@ -234,7 +234,10 @@ def nest_lines(
             if twin is not None:
                 parent, decided = sections[twin].parent, True
                 if open_group is not None and open_group in _chain(sections, twin):
-                    if open_group == twin or parent != open_group:
+                    # the group's own twin is its peer, outside it; a twin inside the group
+                    # (however deep: "Поднять маркер" / "Установить маркер" under a step of
+                    # a phase in the page's title) leaves it open
+                    if open_group == twin:
                         open_group, group_caps = None, None
                         outer.clear()
         while parent is None and open_group is not None and not decided and gap > group_gap:
