@@ -81,6 +81,12 @@ def _own_text(text: str, sec: Section) -> str:
     return "" if _ENGLISH_NAME_LINE.fullmatch(own) else own
 
 
+def _alone_on_line(text: str, sec: Section) -> bool:
+    """Whether nothing but space follows a section's heading on its line."""
+    end = text.find("\n", sec.heading_span[1])
+    return not text[sec.heading_span[1]:len(text) if end < 0 else end].strip()
+
+
 _BARE_NUMBER_LINE = re.compile(r"^[^\S\n]*\d{1,3}[.)]?[^\S\n]*$", re.MULTILINE)
 
 
@@ -205,10 +211,13 @@ def nest_lines(
                 subdivided.add(prefix)
             outlined[outline] = i
             if in_outline == ("1", False) and not decided and not killteam and i \
-                    and names_phase(sections[i - 1].title):
-                # a phase's steps numbered from 1 right under its heading ("Фаза стратегии" /
-                # "1. Инициатива" / "2. Готовность"): the phase holds them (the later ones by
-                # their numbers)
+                    and _outline_number(text, sections[i - 1]) is None \
+                    and _alone_on_line(text, sections[i - 1]):
+                # steps or parts numbered from 1 right under an unnumbered heading alone on
+                # its line ("Фаза стратегии" / "1. Инициатива" / "2. Готовность", a post's
+                # "Блуд в Плохих Землях." / "1. Армии."): it holds them (the later ones by their
+                # numbers); a heading with a parameter on its line is an entry like them ("…
+                # (сигнатурное заклинание) - сложность 7+" / "1. Образ ужасного рыцаря")
                 parent, decided = i - 1, True
         for j in () if decided else chain:
             if is_type and vocab.unit_type(sections[j].title):
