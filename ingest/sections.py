@@ -283,8 +283,10 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
                               title)
     m2 = _NAME_PAREN.match(h)
     if m2 and not _is_latin(m2.group(1)):
-        other = m2.group(2)
-        return normal_case(m2.group(1)), [other if other.isupper() else other.title()]
+        other = m2.group(2)  # (a label's colon before the brackets is no part of the name:
+        # "Правила оружия: (Weapon rules)")
+        name = m2.group(1).rstrip(":").strip() or m2.group(1)
+        return normal_case(name), [other if other.isupper() else other.title()]
     if _is_latin(h) and not h.isupper():
         m3 = re.match(r"^([A-Za-z ]+?)\s*\((.+)\)$", h)
         if m3:

@@ -21,6 +21,7 @@ from ingest.sections import (
     Segmentation,
     normal_case,
     title_and_aliases,
+    unparen,
 )
 from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
 from ingest.segment_headings import (
@@ -517,7 +518,8 @@ def _over_paragraph(lines: list[str], nonblank: list[int], order: dict[int, int]
         return False
     # (the line's own words last: the text under it is the cheaper test)
     number = _NUMBER.match(lines[i])
-    head = lines[i][number.end():].strip().rstrip(".") if number else ""
+    # (a name in brackets beside the heading's, "(roll range attack dice)", is no more of it)
+    head = unparen(lines[i][number.end():]).strip().rstrip(".") if number else ""
     return bool(head) and len(words(head)) <= 6 and not _has_predicate(head)
 
 

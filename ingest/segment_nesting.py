@@ -137,6 +137,7 @@ def nest_lines(
     outlined: dict[str, int] = {}  # an outline's number ("1", "1.2") → the last heading of it
     subdivided: set[str] = set()  # the numbers that head subsections ("1" of "1.1")
     empty_tops: dict[str, int] = {}  # a top-level heading over no text → its place, by key
+    held_by: int | None = None  # the heading that holds the numbered parts under way
     ends = sorted(page_ends or [])
     prev_start = -1
 
@@ -209,6 +210,12 @@ def nest_lines(
             elif prefix in outlined and not decided:
                 parent, decided = outlined[prefix], True
                 subdivided.add(prefix)
+            if outline == "1" and not alone:
+                # a run numbered from 1 again starts a new outline: the last run's "4" is no
+                # earlier sibling of a "4" after this "1" ("Выстрел" / "1." … "6.", "Драка" /
+                # "1." … "4.", "Карточки данных" / "1." … "4. Правила оружия")
+                for key in [k for k in outlined if "." not in k]:
+                    del outlined[key]
             outlined[outline] = i
             if in_outline == ("1", False) and not decided and not killteam and i \
                     and _outline_number(text, sections[i - 1]) is None \
@@ -219,6 +226,18 @@ def nest_lines(
                 # numbers); a heading with a parameter on its line is an entry like them ("…
                 # (сигнатурное заклинание) - сложность 7+" / "1. Образ ужасного рыцаря")
                 parent, decided = i - 1, True
+                held_by = i - 1
+        elif held_by is not None:
+            # the first unnumbered heading after the parts a heading holds ends them: it is
+            # the holder's peer, no part of the last of them ("Выстрел" / "1. Выбор оружия" /
+            # … / "5. Распределение защитных кубиков" / "Драка")
+            if not decided and parent is None:
+                if sections[held_by].parent is not None:
+                    parent, decided = sections[held_by].parent, True
+                step_open = numbered = None
+                for key in [k for k in outlined if "." not in k]:
+                    del outlined[key]  # (the run is over: a later "4" goes on none of it)
+            held_by = None
         for j in () if decided else chain:
             if is_type and vocab.unit_type(sections[j].title):
                 continue

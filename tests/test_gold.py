@@ -458,16 +458,16 @@ CHAPTER_FLOORS: dict[str, tuple[float, float]] = {
     "page_refs": (0.92, 0.92),
     "named_refs_in_corpus": (0.69, 0.65),
 }
-# Kill Team 2024's core rules of a rules site (tests/data/chapters/README.md): measured on the
-# twenty-first pass's start code at sections 0.05/0.03, page citations 0/1, references
-# 0.39/0.10; its lists after a lead-in, its actions' costs and its phases' numbered steps
-# fixed since. The sections stay low mostly because the page's last 32 headings stand over no
-# text (a list to the pipeline) and a flow diagram's numbered boxes break the steps' outline
+# Kill Team 2024's core rules of a rules site, whole (tests/data/chapters/README.md): clean
+# when measured on the twenty-first pass's start code at sections 0.02/0.02, page citations
+# 0.35/0.73, references 0.44/0.18; read since, and its phases', actions' and datacard's
+# numbered parts placed by general rules. Page citations' precision stays near a half: the
+# pipeline cites every page of a range ("стр. 46–55"), the annotation its first
 KT2024_FLOORS: dict[str, tuple[float, float]] = {
     "system": (1.0, 1.0),
-    "sections": (0.22, 0.09),
-    "page_refs": (1.0, 1.0),
-    "named_refs_in_corpus": (0.80, 0.14),
+    "sections": (0.26, 0.28),
+    "page_refs": (0.50, 1.0),
+    "named_refs_in_corpus": (0.50, 0.16),
 }
 
 

@@ -125,6 +125,8 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("REINFORCEMENTS (ПОПОЛНЕНИЕ, подкрепление)", "Пополнение",
          ["Подкрепление", "Reinforcements"]),
         ("Retreat (отход)", "Отход", ["Retreat"]),
+        # a label's colon before the English name in brackets is no part of the name
+        ("4. Правила оружия: (Weapon rules)", "Правила оружия", ["Weapon Rules"]),
         # a second name between slashes, and the English after it
         ("ЛЁГКАЯ ПЕХОТА /СВОБОДНЫЙ СТРОЙ/ (LIGHT INFANTRY)", "Лёгкая пехота",
          ["Свободный строй", "LIGHT INFANTRY"]),
