@@ -87,6 +87,13 @@ def _alone_on_line(text: str, sec: Section) -> bool:
     return not text[sec.heading_span[1]:len(text) if end < 0 else end].strip()
 
 
+def _drop_keys(outlined: dict[str, int], keys: set[str]) -> None:
+    """Forget an outline's numbers ``keys`` (and empty the set)."""
+    for key in keys:
+        outlined.pop(key, None)
+    keys.clear()
+
+
 _BARE_NUMBER_LINE = re.compile(r"^[^\S\n]*\d{1,3}[.)]?[^\S\n]*$", re.MULTILINE)
 
 
@@ -135,6 +142,8 @@ def nest_lines(
     # the last "Фаза 3 — Стрельба" of a text of one style, or numbered heading of a group
     step_open: int | None = None
     outlined: dict[str, int] = {}  # an outline's number ("1", "1.2") → the last heading of it
+    top_numbers: set[str] = set()  # its keys of the top level ("1", "2"), dropped when a run
+    # ends (each key once per run: the cost stays flat however many runs a text holds)
     subdivided: set[str] = set()  # the numbers that head subsections ("1" of "1.1")
     empty_tops: dict[str, int] = {}  # a top-level heading over no text → its place, by key
     held_by: int | None = None  # the heading that holds the numbered parts under way
@@ -214,9 +223,10 @@ def nest_lines(
                 # a run numbered from 1 again starts a new outline: the last run's "4" is no
                 # earlier sibling of a "4" after this "1" ("Выстрел" / "1." … "6.", "Драка" /
                 # "1." … "4.", "Карточки данных" / "1." … "4. Правила оружия")
-                for key in [k for k in outlined if "." not in k]:
-                    del outlined[key]
+                _drop_keys(outlined, top_numbers)
             outlined[outline] = i
+            if not prefix:
+                top_numbers.add(outline)
             if in_outline == ("1", False) and not decided and not killteam and i \
                     and _outline_number(text, sections[i - 1]) is None \
                     and _alone_on_line(text, sections[i - 1]):
@@ -235,8 +245,8 @@ def nest_lines(
                 if sections[held_by].parent is not None:
                     parent, decided = sections[held_by].parent, True
                 step_open = numbered = None
-                for key in [k for k in outlined if "." not in k]:
-                    del outlined[key]  # (the run is over: a later "4" goes on none of it)
+                _drop_keys(outlined, top_numbers)  # (the run is over: a later "4" goes on
+                # none of it)
             held_by = None
         for j in () if decided else chain:
             if is_type and vocab.unit_type(sections[j].title):
