@@ -48,70 +48,21 @@ SKIP = {
     "svg",
     "appfooter",
 }
-BLOCK = {
-    "p",
-    "div",
-    "blockquote",
-    "figure",
-    "figcaption",
-    "section",
-    "aside",
-    "article",
-    "header",
-    "footer",
-    "nav",
-    "main",
-    "ucontainer",
-    "template",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "table",
-    "thead",
-    "tbody",
-    "tr",
-    "appblockquote",
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+BLOCK = HEADINGS | {
+    "p", "div", "blockquote", "figure", "figcaption", "section", "aside", "article",
+    "header", "footer", "nav", "main", "ucontainer", "template", "table", "thead", "tbody",
+    "tr", "appblockquote"
 }
 # start tags that close an open <p> (HTML "close a p element" rule), with the components
 # that render a block root
-P_CLOSERS = {
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "div",
-    "dl",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "header",
-    "hr",
-    "main",
-    "nav",
-    "ol",
-    "p",
-    "section",
-    "table",
-    "ul",
-    "twocolumnlayout",
-    "actioncard",
-    "appheading",
-    "appblockquote",
+P_CLOSERS = HEADINGS | {
+    "address", "article", "aside", "blockquote", "div", "dl", "fieldset", "figcaption",
+    "figure", "footer", "form", "header", "hr", "main", "nav", "ol", "p", "section",
+    "table", "ul", "twocolumnlayout", "actioncard", "appheading", "appblockquote"
 }
 P_SCOPE_STOP = {"#root", "table", "td", "th", "caption", "button", "object", "template"}
 IMPLICIT_P_CLOSE = True
-HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 
 
 class Node:
@@ -195,6 +146,15 @@ class Renderer:
         if self.list_depth == 0:
             self.out.append(("B",))
 
+    def heading(self, title, sub):
+        """A heading and its subtitle: "Y (X)" on one line, or X on the line under Y."""
+        if self.inline_subtitle and sub:
+            self.line(f"{title} ({sub})")
+        else:
+            self.line(title)
+            if sub:
+                self.line(sub)
+
     def line(self, text):
         text = norm(text)
         if text:
@@ -241,27 +201,14 @@ class Renderer:
             return
         if tag == "appheading":
             self.brk()
-            title = norm(self.inline_text(node))
-            sub = norm(node.attrs.get("subtitle") or "")
-            if self.inline_subtitle and sub:
-                self.line(f"{title} ({sub})")
-            else:
-                self.line(title)
-                if sub:
-                    self.line(sub)
+            self.heading(norm(self.inline_text(node)), norm(node.attrs.get("subtitle") or ""))
             self.brk()
             return
         if tag == "actioncard":
             self.brk()
-            title = norm(node.attrs.get("title") or "")
-            sub = norm(node.attrs.get("subtitle") or "")
             ap = node.attrs.get(":ap") or node.attrs.get("ap") or "1"
-            if self.inline_subtitle and sub:
-                self.line(f"{title} ({sub})")
-            else:
-                self.line(title)
-                if sub:
-                    self.line(sub)
+            self.heading(norm(node.attrs.get("title") or ""),
+                         norm(node.attrs.get("subtitle") or ""))
             self.line(f"{ap.strip()}AP")
             self.brk()
             for key in (":effects", ":conditions"):
