@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ingest.models import CleanedText, SourceText, Span
 from ingest.resolve_facts import add_facts, add_overrides
@@ -104,6 +105,15 @@ class SystemResolver:
         self.used_ids: set[str] = set(b.nodes)
         self.concepts: dict[str, str] = {}  # lemma key → concept id
         self.children: dict[str, list[str]] = defaultdict(list)
+
+    @cached_property
+    def title_sources(self) -> dict[str, set[str]]:
+        """Each section title's key (parenthesised parts left out) → the files whose sections
+        bear it."""
+        out: dict[str, set[str]] = {}
+        for q in self.parts:
+            out.setdefault(lemma_key(unparen(q.section.title)), set()).add(q.source.name)
+        return out
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3`` … if it is taken."""

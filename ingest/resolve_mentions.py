@@ -142,19 +142,8 @@ def _namesake(r: SystemResolver, p: Part, target: str) -> bool:
     if node is None or node.id == p.id or lemma_key(unparen(node.title)) != key:
         return False
     if node.source is None:  # the concept of its name: only its own file's sections bear it
-        return _title_sources(r).get(key, set()) <= {p.source.name}
+        return r.title_sources.get(key, set()) <= {p.source.name}
     return node.source == p.source.name
-
-
-def _title_sources(r: SystemResolver) -> dict[str, set[str]]:
-    """Each section title's key → the files whose sections bear it (built once)."""
-    cache: dict[str, set[str]] | None = r.__dict__.get("_title_sources")
-    if cache is None:
-        cache = {}
-        for q in r.parts:
-            cache.setdefault(lemma_key(unparen(q.section.title)), set()).add(q.source.name)
-        r.__dict__["_title_sources"] = cache
-    return cache
 
 
 def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) -> str | None:

@@ -288,10 +288,9 @@ def nest_lines(
                 parent = group_caps  # typography within the group: mixed case under capitals
             elif step_open is not None and step_open > open_group \
                     and not STEP_NAME.match(" ".join(sec.heading.split())) \
-                    and not _NUMBER.match(sec.heading) and not names_phase(sec.title):
+                    and not _NUMBER.match(sec.heading):
                 # a step of the turn or a numbered heading in the group ("2. ДВИЖЕНИЕ" in
-                # "Краткие правила игры") holds what follows it, as outside a group (a phase
-                # after it is the group's: "3. Манёвр" / "Фаза боя")
+                # "Краткие правила игры") holds what follows it, as outside a group
                 parent = step_open
             else:
                 parent = open_group
