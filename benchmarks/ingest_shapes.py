@@ -3,8 +3,9 @@
 ``.venv/bin/python benchmarks/ingest_shapes.py`` builds, from the WHFB corpus text, files of
 a million characters or more (1.8–2.4 MB) of three shapes that once cost more than their
 size — one huge line, 100,000 short lines, a text with no headings —, a numbered list of
-100,000 items (the numbered parts' look for a paragraph under each) and a forum topic's
-shape (a post header of the forum engine's lines before every paragraph) and prints the speed of
+100,000 items (the numbered parts' look for a paragraph under each), a forum topic's
+shape (a post header of the forum engine's lines before every paragraph) and a glossary of
+thousands of headings in alphabetical order (:mod:`ingest.segment_alphabet`) and prints the speed of
 each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
 shape is also timed at a third of its size: the cost per megabyte must not grow with the size
 (the speed at the full size over the speed at a third stays near 1).
@@ -47,12 +48,21 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
     # a numbered list of many items, none over a paragraph ("1. Двигаться вперёд" / "2. …")
     numbered = "\n".join(f"{i % 30 + 1}. {words[i % len(words)].capitalize()} "
                          f"{words[(i + 1) % len(words)]}" for i in range(0, len(words), 2)) + "\n"
+    # a glossary: headings in alphabetical order, each over a paragraph, a part out of the
+    # order under every sixth (the glossary's entries are looked at once however many)
+    names = sorted({w.capitalize() for w in words if w.isalpha() and len(w) > 5})
+    glossary = "".join(
+        f"{name}\n\n{paragraphs[i % len(paragraphs)]}\n\n"
+        + (f"Яркий пример {i}\n\n{paragraphs[(i + 1) % len(paragraphs)]}\n\n" if i % 6 == 5
+           else "")
+        for i, name in enumerate(names))
     return {
         "одна строка": repeat(" ".join(words)),
         "нумерованный список": repeat(numbered, lines),
         "100 000 коротких строк": repeat(short, lines),
         "без заголовков": repeat(prose + "\n\n"),
         "страница форума": repeat(forum),
+        "словарь по алфавиту": repeat(glossary),
     }
 
 

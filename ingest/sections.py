@@ -79,9 +79,10 @@ _TWO_LANGUAGES = re.compile(r"^([^—–-]{2,40}?)\s+[—–-]\s+([^—–-]{2,4
 # name and another after "он/она/оно/они же" or "aka"
 _ALSO_KNOWN = re.compile(r"^(.{2,60}?),?\s+\(?(?:(?:он|она|оно|они)\s+же|a\.?k\.?a\.?)\s+"
                          r"([^()\n]{2,60}?)\)?$", re.IGNORECASE)
-# (an English name may hold "&", "-", "'" and end with a value: "Hit & Run", "Poisoned 4+")
+# (an English name may hold "&", "-", "'" and end with a value: "Hit & Run", "Poisoned 4+",
+# "Lethal x+")
 _NAME_PAREN = re.compile(
-    r"^(.+?)\s*\(([A-Za-z][A-Za-z '&-]*(?<! )(?: \d\+?)?|[А-ЯЁ]{1,3})\)\s*$")
+    r"^(.+?)\s*\(([A-Za-z][A-Za-z '&-]*(?<! )(?: (?:\d+|[xX])\+?)?|[А-ЯЁ]{1,3})\)\s*$")
 # "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия": a heading's number (one
 # alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
 # (a table's roll before its result, "1-2: Combat Drop", "5–6. Засада", numbers it too)
@@ -93,6 +94,9 @@ _NUMBERED = re.compile(r"^(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+[.)]?|\d{1,2}\s?[-
 # the name (group 1: the price as written, "60 очков"; group 2: its number)
 PRICE = re.compile(r"\s*(?:[-–—:]\s*|\(\s*)((\d+)\s*(?:очк\w*|pts|points?))\.?\s*\)?"
                    r"(?:\s*\([^()\n]{1,80}\))?$", re.I)
+# an action's cost after its name ("Перемещение (Reposition) — 1 ОД", "Рывок - 1AP"): no
+# part of the name
+ACTION_COST = re.compile(r"(?:\s+[-–—]|:)\s*\d\s*(?:ОД|AP|АР|очк\w*\s+действ\w*)\.?$", re.I)
 # a spell's casting value in brackets, bare or said ("(5+)", "(Колдуется на 6+)"), and the
 # notes in brackets after it ("(Сигнатурное заклинание)")
 CASTING_VALUE = re.compile(r"\s*\((?:[А-Яа-яЁё]+(?:\s+[А-Яа-яЁё]+){0,3}\s+)?\d{1,2}\+\)"
@@ -240,7 +244,7 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     if entry is not None:  # an errata's entry is named after what it amends, not its page
         h = entry.group("name").rstrip(".").strip()
     h = _NUMBERED.sub("", h)  # "4. Отступление и преследование", "1.1 Dwarf Lord": no name
-    h = CASTING_VALUE.sub("", PRICE.sub("", h)) or h
+    h = CASTING_VALUE.sub("", PRICE.sub("", ACTION_COST.sub("", h))) or h
     aka = _ALSO_KNOWN.match(h)
     if aka:  # "Редкие отряды, они же Rare choice": a second name after "он же", "aka"
         title, aliases = title_and_aliases(aka.group(1))

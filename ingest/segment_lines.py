@@ -23,6 +23,7 @@ from ingest.sections import (
     title_and_aliases,
     unparen,
 )
+from ingest.segment_alphabet import glossary_entries
 from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
 from ingest.segment_headings import (
     _NUMBER,
@@ -296,6 +297,8 @@ def segment_lines(
     nest_lines(sections, text, vocab, system, gaps, page_ends, entries,
                {n for n, i in enumerate(heads) if i in label_lines},
                {n for n, i in enumerate(heads) if i in part_lines})
+    glossary_entries(sections, text, {n for n, i in enumerate(heads)
+                                      if i not in runin and not _NUMBER.match(lines[i])})
     steps_under_heading(sections, text)
     priced_entries(sections)
     title_over_parts(sections, text, titled)

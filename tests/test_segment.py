@@ -159,6 +159,12 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("Ядовитые атаки 3+ (Poison 3+) *", "Ядовитые атаки 3+", ["Poison 3+"]),
         ("*Рвущий (Rending)", "Рвущий", ["Rending"]),
         ("Удар и отход (Hit & Run)", "Удар и отход", ["Hit & Run"]),
+        ("Смертоносное x+ (Lethal x+)", "Смертоносное x+", ["Lethal X+"]),
+        # an action's cost after its name is no part of it; an army book's price neither
+        ("Атака (Charge) — 1 ОД", "Атака", ["Charge"]),
+        ("Рывок - 1AP", "Рывок", []),
+        ("Стрельба: 1 очко действия", "Стрельба", []),
+        ("Фаза-1AP", "Фаза-1AP", []),
     ],
 )
 def test_titles(heading: str, title: str, aliases: list[str]) -> None:
