@@ -368,7 +368,7 @@ def lemma_tokens(text: str) -> list[tuple[str, int, int]]:
 
 def name_mentions(
     tokens: list[tuple[str, int, int]], keys: dict[tuple[str, ...], str], text: str,
-    max_len: int = 6,
+    max_len: int = 6, own: dict[tuple[str, ...], str] | None = None,
 ) -> list[Mention]:
     """Mentions of known names in a text, matched on lemmas, longest first.
 
@@ -376,18 +376,25 @@ def name_mentions(
         tokens: :func:`lemma_tokens` of the text.
         keys: lemma tuple → the name it stands for.
         text: the text (for the raw words and the sentence).
+        own: names of the text's own file that come before ``keys``'s (a name other files
+            define too, which is its own file's section there).
     """
     out = []
     i = 0
     n = len(tokens)
+    own = own or {}
     firsts = _first_lemmas(keys)
+    own_firsts = {k[0] for k in own if k}  # (a few names: looked at anew for each text)
     while i < n:
         hit = None
-        if tokens[i][0] not in firsts:
+        if tokens[i][0] not in firsts and tokens[i][0] not in own_firsts:
             i += 1
             continue
         for length in range(min(max_len, n - i), 0, -1):
             key = tuple(t[0] for t in tokens[i: i + length])
+            if key in own:
+                hit = (length, own[key])
+                break
             if key in keys:
                 hit = (length, keys[key])
                 break

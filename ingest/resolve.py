@@ -102,6 +102,11 @@ class SystemResolver:
         self.vocab: Vocabulary = vocabulary(system)
         self.type_of: dict[str, str] = {}  # part id → nearest unit type id (itself included)
         self.keys: dict[tuple[str, ...], str] = {}  # lemma tuple → node id
+        # a file's own names that other files of the system bear too: file → lemma tuple →
+        # its section there (its mentions in that file name it; elsewhere the name is no one's)
+        self.local_keys: dict[str, dict[tuple[str, ...], str]] = defaultdict(dict)
+        # such a name → the sections bearing it in every file
+        self.shared: dict[tuple[str, ...], list[str]] = defaultdict(list)
         self.used_ids: set[str] = set(b.nodes)
         self.concepts: dict[str, str] = {}  # lemma key → concept id
         self.children: dict[str, list[str]] = defaultdict(list)
@@ -329,12 +334,22 @@ class SystemResolver:
         for p in self.parts:
             sec = p.section
             key = lemma_key(sec.title)
-            if (len(named[key]) > 1 and not _printed_again(named[key], p)) or key in generic \
-                    or sec.is_passage:
-                continue  # "Стрельба" under five types is no name of one rule; a passage's
-                # first words are no name at all
-            if len(key.split()) <= 2 and is_group_title(sec.title):
-                continue  # "Типы подразделений" names a chapter, not a rule
+            if key in generic or sec.is_passage or (
+                    len(key.split()) <= 2 and is_group_title(sec.title)):
+                continue  # a passage's first words are no name at all; "Типы подразделений"
+                # names a chapter, not a rule
+            if len(named[key]) > 1 and not _printed_again(named[key], p):
+                # "Стрельба" under five types is no name of one rule; a rule each of two
+                # files defines ("Рывок" of a game's core rules and of its lite rules) is the
+                # name of its own file's section in that file
+                own = [q for q in named[key] if q.source.name == p.source.name]
+                if own[0] is p and (len(own) == 1 or _printed_again(own, p)):
+                    for name in (sec.title, *sec.aliases, unparen(sec.title)):
+                        self._add_key(name, p.id, self.local_keys[p.source.name])
+                        bearers = self.shared[tuple(lemma_key(name).split())]
+                        if p.id not in bearers:
+                            bearers.append(p.id)
+                continue
             if sec.parent is not None and self.b.nodes[p.parent_id or ""].kind == "unit_type" \
                     and not sec.is_unit_type:
                 # a type's own subsections are named by its other subsections only
@@ -356,17 +371,32 @@ class SystemResolver:
             for other in others if same else ():
                 self._add_key(other, same or "")
 
-    def _add_key(self, name: str, nid: str) -> None:
+    def _add_key(self, name: str, nid: str,
+                 keys: dict[tuple[str, ...], str] | None = None) -> None:
+        keys = self.keys if keys is None else keys
         key = tuple(lemma_key(name).split())
-        if key and key not in self.keys:
-            self.keys[key] = nid
+        if key and key not in keys:
+            keys[key] = nid
 
-    def resolve_name(self, name: str) -> str | None:
+    def resolve_name(self, name: str, source: str | None = None,
+                     asker: str | None = None) -> str | None:
         """The node ``name`` resolves to in any inflected form (``@type:…`` for a type the
-        text only names), or None."""
+        text only names), or None; in the file ``source``, its own section of a name other
+        files define too (:attr:`local_keys`) first, and in that section itself (``asker``)
+        the one other file's (:meth:`other_bearer`)."""
         key = tuple(lemma_key(name).split())
-        nid = self.keys.get(key) or self.keys.get(tuple(lemma_key(unparen(name)).split()))
-        return nid
+        bare = tuple(lemma_key(unparen(name)).split())
+        local = self.local_keys.get(source or "", {})
+        own = local.get(key) or local.get(bare)
+        if own is not None and own == asker:
+            own = self.other_bearer(key, asker) or self.other_bearer(bare, asker)
+        return own or self.keys.get(key) or self.keys.get(bare)
+
+    def other_bearer(self, key: tuple[str, ...], asker: str) -> str | None:
+        """The one section besides ``asker`` bearing a name several files define (a FAQ's
+        "Паника" naming «паника» names the book's rule), or None when there are more."""
+        others = [nid for nid in self.shared.get(key, ()) if nid != asker]
+        return others[0] if len(others) == 1 else None
 
     # -- other names ---------------------------------------------------------------------
     def _english_aliases(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -38,7 +39,7 @@ def link_grants(r: SystemResolver, p: Part) -> None:
         grants.extend(ex.special_rules_list(text))
     grants.extend(ex.grant_cues(text))
     for g in grants:
-        target = r.resolve_name(g.name)
+        target = r.resolve_name(g.name, p.source.name)
         if target is None or target.startswith("@"):
             target = r.concept(g.name, category="special_rule")
         r.b.edge(own_type, target, "grants", evidence=f"{p.section.title}: {g.sentence}",
@@ -90,7 +91,8 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
         return  # a table of contents lists the book's rules: it refers to none of them
     # named references: cue names first (they may create concepts), then all known names
     for m in ex.cue_names(text):
-        target = r.resolve_name(m.name) or r.resolve_name(m.raw)
+        target = r.resolve_name(m.name, p.source.name, p.id) \
+            or r.resolve_name(m.raw, p.source.name, p.id)
         target = r.named_rule(target) if target else None
         if target is None and _prefix_of_name(r, m.raw):
             continue  # "правило Ядовитых атак": the name goes on; name matching finds it
@@ -104,7 +106,11 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
                      raw=m.raw)
     _title_references(r, p, own_type)
     tokens = ex.lemma_tokens(text)
-    for m in ex.name_mentions(tokens, r.keys, text):
+    for m in ex.name_mentions(tokens, r.keys, text, own=r.local_keys.get(p.source.name)):
+        if m.name == p.id:
+            # the section's own name, which other files define too: their rule is named
+            mine = r.other_bearer(tuple(t[0] for t in ex.lemma_tokens(m.raw)), p.id)
+            m = m if mine is None else replace(m, name=mine)
         targets = [m.name]
         if m.name.startswith("@type:"):
             vname = m.name.removeprefix("@type:")
@@ -352,11 +358,13 @@ def _title_references(r: SystemResolver, p: Part, own_type: str | None) -> None:
     ancestors = _ancestors(r, p)
     tokens = ex.lemma_tokens(title)
     found: list[tuple[int, int, str]] = []  # (start, end) in tokens, node id
+    own = r.local_keys.get(p.source.name, {})
     for start in range(len(tokens)):
         for end in range(len(tokens), start, -1):
             if end - start == len(tokens):
                 continue  # the whole title names the section itself
-            target = r.keys.get(tuple(t[0] for t in tokens[start:end]))
+            key = tuple(t[0] for t in tokens[start:end])
+            target = own.get(key) or r.keys.get(key)
             node = r.b.nodes.get(target or "")
             if end - start == 1 and start and node is not None and not _coined(node.title):
                 continue  # one common word after the title's head ("Генерал нежити",

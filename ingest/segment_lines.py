@@ -300,7 +300,7 @@ def segment_lines(
     glossary_entries(sections, text, {n for n, i in enumerate(heads)
                                       if i not in runin and not _NUMBER.match(lines[i])})
     steps_under_heading(sections, text)
-    priced_entries(sections)
+    priced_entries(sections, text)
     title_over_parts(sections, text, titled)
     title_announcing_part(sections, text)
     title_over_stopped_parts(sections, text)

@@ -14,6 +14,7 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from ingest.sections import (
+    ACTION_COST,
     CASTING_VALUE,
     ERRATA_ENTRY,
     PRICE,
@@ -388,24 +389,49 @@ def steps_under_heading(sections: list[Section], text: str) -> None:
 _MIN_PARTS = 2
 
 
-def priced_entries(sections: list[Section]) -> None:
+# an action's cost on the line under its name ("Рывок (Dash)" / "1AP")
+_COST_LINE = re.compile(r"\s*\d\s?(?:AP|ОД|АР)\s*(?:\n|$)")
+
+
+def priced_entries(sections: list[Section], text: str = "") -> None:
     """An army book's entries, each heading with its price ("Обсидиановый магнит - 45 очков",
-    "Талисман защиты - 10 очков"), or a lore's spells, each with its casting value ("1.
-    Огненный плащ (5+)"), two or more in a row at one level right after a heading without
-    one ("Талисманы", "Школа Огня"), are that heading's: a category and its items."""
+    "Талисман защиты - 10 очков"), a lore's spells, each with its casting value ("1.
+    Огненный плащ (5+)"), or a game's actions, each with its cost ("Атака (Charge) — 1 ОД",
+    "Рывок (Dash)" / "1AP"), two or more in a row at one level right after a heading without
+    one ("Талисманы", "Школа Огня", "Универсальные действия"), are that heading's: a category
+    and its items (an item's own parts, an action's numbered steps, stand between them)."""
     def valued(sec: Section) -> bool:
         heading = sec.heading.strip()
-        return PRICE.search(heading) is not None or CASTING_VALUE.search(heading) is not None
+        return PRICE.search(heading) is not None or CASTING_VALUE.search(heading) is not None \
+            or ACTION_COST.search(heading) is not None \
+            or _COST_LINE.match(text, sec.body_span[0], sec.body_span[1]) is not None
 
     i = 0
     while i < len(sections):
         head = sections[i]
+        # the items stand at the head's level, or at its parent's when the head was taken
+        # for a part of the heading above it ("Действия" / "Универсальные действия" /
+        # "Репозиционирование (Reposition)" / "1AP" at the level of "Действия")
+        level = head.parent
+        if i + 1 < len(sections) and sections[i + 1].parent != level and level is not None \
+                and sections[i + 1].parent == sections[level].parent \
+                and not valued(sections[level]):
+            level = sections[level].parent
         j = i + 1
-        while j < len(sections) and sections[j].parent == head.parent and valued(sections[j]):
-            j += 1
-        if j - i - 1 >= _MIN_PARTS and not valued(head):
+        items = 0
+        while j < len(sections):
+            parent = sections[j].parent
+            if parent is not None and i < parent < j:
+                j += 1  # a part of an item (or of a part)
+            elif parent == level and valued(sections[j]):
+                items += 1
+                j += 1
+            else:
+                break
+        if items >= _MIN_PARTS and not valued(head):
             for k in range(i + 1, j):
-                sections[k].parent = i
+                if sections[k].parent == level:
+                    sections[k].parent = i
         i = max(j, i + 1)
 
 

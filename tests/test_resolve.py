@@ -196,10 +196,23 @@ def test_a_rule_a_list_prints_again_is_one_rule_named_by_the_others() -> None:
 
 
 def test_a_page_s_section_named_as_a_book_s_rule_still_refers_to_it() -> None:
-    """A FAQ's section "Паника" naming «паника» refers to the rule of that name (here the name
-    two files' sections bear, so a concept): only a rule printed again in its own file names
-    itself."""
+    """A FAQ's section "Паника" naming «паника» refers to the rule of that name, the book's
+    section (the one other file's of the two bearing it): only a rule printed again in its own
+    file names itself."""
     graph = graph_of("namesakes")
     faq = next(n.id for n in graph.nodes.values()
                if n.title == "Паника" and n.source == "b_faq.txt")
-    assert [graph.nodes[e.target].title for e in graph.out_edges(faq, "references")] == ["Паника"]
+    assert [(graph.nodes[e.target].title, graph.nodes[e.target].source)
+            for e in graph.out_edges(faq, "references")] == [("Паника", "a_rules.txt")]
+
+
+def test_a_rule_two_files_define_is_each_file_s_own_there_and_no_one_s_elsewhere() -> None:
+    """A game's core rules and its lite rules both define "Рывок": each file's mention names
+    its own section, and a third file's names neither (which of the two it means, its words do
+    not say)."""
+    graph = graph_of("two_books")
+    refs = {(graph.nodes[e.source].title, graph.nodes[e.source].source,
+             graph.nodes[e.target].title, graph.nodes[e.target].source)
+            for e in graph.kb.edges if e.kind == "references"}
+    assert refs == {("Перемещение", "a_core.txt", "Рывок", "a_core.txt"),
+                    ("Отступление", "b_lite.txt", "Рывок", "b_lite.txt")}
