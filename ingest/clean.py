@@ -12,6 +12,9 @@ The steps, in order:
     ``\\r\\n`` and ``\\r`` become ``\\n``.
 ``combining_marks``
     A letter written as a base letter and a separate mark ("и" + "̆") becomes one ("й").
+``mixed_scripts``
+    A word typed in two alphabets is written in one: "Эпохa" (a Latin "a") → "Эпоха",
+    "Сounteract" (a Cyrillic "С") → "Counteract".
 ``site_furniture``
     What the website added: download banners, a title line that repeats the book's name,
     page navigation, "Дата добавления …", "Мы поможем в написании …", ``|`` separators.
@@ -38,8 +41,8 @@ The steps, in order:
     Runs of spaces, spaces at line ends, runs of blank lines.
 
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
-``whitespace``), :mod:`ingest.clean_chars` (``combining_marks``),
-:mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
+``whitespace``), :mod:`ingest.clean_chars` (``combining_marks``), :mod:`ingest.clean_scripts`
+(``mixed_scripts``), :mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
 (``running_header``, ``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
 :mod:`ingest.clean_words` (``hyphenation``, ``glued_title``, ``small_caps``,
 ``drop_capital``);
@@ -61,6 +64,7 @@ from ingest.clean_pages import (
     page_marks,
     running_header,
 )
+from ingest.clean_scripts import mixed_scripts
 from ingest.clean_spacing import line_endings, whitespace
 from ingest.clean_words import drop_capital, glued_title, hyphenation, small_caps
 from ingest.models import Change, CleanedText, Edit, OffsetArray, SourceText
@@ -140,6 +144,7 @@ def apply_edits(
 STEPS: list[tuple[str, Step]] = [
     ("line_endings", line_endings),
     ("combining_marks", combining_marks),
+    ("mixed_scripts", mixed_scripts),
     ("site_furniture", site_furniture),
     ("running_header", running_header),
     ("heading_translation", heading_translation),

@@ -79,10 +79,10 @@ _TWO_LANGUAGES = re.compile(r"^([^—–-]{2,40}?)\s+[—–-]\s+([^—–-]{2,4
 # name and another after "он/она/оно/они же" or "aka"
 _ALSO_KNOWN = re.compile(r"^(.{2,60}?),?\s+\(?(?:(?:он|она|оно|они)\s+же|a\.?k\.?a\.?)\s+"
                          r"([^()\n]{2,60}?)\)?$", re.IGNORECASE)
-# (an English name may hold "&", "-", "'" and end with a value: "Hit & Run", "Poisoned 4+",
-# "Lethal x+")
+# (an English name may hold "&", "-", "'", ":" and end with a value: "Hit & Run", "Poisoned
+# 4+", "Lethal x+", "Killzone: Volkus")
 _NAME_PAREN = re.compile(
-    r"^(.+?)\s*\(([A-Za-z][A-Za-z '&-]*(?<! )(?: (?:\d+|[xX])\+?)?|[А-ЯЁ]{1,3})\)\s*$")
+    r"^(.+?)\s*\(([A-Za-z][A-Za-z '&:-]*(?<! )(?: (?:\d+|[xX])\+?)?|[А-ЯЁ]{1,3})\)\s*$")
 # "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия": a heading's number (one
 # alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
 # (a table's roll before its result, "1-2: Combat Drop", "5–6. Засада", numbers it too)

@@ -322,7 +322,9 @@ def is_field(line: str) -> bool:
         return True
     value = m.group(2)
     return (value[0].isdigit() or "," in value or re.search(r"[а-яёА-ЯЁ]", value) is None
-            or _WEB_ADDRESS.search(value) is not None)
+            or _WEB_ADDRESS.search(value) is not None) and not _states(value)
+    # (a value that states something is a sentence after a name with a colon, no field's:
+    # "Зона Боя: Волкус содержит 2x укреплённые позиции, 2x большие руины …")
 
 
 def _states(text: str) -> bool:

@@ -51,6 +51,7 @@ def test_steps_run_in_the_documented_order() -> None:
     assert [name for name, _ in STEPS] == [
         "line_endings",
         "combining_marks",
+        "mixed_scripts",
         "site_furniture",
         "running_header",
         "heading_translation",

@@ -160,6 +160,7 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("*Рвущий (Rending)", "Рвущий", ["Rending"]),
         ("Удар и отход (Hit & Run)", "Удар и отход", ["Hit & Run"]),
         ("Смертоносное x+ (Lethal x+)", "Смертоносное x+", ["Lethal X+"]),
+        ("Зона боя: Волкус (Killzone: Volkus)", "Зона боя: Волкус", ["Killzone: Volkus"]),
         # an action's cost after its name is no part of it; an army book's price neither
         ("Атака (Charge) — 1 ОД", "Атака", ["Charge"]),
         ("Рывок - 1AP", "Рывок", []),
