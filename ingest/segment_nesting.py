@@ -432,7 +432,9 @@ def priced_entries(sections: list[Section], text: str = "") -> None:
             for k in range(i + 1, j):
                 if sections[k].parent == level:
                     sections[k].parent = i
-        i = max(j, i + 1)
+            i = j
+        else:
+            i += 1  # (an item's own parts may hold a category of their own)
 
 
 def _see_also(sections: list[Section], text: str) -> dict[str, int]:
