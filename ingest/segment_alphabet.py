@@ -99,14 +99,15 @@ def _runs(order: list[int], key: Callable[[Section], str | None],
 
 def _without_overlaps(runs: list[tuple[list[int], list[int]]]) -> list[tuple[list[int], list[int]]]:
     """The runs of the two orders in page order, the longer of two that overlap kept (the
-    runs of one order never overlap, so each run meets its neighbours only)."""
+    runs of one order never overlap one another)."""
     kept: list[tuple[list[int], list[int]]] = []
     for run in sorted(runs, key=lambda r: r[0][0]):
-        if kept and run[0][0] <= kept[-1][0][-1]:
-            if len(run[0]) > len(kept[-1][0]):
-                kept[-1] = run
-            continue
-        kept.append(run)
+        while kept and run[0][0] <= kept[-1][0][-1]:
+            if len(run[0]) <= len(kept[-1][0]):
+                break  # (the longer run kept: this one goes)
+            kept.pop()  # (a longer run of the other order may reach back over two)
+        else:
+            kept.append(run)
     return kept
 
 
@@ -123,8 +124,9 @@ def glossary_entries(sections: list[Section], text: str, plain: set[int]) -> Non
     """
     order = sorted(plain)
     runs = _without_overlaps(_runs(order, _english, sections) + _runs(order, _russian, sections))
-    for n, (entries, breakers) in enumerate(runs):
+    for n, (entries, breaking) in enumerate(runs):
         first, last = entries[0], entries[-1]
+        breakers = set(breaking)
         holder = sections[first].parent
         above = first - 1
         if above >= 0 and above in plain and above not in breakers:
