@@ -393,7 +393,7 @@ _MIN_PARTS = 2
 _COST_LINE = re.compile(r"\s*\d\s?(?:AP|ОД|АР)\s*(?:\n|$)")
 
 
-def priced_entries(sections: list[Section], text: str = "") -> None:
+def priced_entries(sections: list[Section], text: str) -> None:
     """An army book's entries, each heading with its price ("Обсидиановый магнит - 45 очков",
     "Талисман защиты - 10 очков"), a lore's spells, each with its casting value ("1.
     Огненный плащ (5+)"), or a game's actions, each with its cost ("Атака (Charge) — 1 ОД",
