@@ -80,6 +80,9 @@ _ENGLISH_PREDICATE = re.compile(
     r"\b(?:is|are|was|were|will|must|may|can|cannot|could|should|would|has|have|had|does|do"
     r"|did)\b", re.IGNORECASE)
 _MAX_CHARS, _MAX_WORDS = 80, 9
+# an arrow between a diagram's boxes ("Все ваши оперативники истощены, а у противника — нет?
+# —> ПРОТИВОДЕЙСТВИЕ", "Фаза движения → Фаза стрельбы"): a flow's line, which heads nothing
+_ARROW = re.compile(r"[-–—=]>|[→⇒⟶➔➜]")
 # a page's title, alone on the text's first line, may be as long as a headline
 _MAX_TITLE_CHARS, _MAX_TITLE_WORDS = 140, 16
 
@@ -140,7 +143,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         s = s.strip(QUOTES)
     if not s or not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
         return False
-    if re.search(r"\s[-–—]\s?это\s", s):
+    if re.search(r"\s[-–—]\s?это\s", s) or _ARROW.search(s):
         return False
     if _GREETING.match(s) or _VOCATIVE.fullmatch(s):
         return False  # "Привет всем любителям Warhammer 40 000!", "Комрады": a post greets
@@ -194,6 +197,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if s.endswith(".") and len(toks) >= _ENGLISH_SENTENCE_WORDS \
             and not any(is_cyrillic(t[0]) for t in toks) and _ENGLISH_PREDICATE.search(s):
         return False  # "Hence one game turn will comprise two player turns.": a sentence
+    if s.endswith(".") and len(toks) > 1 and toks[0].lower() == "это":
+        return False  # "Это Тяжёлое укрытие.": "this is …", a statement about the thing above
     if s.endswith("."):  # a sentence has a predicate, a verb or not ("… должны смотреть …"),
         # or a quantified subject ("Все атаки – огненные.": a heading names, it says no "all")
         # or a term and its definition after a dash ("Тест на лидерство – аналогично 7.")

@@ -54,6 +54,7 @@ from ingest.segment_lists import (
     table_cells,
 )
 from ingest.segment_nesting import nest_lines, priced_entries, steps_under_heading
+from ingest.segment_summary import echoed_steps
 from ingest.segment_titles import (
     chapter_over_rules,
     framed_title,
@@ -213,6 +214,8 @@ def segment_lines(
     cand = [i for i in cand if i not in numbered_by.values()]
     contents = contents_paragraphs(lines)
     cand = [i for i in cand if i not in contents and not contents_entry(lines, i)]
+    summary = echoed_steps(lines, nonblank, cand)  # a diagram of steps headed again below
+    cand = [i for i in cand if i not in summary]
     flavour_lines, named = epigraphs(lines, nonblank, cand)
     labels = picture_labels(lines, nonblank, set(cand))
     cand = [i for i in cand if i not in flavour_lines and i not in labels]
@@ -253,6 +256,7 @@ def segment_lines(
     head_set = set(heads)
     heads = [i for i in heads
              if not (_MODIFIER.match(lines[i]) and prev_line[i] in head_set)]
+    heads = _without_step_labels(lines, heads, colon_lines, runin)
 
     sections: list[Section] = []
     for n, i in enumerate(heads):
@@ -309,6 +313,23 @@ def segment_lines(
     chapter_over_rules(sections, text)
     introduction_under_title(sections)
     return Segmentation(sections, flavour, "lines")
+
+
+def _without_step_labels(lines: list[str], heads: list[int], colon_lines: set[int],
+                         runin: dict[int, tuple[int, int]]) -> list[int]:
+    """``heads`` without the labels run in after a colon inside a numbered step's text
+    ("1. Определение приказа" / "Боевой: Оперативник может …" / "Скрытый: …"): the step's
+    paragraphs, each opening with the term it explains, no rules of their own."""
+    out = []
+    step = False  # the last heading not run in after a colon is a numbered step
+    for i in heads:
+        if i in colon_lines:
+            if step:
+                continue
+        else:
+            step = i not in runin and _NUMBER.match(lines[i]) is not None
+        out.append(i)
+    return out
 
 
 def _after_lead_in(lines: list[str], prev: dict[int, int | None], order: dict[int, int],
@@ -419,7 +440,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))
             near = [n for at, n, j in numbered_at[lo:hi] if at != k and styles[j] == styles[i]]
             if (any(abs(n - numbers[i]) <= 1 for n in near) or len(near) >= _LIST_OTHERS) \
-                    and not _numbered_part(lines, nonblank, order, numbers, heads, i):
+                    and not _numbered_part(lines, nonblank, order, numbers, heads - colons, i):
+                # (a label run in after a colon under the line is its text: "2.
+                # Характеристики оперативника:" / "Передвижение (Move): Дистанция …")
                 continue
         keep.append(i)
     return keep

@@ -238,13 +238,19 @@ def nest_lines(
                 # (сигнатурное заклинание) - сложность 7+" / "1. Образ ужасного рыцаря")
                 parent, decided = i - 1, True
                 held_by = i - 1
+        elif held_by is not None and outlined and (i in (labels or ()) or i in (entries or ())):
+            # a label run in after a colon is a paragraph of the part under way, no end of
+            # the parts ("1. Определение приказа" / "Боевой: Оперативник может …" / "Скрытый:
+            # …" / "2. Выполнение действий")
+            if not decided:
+                parent, decided = max(outlined.values()), True
         elif held_by is not None:
             # the first unnumbered heading after the parts a heading holds ends them: it is
             # the holder's peer, no part of the last of them ("Выстрел" / "1. Выбор оружия" /
             # … / "5. Распределение защитных кубиков" / "Драка")
             if not decided and parent is None:
-                if sections[held_by].parent is not None:
-                    parent, decided = sections[held_by].parent, True
+                # (a holder at the top level has a peer at the top level)
+                parent, decided = sections[held_by].parent, True
                 step_open = numbered = None
                 _drop_keys(outlined, top_numbers)  # (the run is over: a later "4" goes on
                 # none of it)

@@ -201,6 +201,7 @@ def name_words(text: str) -> list[str]:
     return [name_lemma(w) for w in words(text)]
 
 
+@lru_cache(maxsize=200_000)
 def lemma_key(text: str) -> str:
     """The lookup key of a name: its words' forms in a name (:func:`name_lemma`), joined by
     spaces.

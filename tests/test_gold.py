@@ -467,7 +467,7 @@ CHAPTER_FLOORS: dict[str, tuple[float, float]] = {
 # listing things after a label no field (0.69/0.75)
 KT2024_FLOORS: dict[str, tuple[float, float]] = {
     "system": (1.0, 1.0),
-    "sections": (0.68, 0.74),
+    "sections": (0.80, 0.82),
     "page_refs": (1.0, 1.0),
     # (0.52/0.17 built beside the lite rules of the same game, which define some of its
     # names again, "Рывок", "Укрытие": each file's mentions name its own section)

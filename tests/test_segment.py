@@ -112,6 +112,11 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Игры идут по адресу г. Липецк, ДК Строителей", "Дата", False),
         ("Друзья и враги", "Правила союзов", True),
         ("Игроки", "В игре участвуют двое.", True),
+        # "this is …" states something of the thing above; a diagram's arrow heads nothing
+        ("Это Лёгкое укрытие.", "Тяжёлые обломки", False),
+        ("Это важно", "Каждый игрок", True),
+        ("Все отряды отступили? —> КОНЕЦ БОЯ", "Бой заканчивается.", False),
+        ("Фаза движения → Фаза стрельбы", "Затем", False),
     ],
 )
 def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
