@@ -5,7 +5,9 @@ a million characters or more (1.8–2.4 MB) of three shapes that once cost more 
 size — one huge line, 100,000 short lines, a text with no headings —, a numbered list of
 100,000 items (the numbered parts' look for a paragraph under each), a forum topic's
 shape (a post header of the forum engine's lines before every paragraph) and a glossary of
-thousands of headings in alphabetical order (:mod:`ingest.segment_alphabet`) and prints the speed of
+thousands of headings in alphabetical order (:mod:`ingest.segment_alphabet`), and phases
+whose steps a diagram lists before heading each (:mod:`ingest.segment_summary`), and prints
+the speed of
 each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
 shape is also timed at a third of its size: the cost per megabyte must not grow with the size
 (the speed at the full size over the speed at a third stays near 1).
@@ -56,6 +58,16 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         + (f"Яркий пример {i}\n\n{paragraphs[(i + 1) % len(paragraphs)]}\n\n" if i % 6 == 5
            else "")
         for i, name in enumerate(names))
+    # a phase's diagram of its steps, then each step headed again over its paragraph
+    # (:mod:`ingest.segment_summary`), repeated: every block's summary is looked at once
+    steps = [name for name in names if len(name) > 7][:300]
+    diagram = "".join(
+        f"Фаза {steps[i]}\n\n{paragraphs[i % len(paragraphs)]}\n\n"
+        + "".join(f"{k + 1}. {steps[(i + k) % len(steps)]}\n\n" for k in range(3))
+        + "Ход следующего игрока\n\n"
+        + "".join(f"{k + 1}. {steps[(i + k) % len(steps)]} (Step)\n\n"
+                  f"{paragraphs[(i + k + 1) % len(paragraphs)]}\n\n" for k in range(3))
+        for i in range(len(steps)))
     return {
         "одна строка": repeat(" ".join(words)),
         "нумерованный список": repeat(numbered, lines),
@@ -63,6 +75,7 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         "без заголовков": repeat(prose + "\n\n"),
         "страница форума": repeat(forum),
         "словарь по алфавиту": repeat(glossary),
+        "схема шагов": repeat(diagram),
     }
 
 

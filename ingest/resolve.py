@@ -101,6 +101,7 @@ class SystemResolver:
         self.parts = parts
         self.vocab: Vocabulary = vocabulary(system)
         self.type_of: dict[str, str] = {}  # part id → nearest unit type id (itself included)
+        self.terms: set[str] = set()  # the ids of glossaries' entries
         self.keys: dict[tuple[str, ...], str] = {}  # lemma tuple → node id
         # a file's own names that other files of the system bear too: file → lemma tuple →
         # its section there (its mentions in that file name it; elsewhere the name is no one's)
@@ -165,6 +166,8 @@ class SystemResolver:
                 name = slug(p.section.id_title or p.section.title)
                 base = f"{p.parent_id}/{name}" if p.parent_id else f"{self.system}:{name}"
                 p.id = self.new_id(base)
+                if p.section.is_term:
+                    self.terms.add(p.id)
                 pieces = [p.section.body_span, *p.section.extra_spans]
                 texts = []
                 for a, b in pieces:

@@ -186,6 +186,10 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
         return target  # "Реагировать": a rule named by its action is named by the verb
     if kind == "rule" and category == "section" and _coined(r.b.nodes[target].title):
         return target  # «Чардж»: a word of the game no dictionary knows is a term anywhere
+    if kind == "rule" and category == "section" and target in r.terms \
+            and r.b.nodes[target].source == p.source.name and not _common_term(r, target):
+        return target  # a glossary's term, which its own file writes in lower case ("токен
+        # приказа" of «Приказы», "в пределах радиуса контроля")
     if kind == "rule" and category == "section" and _sibling(r, p, target) and (
             not single or r.type_of.get(target)):
         # a rule of the same chapter named in full ("Выберите цель(и)"); in a unit type's
@@ -274,6 +278,27 @@ def _step(title: str) -> bool:
     which an outline of the procedure lists, not a rule's name."""
     ws = title.split()
     return bool(ws) and morph().parse(ws[0].lower())[0].tag.POS in ("VERB", "INFN")
+
+
+_COMMON_SHARE = 0.25
+"""The share of its file's sections a glossary's term may be used in and still be referred to
+by its lower-case mentions: one that more use is the game's common word ("оперативник",
+"кубик" of a Kill Team rulebook), named by every rule and referring to none."""
+
+
+def _common_term(r: SystemResolver, target: str) -> bool:
+    """Whether a glossary's term is used by more than :data:`_COMMON_SHARE` of the sections
+    of its file (counted once per term)."""
+    cache: dict[str, bool] = r.__dict__.setdefault("_common_terms", {})
+    if target not in cache:
+        source = r.b.nodes[target].source
+        sizes: dict[str | None, int] = r.__dict__.setdefault("_file_parts", {})
+        if not sizes:
+            for q in r.parts:
+                sizes[q.source.name] = sizes.get(q.source.name, 0) + 1
+        used = sum(1 for q in _users(r, target) if q.source.name == source)
+        cache[target] = used > _COMMON_SHARE * sizes.get(source, 0)
+    return cache[target]
 
 
 def _used_elsewhere(r: SystemResolver, target: str, p: Part) -> bool:

@@ -31,6 +31,9 @@ class Section:
     is_unit_type: bool = False
     # the heading of a bare list (its body is only the list's items), e.g. a sequence of steps
     is_list: bool = False
+    # an entry of a glossary (:func:`ingest.segment_alphabet.glossary_entries`): a term its
+    # file's text uses in lower case
+    is_term: bool = False
     aliases: list[str] = field(default_factory=list)
     pages: tuple[int, ...] = ()
     # spans (cleaned text) of extra body text that belongs to this section elsewhere

@@ -142,6 +142,7 @@ def glossary_entries(sections: list[Section], text: str, plain: set[int]) -> Non
             sec = sections[i]
             if i in members:
                 sec.parent = holder
+                sec.is_term = True
                 owner = i
             elif i in breakers or sec.parent is None or sec.parent < first:
                 sec.parent = owner

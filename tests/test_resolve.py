@@ -216,3 +216,19 @@ def test_a_rule_two_files_define_is_each_file_s_own_there_and_no_one_s_elsewhere
             for e in graph.kb.edges if e.kind == "references"}
     assert refs == {("Перемещение", "a_core.txt", "Рывок", "a_core.txt"),
                     ("Отступление", "b_lite.txt", "Рывок", "b_lite.txt")}
+
+
+def test_a_glossary_s_terms_are_referred_to_by_their_own_file_s_lower_case_words() -> None:
+    """A glossary's entries (twelve headings or more in alphabetical order) are terms its file
+    writes in lower case ("с жетоном засады", "поднять маркер"); another file's lower-case
+    words are words, and so is a term most of the file's sections use ("боец")."""
+    assert refs_of(graph_of("glossary_terms")) == {
+        ("Ход игры", "Жетон", "жетоном"),
+        ("Ход игры", "Засада", "засады"),
+        ("Ход игры", "Маркер", "маркер"),
+        ("Награда", "Маркер", "маркер"),
+        ("Конец игры", "Награда", "наград"),
+        ("Бойцы", "Команда", "команды"),
+        ("Отряд", "Команда", "команды"),
+        ("Прицел", "Атака", "атаки"),
+    }
