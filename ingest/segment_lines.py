@@ -200,8 +200,9 @@ def segment_lines(
     valued = {i for i in cand if CASTING_VALUE.search(lines[i].rstrip())}
     cand = [i for i in cand if i in valued or (p := prev_line[i]) is None
             or p not in valued or p in runin]
+    numbered_parts: set[int] = set()  # numbered lines of a run kept as parts of the text
     cand = _drop_false_headings(lines, nonblank, cand, set(runin), frozenset(form_names),
-                                frozenset(colon_lines))
+                                frozenset(colon_lines), numbered_parts)
     # a part's ordinal on the line above its title ("СЦЕНАРИЙ ТРЕТИЙ" / "Огамические Камни",
     # "Часть первая" / "Выбор способа …") numbers that heading: it opens its span and is its
     # alias, no section of its own (one over text, "Часть вторая" / "Дополнительные …", is)
@@ -232,7 +233,8 @@ def segment_lines(
         # (a heading with its text on its line is no list's item either: "1) Редакция. Все
         # игры …" under "Общие и специальные правила")
         while k + 1 < len(cand) and nxt[run[-1]] == cand[k + 1] and run[-1] not in runin \
-                and run[-1] != headline and cand[k + 1] not in runin:
+                and run[-1] != headline and cand[k + 1] not in runin \
+                and cand[k + 1] not in numbered_parts:
             k += 1
             run.append(cand[k])
         if len(run) >= 3:
@@ -245,7 +247,8 @@ def segment_lines(
                 heads.append(first)
             last = run[-1]
             after = nxt[last]
-            if after is not None and after not in cset and not _BARE_NUMBER.match(lines[after]):
+            if after is not None and (after not in cset or after in colon_lines) \
+                    and not _BARE_NUMBER.match(lines[after]):
                 heads.append(last)
                 list_heads.add(run[0])
         else:
@@ -354,7 +357,8 @@ def _after_lead_in(lines: list[str], prev: dict[int, int | None], order: dict[in
 def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                          runin: set[int] | None = None,
                          form_names: frozenset[int] = frozenset(),
-                         colons: frozenset[int] = frozenset()) -> list[int]:
+                         colons: frozenset[int] = frozenset(),
+                         parts: set[int] | None = None) -> list[int]:
     """Heading-like lines that are not headings by what stands around them.
 
     A line after one that left a bracket open continues it ("(с." / "133)."); the text's
@@ -366,6 +370,8 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     or with two others near it (a web page's list renumbered "1.", "1.", "3."). A line ending
     in a word over a line ending a sentence is one sentence wrapped, unless both are rules run
     in after a colon (``colons``: "Prepared Ground: … на 6 дюймов" / "Fortress-bound: …").
+    ``parts``, when given, gets the numbered lines of a run kept as parts of the text (no run
+    of heading lines makes them a list's items).
     """
     prev: dict[int, int | None] = {}
     following: dict[int, int] = {}
@@ -439,11 +445,13 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             lo = bisect_left(numbered_at, (k - _NUMBER_NEAR, -1, -1))
             hi = bisect_left(numbered_at, (k + _NUMBER_NEAR + 1, -1, -1))
             near = [n for at, n, j in numbered_at[lo:hi] if at != k and styles[j] == styles[i]]
-            if (any(abs(n - numbers[i]) <= 1 for n in near) or len(near) >= _LIST_OTHERS) \
-                    and not _numbered_part(lines, nonblank, order, numbers, heads - colons, i):
+            if any(abs(n - numbers[i]) <= 1 for n in near) or len(near) >= _LIST_OTHERS:
                 # (a label run in after a colon under the line is its text: "2.
                 # Характеристики оперативника:" / "Передвижение (Move): Дистанция …")
-                continue
+                if not _numbered_part(lines, nonblank, order, numbers, heads - colons, i):
+                    continue
+                if parts is not None:
+                    parts.add(i)
         keep.append(i)
     return keep
 
@@ -555,10 +563,25 @@ def _numbered_part(lines: list[str], nonblank: list[int], order: dict[int, int],
     over a paragraph, and so does the line numbered before it, if any ("1. на все типы …" /
     "2. …" / "3. На любой второй сейв." / "Битва происходит …" is a list's last item)."""
     if not _over_paragraph(lines, nonblank, order, numbers, heads, i):
-        return False
+        # a run's first part over no text of its own, right above two parts over paragraphs
+        # ("1. Тип оперативника." / "2. Характеристики оперативника:" / … / "3. …")
+        k = order[i] + 1
+        run = [x for x in nonblank[k:k + _NUMBER_NEAR] if x in numbers][:2]
+        return len(run) == 2 and run[0] == nonblank[k] \
+            and [numbers[x] for x in run] == [numbers[i] + 1, numbers[i] + 2] \
+            and all(_over_paragraph(lines, nonblank, order, numbers, heads, x) for x in run)
     for j in reversed(nonblank[max(0, order[i] - _NUMBER_NEAR):order[i]]):
         if numbers.get(j) == numbers[i] - 1:
-            return _over_paragraph(lines, nonblank, order, numbers, heads, j)
+            if _over_paragraph(lines, nonblank, order, numbers, heads, j):
+                return True
+            # (the one before stands over nothing, a run's empty first item; the run's parts
+            # go on when the one after is over a paragraph too: "1. Тип оперативника." / "2.
+            # Характеристики оперативника:" / … / "3. Характеристики оружия:" / …)
+            k = order[i] + 1
+            after = next((x for x in nonblank[k:k + _NUMBER_NEAR]
+                          if numbers.get(x) == numbers[i] + 1), None)
+            return after is not None and _over_paragraph(lines, nonblank, order, numbers,
+                                                         heads, after)
     return True
 
 
