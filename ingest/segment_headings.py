@@ -80,6 +80,9 @@ _ENGLISH_PREDICATE = re.compile(
     r"\b(?:is|are|was|were|will|must|may|can|cannot|could|should|would|has|have|had|does|do"
     r"|did)\b", re.IGNORECASE)
 _MAX_CHARS, _MAX_WORDS = 80, 9
+# a name that opens with a conjunction ("И не познают они страха"), short, ending in a word,
+# over a sentence of its own
+_CONJUNCTION_NAME_WORDS = 6
 # an arrow between a diagram's boxes ("Все ваши оперативники истощены, а у противника — нет?
 # —> ПРОТИВОДЕЙСТВИЕ", "Фаза движения → Фаза стрельбы"): a flow's line, which heads nothing
 _ARROW = re.compile(r"[-–—=]>|[→⇒⟶➔➜]")
@@ -124,7 +127,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     short question ("Удержаться или преследовать?") is a heading; a numbered line
     ("4. Отступление и преследование") may be one (:func:`segment_lines` tells a numbered
     heading from a numbered list). A line that opens with a conjunction ("Но это не история
-    о …") goes on from the sentence before it.
+    о …") goes on from the sentence before it, unless it is a short name ending in a word over
+    a sentence of its own ("И не познают они страха").
     """
     s = line.strip()
     if not s or BULLET.match(s):
@@ -176,7 +180,9 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     if not toks or (len(toks) > max_words and len(words(PRICE.sub("", s))) > max_words):
         return False
     if len(toks) > 1 and is_cyrillic(toks[0][0]) and pos(toks[0]) == "CONJ" \
-            and not _question_word(toks[0]):
+            and not _question_word(toks[0]) and not (
+                s[-1:].isalpha() and len(toks) <= _CONJUNCTION_NAME_WORDS
+                and s[len(toks[0]):len(toks[0]) + 1] == " " and nxt[:1].isupper()):
         return False  # "Но это не история о …", "А если …": a sentence goes on from the last
     if s.endswith((":", ";", ",")) or _cut_off(toks, s):
         return False

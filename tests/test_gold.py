@@ -454,9 +454,9 @@ def test_pages_are_pooled_by_kind_from_their_addresses() -> None:
 # its README): today's figures, precision and recall, built with the corpus as a user would
 CHAPTER_FLOORS: dict[str, tuple[float, float]] = {
     "system": (1.0, 1.0),
-    "sections": (0.88, 0.87),
+    "sections": (0.88, 0.88),
     "page_refs": (0.92, 0.92),
-    "named_refs_in_corpus": (0.69, 0.65),
+    "named_refs_in_corpus": (0.70, 0.68),
 }
 # Kill Team 2024's core rules of a rules site, whole (tests/data/chapters/README.md): clean
 # when measured on the twenty-first pass's start code at sections 0.02/0.02, page citations
@@ -464,7 +464,9 @@ CHAPTER_FLOORS: dict[str, tuple[float, float]] = {
 # numbered parts placed by general rules (0.27/0.29), its key principles by their alphabetical
 # order (0.57/0.62: ingest/segment_alphabet.py), its actions as entries with their costs
 # (0.66/0.71: ingest/segment_nesting.priced_entries), a heading with a colon over a sentence
-# listing things after a label no field (0.69/0.75)
+# listing things after a label no field (0.69/0.75); its flow diagram a summary of the steps
+# headed below it, its steps' labels their text, its numbered parts parts (0.87/0.88) and its
+# glossary's terms in lower case references (0.52/0.17 -> 0.84/0.53)
 KT2024_FLOORS: dict[str, tuple[float, float]] = {
     "system": (1.0, 1.0),
     "sections": (0.85, 0.86),

@@ -117,6 +117,12 @@ def test_page_footer_puts_sections_on_its_page() -> None:
         ("Это важно", "Каждый игрок", True),
         ("Все отряды отступили? —> КОНЕЦ БОЯ", "Бой заканчивается.", False),
         ("Фаза движения → Фаза стрельбы", "Затем", False),
+        # a line opening with a conjunction goes on from the sentence before it, but a short
+        # name ending in a word over a sentence of its own is one ("And They Shall Know No Fear")
+        ("И не познают они страха", "Модели с этим правилом проходят тесты на страх.", True),
+        ("Но это не история о тех, кто победил в той войне", "Это история", False),
+        ("И не познают они страха.", "Модели с этим правилом проходят тесты.", False),
+        ("А. Руины мануфакторума", "На схеме", False),
     ],
 )
 def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
