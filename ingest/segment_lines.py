@@ -388,6 +388,9 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             styles[i] = _is_caps(lines[i][m.end():])
     keep = []
     heads = set(cand)  # a heading-like line above is no sentence running on
+    # (a label run in after a colon under a numbered line is its text: made once, a set made
+    # for each line would cost a text of many numbered lines their square)
+    text_heads = heads - colons
     last = nonblank[-1] if nonblank else None
     order = {i: k for k, i in enumerate(nonblank)}
     numbered_at = sorted((order[j], n, j) for j, n in numbers.items())
@@ -448,7 +451,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             if any(abs(n - numbers[i]) <= 1 for n in near) or len(near) >= _LIST_OTHERS:
                 # (a label run in after a colon under the line is its text: "2.
                 # Характеристики оперативника:" / "Передвижение (Move): Дистанция …")
-                if not _numbered_part(lines, nonblank, order, numbers, heads - colons, i):
+                if not _numbered_part(lines, nonblank, order, numbers, text_heads, i):
                     continue
                 if parts is not None:
                     parts.add(i)
