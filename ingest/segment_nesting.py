@@ -115,9 +115,10 @@ def nest_lines(
     """Give each web-page heading its parent.
 
     In order: a heading that contains an open section's title hangs under it ("Дави! Для
-    Пехоты Чудовищ" under "Пехота Чудовищ"); a heading after a group heading ("Типы
-    подразделений") is its member until a larger gap closes the group (the group it is in, if
-    any, then holds on). Then typography: in a
+    Пехоты Чудовищ" under "Пехота Чудовищ"), and so does one holding an adjective made of an
+    open section's one-word title ("Оружие взрывного типа и перебрасывания" under "Взрыв");
+    a heading after a group heading ("Типы подразделений") is its member until a larger gap
+    closes the group (the group it is in, if any, then holds on). Then typography: in a
     text whose headings are both in capitals and in mixed case, phases ("Фаза движения") are
     the top, capitalised headings hang under the phase (a capitalised heading of a bare list,
     a sequence of steps, under the one before it) and mixed-case ones under those
@@ -261,7 +262,7 @@ def nest_lines(
             if killteam and _is_caps(sec.heading) and _is_caps(sections[j].heading):
                 continue  # typography gives the level: a capitalised heading is a sibling
             pkey = _title_key(sections[j].title)
-            if pkey and pkey != key and _contains(key, pkey):
+            if pkey and pkey != key and (_contains(key, pkey) or _derived(key, pkey)):
                 parent = j
                 break
         if parent is None and not decided and key:
@@ -527,6 +528,21 @@ def _opens_with(sentence: str, word: str) -> bool:
     if toks and toks[0] in _DETERMINERS:
         toks = toks[1:]
     return bool(toks) and toks[0] == lemma_key(word)
+
+
+# the endings of an adjective made of a noun ("взрыв" → "взрывной", "психосила" →
+# "психосиловой"): a heading naming a thing "of" a rule's one-word name is about that rule
+_ADJECTIVE_SUFFIXES = ("ной", "ный", "овой", "овый", "евой", "евый", "ский", "ской")
+
+
+def _derived(key: str, part: str) -> bool:
+    """Whether a word of ``key`` is an adjective made of ``part``, a one-word name
+    ("оружие взрывной тип и перебрасывание" of "взрыв")."""
+    if " " in part or len(part) < 4:
+        return False
+    stem = part[:-1] if part[-1] in "аяоеьй" else part
+    return any(w.startswith(stem) and w[len(stem):] in _ADJECTIVE_SUFFIXES
+               for w in key.split())
 
 
 def _contains(key: str, part: str) -> bool:

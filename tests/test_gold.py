@@ -454,9 +454,11 @@ def test_pages_are_pooled_by_kind_from_their_addresses() -> None:
 # its README): today's figures, precision and recall, built with the corpus as a user would
 CHAPTER_FLOORS: dict[str, tuple[float, float]] = {
     "system": (1.0, 1.0),
-    "sections": (0.88, 0.88),
+    "sections": (0.92, 0.91),
     "page_refs": (0.92, 0.92),
-    "named_refs_in_corpus": (0.70, 0.68),
+    # (0.71/0.65: the blast rules' parts, now under «Взрыв», name it in passing, as a part
+    # names its parent, no reference; 0.71/0.69 while they were its peers)
+    "named_refs_in_corpus": (0.70, 0.64),
 }
 # Kill Team 2024's core rules of a rules site, whole (tests/data/chapters/README.md): clean
 # when measured on the twenty-first pass's start code at sections 0.02/0.02, page citations
