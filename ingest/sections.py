@@ -85,7 +85,7 @@ _ALSO_KNOWN = re.compile(r"^(.{2,60}?),?\s+\(?(?:(?:он|она|оно|они)\s
 # (an English name may hold "&", "-", "'", ":" and end with a value: "Hit & Run", "Poisoned
 # 4+", "Lethal x+", "Killzone: Volkus")
 _NAME_PAREN = re.compile(
-    r"^(.+?)\s*\(([A-Za-z][A-Za-z '&:-]*(?<! )(?: (?:\d+|[xX])\+?)?|[А-ЯЁ]{1,3})\)\s*$")
+    r"^(.+?)\s*\(([A-Za-z][A-Za-z '&:,!?-]*(?<![ ,])(?: (?:\d+|[xX])\+?)?|[А-ЯЁ]{1,3})\)\s*$")
 # "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия": a heading's number (one
 # alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
 # (a table's roll before its result, "1-2: Combat Drop", "5–6. Засада", numbers it too)
@@ -106,14 +106,18 @@ CASTING_VALUE = re.compile(r"\s*\((?:[А-Яа-яЁё]+(?:\s+[А-Яа-яЁё]+){0
                            r"(?:\s*\([^()\n]{1,40}\))?$")
 
 
+_ORDINAL_ENDING = re.compile(r"(?<=\d)-[а-яё]{1,3}\b")
+
+
 def normal_case(heading: str) -> str:
     """A heading in normal case: "СТРЕЛЬБА ПО АРТИЛЛЕРИИ" → "Стрельба по артиллерии".
 
-    Headings already in mixed case keep their capitals; a trailing period goes.
+    Headings already in mixed case keep their capitals (an ordinal's ending is no word of
+    it: "БРОНЯ 41-ого ТЫСЯЧЕЛЕТИЯ" is in capitals); a trailing period goes.
     """
     title = " ".join(heading.split()).rstrip(".").strip()
     title = title.replace("( ", "(").replace(" )", ")")
-    letters = [c for c in title if c.isalpha() and is_cyrillic(c)]
+    letters = [c for c in _ORDINAL_ENDING.sub("", title) if c.isalpha() and is_cyrillic(c)]
     if letters and all(c.isupper() for c in letters):
         low = title.lower()
         title = low[:1].upper() + low[1:]

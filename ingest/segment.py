@@ -38,6 +38,7 @@ from ingest.segment_headings import is_heading_line
 from ingest.segment_lines import segment_lines
 from ingest.segment_lists import flattened_list_breaks
 from ingest.segment_names import english_twins, name_english_headings, repeated_headings
+from ingest.segment_titles import title_over_parts
 from ingest.vocabulary import vocabulary
 from kb.lemmas import lemma
 
@@ -87,9 +88,12 @@ def segment(
     vocab = vocabulary(system)
     lines = text.split("\n")
     # the flattened PDF: long lines with headings inside them
-    flat = sum(len(line) for line in lines if len(line) > 300 and len(caps_runs(line)) >= 2)
+    flat = sum(len(line) for line in lines
+               if len(line) > 300 and len(caps_runs(line, stressed=True)) >= 2)
     if flat > len(text) / 2:
         result = segment_flat(text, vocab)
+        # a chapter's or a mission's title in capitals over its parts, as on a page of lines
+        title_over_parts(result.sections, text, titled)
     else:
         # a rule that runs in after a colon inside a paragraph starts a line of its own (a
         # space becomes a newline: the offsets stay those of ``text``)

@@ -19,19 +19,34 @@ from ingest.sections import (
     trim_span,
 )
 from ingest.vocabulary import Vocabulary
-from kb.lemmas import lemma_key, lemma_words
+from kb.lemmas import WORD_RE, lemma_key, lemma_words, pos
 
 _CAPS_WORD = r"[А-ЯЁ][А-ЯЁ\-]*[А-ЯЁ](?![А-Яа-яЁё\w])"
 _CAPS_ONE = r"[ИСВОАКУ](?=\s+[А-ЯЁ(][А-ЯЁ\s])"
+# a number inside a heading, between its words: "РУКОПАШНОЕ ОРУЖИЕ 41-ГО ТЫСЯЧЕЛЕТИЯ"
+_CAPS_NUMBER = r"\d+(?:-[А-ЯЁа-яё]{1,3})?(?=[ ,]+[А-ЯЁ]{2})"
 _CAPS_RUN = re.compile(
     rf"(?<![А-Яа-яЁё\w])(?:{_CAPS_WORD}|{_CAPS_ONE})"
-    rf"(?:[ ,]+(?:\(\s*)?(?:{_CAPS_WORD}|{_CAPS_ONE})(?:\s*\))?)*"
+    # (a subtitle after a colon goes on the title: "КАРТА РАССТАНОВКИ: РАССВЕТ ВОЙНЫ")
+    rf"(?:(?:[ ,]+|:[ ]+(?=[А-ЯЁ]{{2}}))"
+    rf"(?:(?:\(\s*)?(?:{_CAPS_WORD}|{_CAPS_ONE})(?:\s*\))?|{_CAPS_NUMBER}))*"
+    # (a cry's mark, and the English name in brackets: "БЕЖАТЬ! (FLEE!)", "БОНУС ЗА
+    # КОЛИЧЕСТВО ШЕРЕНГ (RANK BONUS)")
+    rf"(?:[!?](?![\w!?]))?(?:[ ]*\([A-Z][A-Z ,'&!?-]*[A-Z!?]\))?"
 )
+# a word in lower case right before a run, with no sentence's end between them
+_LOWER_BEFORE = re.compile(r"[а-яё][а-яё\-]*[ ]+$")
+# what follows a word stressed in capitals inside a sentence: a word in lower case, or a
+# stop (a heading goes on with its text, a capitalised sentence)
+_SENTENCE_GOES_ON = re.compile(r"[ ]*(?:[,;.!?)]|[а-яё])")
 
 
-def caps_runs(text: str) -> list[tuple[int, int]]:
+def caps_runs(text: str, stressed: bool = False) -> list[tuple[int, int]]:
     """The runs of capitals in ``text`` that can be headings: four characters or more,
-    with a word of three capitals."""
+    with a word of three capitals. A run inside a sentence, after a word in lower case and
+    before another or a stop ("это действительно ПОЛЕ деятельности", "машины автоматически
+    ПРОИГРЫВАЮТ."), is a word stressed, not a heading: it counts only with ``stressed`` (the
+    layout's shape, runs of capitals in long lines, is told by them all)."""
     runs = []
     for m in _CAPS_RUN.finditer(text):
         s, e = m.start(), m.end()
@@ -42,6 +57,9 @@ def caps_runs(text: str) -> list[tuple[int, int]]:
             continue
         # a lone capitalised word opening a sentence ("В", "И") is not a heading
         if len(chunk) < 4:
+            continue
+        if not stressed and _LOWER_BEFORE.search(text, max(0, s - 40), s) \
+                and _SENTENCE_GOES_ON.match(text, e):
             continue
         runs.append((s, e))
     return runs
@@ -322,6 +340,29 @@ def _flavour_items(text: str, span: Span) -> list[Flavour]:
     return out
 
 
+# a caption is a few words naming a picture ("Ударный мотоцикл космодесантников", "Князь
+# демонов"), a flavour quote a short saying; words that hold a number standing alone, a
+# quotation opened and not closed, or in a caption a comma or a verb are rules text, cut where
+# a page ends ("… во время а") or split at a capitalised word ("Все тесты кроме «тест на" /
+# "Стойкость» …", "Типы брони могут колебаться от простейших жилетов" / "Имперской службы …")
+_CAPTION_WORDS = 8
+_QUOTE_WORDS = 14
+_VERBS = frozenset({"VERB", "INFN"})
+_SAYING_END = re.compile(r"[.!?…][»\"”]?\s*$")
+_RULES_NUMBER = re.compile(r"(?<![\w'’-])\d")
+
+
+def _flavour_like(words: str, caption: bool) -> bool:
+    """Whether ``words`` may be a caption (or a quote) rather than rules text."""
+    if _RULES_NUMBER.search(words) or words.count("«") != words.count("»"):
+        return False
+    if caption:
+        return "," not in words and len(words.split()) <= _CAPTION_WORDS \
+            and not any(pos(w) in _VERBS for w in WORD_RE.findall(words))
+    # (a saying ends as a sentence does; words the page's end cut off do not)
+    return len(words.split()) <= _QUOTE_WORDS and _SAYING_END.search(words) is not None
+
+
 def _tail_flavour(text: str, span: Span) -> tuple[Span, list[Flavour]]:
     s, e = span
     chunk = text[s:e]
@@ -331,7 +372,7 @@ def _tail_flavour(text: str, span: Span) -> tuple[Span, list[Flavour]]:
         return span, []
     tail_start = s + m.end()
     flv: list[Flavour] = []
-    if text[tail_start:e].strip():
+    if text[tail_start:e].strip() and _flavour_like(text[tail_start:e], caption=True):
         cap = trim_span(text, (tail_start, e))
         flv.append(Flavour("caption", cap, text[cap[0]:cap[1]]))
         e = tail_start
@@ -342,9 +383,8 @@ def _tail_flavour(text: str, span: Span) -> tuple[Span, list[Flavour]]:
         sent = text[ls:le]
         for br in _CAPTION_BREAK.finditer(sent):
             b = ls + br.end()
-            quote_words = len(text[b:le].split())
-            cap_words = len(text[ls:b].split())
-            if quote_words <= 14 and cap_words <= 8:
+            if _flavour_like(text[b:le], caption=False) \
+                    and _flavour_like(text[ls:b], caption=True):
                 flv.insert(0, Flavour("quote", (b, le), text[b:le]))
                 flv.insert(0, Flavour("caption", trim_span(text, (ls, b)), text[ls:b].strip()))
                 e = ls

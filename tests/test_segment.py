@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -300,3 +301,26 @@ def test_a_dice_table_s_head_among_rules_in_mixed_case_opens_no_chapter(table_he
     rules = {"Обостренные чувства", "Губитель брони", "Электромагнитное", "Ударил-отступил"}
     got = {s.title: s.parent for s in result.sections if s.title in rules}
     assert got == dict.fromkeys(rules)
+
+
+def _flat_cases() -> list[dict[str, object]]:
+    with (DATA / "flat_pages.toml").open("rb") as f:
+        return list(tomllib.load(f)["case"])
+
+
+@pytest.mark.parametrize("case", _flat_cases(), ids=lambda c: str(c["name"]))
+def test_flattened_pages(case: dict[str, object]) -> None:
+    """A page run into one line: its headings in capitals, its flavour, its rules text kept."""
+    text = str(case["text"])
+    result = segment(text, str(case["system"]))
+    assert result.layout == "flat"
+    got = [
+        f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
+        for s in result.sections
+    ]
+    assert got == case["sections"]
+    assert [f"{f.kind} | {f.text}" for f in result.flavour] == case["flavour"]
+    bodies = " ".join(text[a:b] for s in result.sections
+                      for a, b in [s.body_span, *s.extra_spans])
+    for words in case["kept"]:  # type: ignore[attr-defined]
+        assert words in bodies
