@@ -44,7 +44,9 @@ CAPS_HEADINGS = 0.6  # a page of headings in capitals: this share of its section
 
 
 def _key(text: str) -> str:
-    return re.sub(r"\W+", " ", text.lower()).strip()
+    """A line's or a title's words, lower case, without a number before them ("9. Боевые
+    Машины" is the line of the title "Боевые машины")."""
+    return re.sub(r"\W+", " ", re.sub(r"^\s*\d+[.)]?\s+", "", text).lower()).strip()
 
 
 def _heading_lines(text: str, annotation: dict[str, Any]) -> list[str]:

@@ -38,6 +38,7 @@ from ingest.segment_headings import is_heading_line
 from ingest.segment_lines import segment_lines
 from ingest.segment_lists import flattened_list_breaks
 from ingest.segment_names import english_twins, name_english_headings, repeated_headings
+from ingest.segment_nesting import nest_lines
 from ingest.segment_titles import title_over_parts
 from ingest.vocabulary import vocabulary
 from kb.lemmas import lemma
@@ -92,6 +93,10 @@ def segment(
                if len(line) > 300 and len(caps_runs(line, stressed=True)) >= 2)
     if flat > len(text) / 2:
         result = segment_flat(text, vocab)
+        if not any(s.is_unit_type for s in result.sections):
+            # (the unit types' chapter places its rules by its types: above) a page of other
+            # rules nests as a page of lines does, by the words and numbers of its headings
+            nest_lines(result.sections, text, vocab, system, {})
         # a chapter's or a mission's title in capitals over its parts, as on a page of lines
         title_over_parts(result.sections, text, titled)
     else:
