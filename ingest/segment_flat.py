@@ -143,6 +143,11 @@ def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
             sec = Section(title, tt, (ts, te), intro_part, is_unit_type=True, aliases=aliases)
             sections.append(sec)
             type_idx.append(len(sections) - 1)
+        if pending and not _speak_of(text, sections, pending, [items[g][3] for g in group]):
+            # headings whose rules never name the types after them are no rules of theirs (a
+            # chapter on movement before "ТЕХНИКА" / "Техника движется …"): they stay where
+            # they stand, and the types hold what follows them
+            pending = []
         if pending:
             groups = _split_pending(sections, pending, len(type_idx), vocab)
             for t, members in zip(type_idx, groups, strict=True):
@@ -168,6 +173,27 @@ def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
             sections[owner].extra_spans.extend(untitled)
     _phases_over_steps(sections)
     return Segmentation(sections, sorted(flavour, key=lambda f: f.span), "flat")
+
+
+# the words of a unit type's title that name no type in particular
+_TYPE_FILLER = frozenset({"и", "с", "боевой", "единица"})
+
+
+def _speak_of(text: str, sections: list[Section], members: list[int],
+              titles: list[str]) -> bool:
+    """Whether the rules of the headings ``members`` (their titles and texts) name a word of
+    one of the unit type titles ``titles`` ("ОТСТУПЛЕНИЕ" / "Мотоциклы и гравициклы
+    передвигаются …" before "МОТОЦИКЛЫ И ГРАВИЦИКЛЫ"): the PDF set the type's title after the
+    rules that are its own."""
+    wanted = {w for title in titles for w in lemma_words(title)} - _TYPE_FILLER
+    said: set[str] = set()
+    for m in members:
+        sec = sections[m]
+        said.update(lemma_words(sec.title))
+        said.update(lemma_words(text[sec.body_span[0]:sec.body_span[1]]))
+        if said & wanted:
+            return True
+    return False
 
 
 def _phases_over_steps(sections: list[Section]) -> None:
