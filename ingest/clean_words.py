@@ -126,7 +126,7 @@ def small_caps(text: str) -> list[Edit]:
     edits = [
         Edit(m.start(), m.end(), m.group().upper(), "small_caps",
              f"капитель прочитана не в том регистре: «{m.group()}»")
-        for m in CASE_ARTIFACT_RE.finditer(text)
+        for m in CASE_ARTIFACT_RE.finditer(text) if not _glued_words(m.group())
     ]
     for m in _LONE_LETTER_RE.finditer(text):
         if in_capitals(m.group(1)) and in_capitals(m.group(3)):
@@ -135,6 +135,18 @@ def small_caps(text: str) -> list[Edit]:
                      f"союз или предлог «{m.group(2)}» в заголовке капителью")
             )
     return edits
+
+
+_GLUED_WORDS_RE = re.compile("([а-яё]{2,})([А-ЯЁ][а-яё]{2,})")
+
+
+def _glued_words(word: str) -> bool:
+    """Whether a word in mixed case is two words run together, not small caps: a word in
+    lower case and a capitalised one, each a word of the dictionary while the two together
+    are none ("столаПоловина", a map's labels a copy joined)."""
+    m = _GLUED_WORDS_RE.fullmatch(word)
+    return m is not None and _known(m.group(1)) and _known(m.group(2)) \
+        and not _known(m.group(1) + m.group(2).lower())
 
 
 def in_capitals(word: str) -> bool:
