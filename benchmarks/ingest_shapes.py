@@ -6,7 +6,8 @@ size — one huge line, 100,000 short lines, a text with no headings —, a numb
 100,000 items (the numbered parts' look for a paragraph under each), a forum topic's
 shape (a post header of the forum engine's lines before every paragraph) and a glossary of
 thousands of headings in alphabetical order (:mod:`ingest.segment_alphabet`), and phases
-whose steps a diagram lists before heading each (:mod:`ingest.segment_summary`), and prints
+whose steps a diagram lists before heading each (:mod:`ingest.segment_summary`), and a book's
+pages run into one line with their headings in capitals (:mod:`ingest.segment_flat`), and prints
 the speed of
 each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
 shape is also timed at a third of its size: the cost per megabyte must not grow with the size
@@ -68,8 +69,13 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         + "".join(f"{k + 1}. {steps[(i + k) % len(steps)]} (Step)\n\n"
                   f"{paragraphs[(i + k + 1) % len(paragraphs)]}\n\n" for k in range(3))
         for i in range(len(steps)))
+    # a book's pages run into one line (a PDF's text layer): headings in capitals inside it,
+    # each over a paragraph (:mod:`ingest.segment_flat`, the page nested as a page of lines)
+    flattened = "".join(f"{names[i % len(names)].upper()} {paragraphs[i % len(paragraphs)]} "
+                        for i in range(len(names)))
     return {
         "одна строка": repeat(" ".join(words)),
+        "страница в одну строку": repeat(flattened),
         "нумерованный список": repeat(numbered, lines),
         "100 000 коротких строк": repeat(short, lines),
         "без заголовков": repeat(prose + "\n\n"),
