@@ -11,9 +11,13 @@ it kept as they were), and built with the corpus as a user who states its system
 read). ``--all`` also scores every book page so flattened, headings in any case (words in
 mixed case inside a line are no heading to any reader of the text alone).
 
-``.venv/bin/python benchmarks/flattened.py [--details]`` prints sections, page citations and
-references to corpus rules (recall and precision) of each half; ``--details`` lists each
-``tune`` page's section counts.
+``--wrapped`` does the same with the book pages wrapped as a PDF's column wraps them (lines
+of at most 50 characters from the first heading on, headings on lines of their own): the
+copies of the 40k rulebook on some document sites come so.
+
+``.venv/bin/python benchmarks/flattened.py [--details] [--all] [--wrapped]`` prints sections,
+page citations and references to corpus rules (precision and recall) of each half;
+``--details`` lists each ``tune`` page's section counts.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import re
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -73,14 +78,33 @@ def capitals_page(text: str, annotation: dict[str, Any]) -> bool:
     return bool(heads) and caps / len(heads) >= CAPS_HEADINGS
 
 
+def _first_heading(lines: list[str], annotation: dict[str, Any]) -> int:
+    """The index of the line of the page's first annotated heading."""
+    keys = [k for k in (_key(t) for t, *_ in annotation["sections"]) if k]
+    return next((i for i, line in enumerate(lines)
+                 if _key(line) and any(_key(line).startswith(k) for k in keys)), len(lines))
+
+
 def flatten(text: str, annotation: dict[str, Any]) -> str:
     """The page run into one line from the line of its first annotated heading on."""
     lines = text.splitlines()
-    keys = [k for k in (_key(t) for t, *_ in annotation["sections"]) if k]
-    first = next((i for i, line in enumerate(lines)
-                  if _key(line) and any(_key(line).startswith(k) for k in keys)), len(lines))
+    first = _first_heading(lines, annotation)
     body = " ".join(line.strip() for line in lines[first:] if line.strip())
     return "\n".join([*lines[:first], body]) + "\n"
+
+
+WRAP_WIDTH = 50
+WRAPPED_LONGER = 60  # lines longer than this are wrapped
+
+
+def wrap(text: str, annotation: dict[str, Any]) -> str:
+    """The page's lines from its first annotated heading on wrapped at :data:`WRAP_WIDTH`."""
+    lines = text.splitlines()
+    first = _first_heading(lines, annotation)
+    out = lines[:first]
+    for line in lines[first:]:
+        out.extend(textwrap.wrap(line, WRAP_WIDTH) if len(line) > WRAPPED_LONGER else [line])
+    return "\n".join(out) + "\n"
 
 
 def pages(every: bool) -> dict[str, list[tuple[str, str]]]:
@@ -100,8 +124,8 @@ def pages(every: bool) -> dict[str, list[tuple[str, str]]]:
     return {"tune": taken[0::2], "measure": taken[1::2]}
 
 
-def score(chosen: list[tuple[str, str]]) -> dict[str, dict[str, Score]]:
-    """Each chosen page flattened and built with the corpus, its system stated."""
+def score(chosen: list[tuple[str, str]], shape: Any = flatten) -> dict[str, dict[str, Score]]:
+    """Each chosen page reshaped (``shape``) and built with the corpus, its system stated."""
     sets = heldout_sets()
     out: dict[str, dict[str, Score]] = {}
     by_set: dict[str, list[str]] = {}
@@ -115,7 +139,7 @@ def score(chosen: list[tuple[str, str]]) -> dict[str, dict[str, Score]]:
             copy.mkdir()
             for page in names:
                 text = (folder / page).read_text(encoding="utf-8")
-                (copy / page).write_text(flatten(text, anns[page]), encoding="utf-8")
+                (copy / page).write_text(shape(text, anns[page]), encoding="utf-8")
             (copy / "annotations.yaml").write_text(
                 yaml.safe_dump({p: anns[p] for p in names}, allow_unicode=True), encoding="utf-8")
             (copy / "corpus.toml").write_text("\n".join(
@@ -140,10 +164,12 @@ def totals(scores: dict[str, dict[str, Score]]) -> str:
 
 def main() -> None:
     print("precision/recall (matched/found, matched/annotated)")
+    wrapped = "--wrapped" in sys.argv
     for every in (False, True) if "--all" in sys.argv else (False,):
         for half, chosen in pages(every).items():
-            scores = score(chosen)
-            what = "every book page" if every else "headings in capitals"
+            scores = score(chosen, wrap if wrapped else flatten)
+            what = ("every book page" if every else "headings in capitals") + (
+                ", wrapped" if wrapped else ", in one line")
             print(f"{half:<8} {what}, {len(chosen)} pages: {totals(scores)}")
             if "--details" in sys.argv and half == "tune" and not every:
                 for page, by_category in scores.items():

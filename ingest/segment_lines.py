@@ -394,11 +394,15 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     last = nonblank[-1] if nonblank else None
     order = {i: k for k, i in enumerate(nonblank)}
     numbered_at = sorted((order[j], n, j) for j, n in numbers.items())
+    wrapped = wrap_width(lines)  # (a column's line of a copy of a PDF runs on below it
+    # however short: a line of words in mixed case below it goes on with it)
     for i in cand:
         p = prev[i]
         if p is not None and lines[p].count("(") > lines[p].count(")"):
             continue
-        if p == i - 1 and p not in heads and _runs_on(lines[p]) and i not in (runin or set()) \
+        if p == i - 1 and p not in heads and i not in (runin or set()) \
+                and (_runs_on(lines[p]) or (_runs_on(lines[p], wrapped) and _wrapped_words(
+                    lines[p]) and not _is_caps(lines[i]))) \
                 and not CASTING_VALUE.search(lines[i].rstrip()):
             continue  # "… прямо из Основной" / "Книги Правил шестой редакции.": one sentence
             # (no sentence goes on into a spell's heading with its casting value)
@@ -681,12 +685,39 @@ def _without_banners(lines: list[str], nonblank: list[int], cand: list[int]) -> 
     return [i for i in cand if i not in frames or counts[frames[i]] < 2]
 
 
-def _runs_on(line: str) -> bool:
+def _runs_on(line: str, width: int = _WRAPPED_LINE) -> bool:
     """Whether a line of text stops in the middle of a sentence (a paragraph wrapped at its
-    line ends): it is long, and ends in a word or a comma, not a sentence's end or a colon."""
+    line ends): it is long (``width``: :func:`wrap_width`), and ends in a word or a comma, not
+    a sentence's end or a colon."""
     s = line.rstrip()
-    return len(s) >= _WRAPPED_LINE and (s[-1].isalpha() or s[-1] in ",-") \
+    return len(s) >= width and (s[-1].isalpha() or s[-1] in ",-") \
         and not _is_caps(s)
+
+
+def _wrapped_words(line: str) -> bool:
+    """Whether a line shorter than a page's paragraph holds words enough to be a wrapped
+    column's line ("Будучи необычайно быстрыми, такие"), not a label ("advertisement")."""
+    return len(line.split()) >= _WRAPPED_WORDS
+
+
+_WRAPPED_WORDS = 3
+_WRAPPED_MIN = 5  # lines going on in lower case below them that show a text's wrapping
+_WRAPPED_SHARE = 0.7  # of their median length: a line this long that stops mid-sentence
+
+
+def wrap_width(lines: list[str]) -> int:
+    """How long a line of the text is that stops mid-sentence because its paragraph was
+    wrapped: :data:`_WRAPPED_LINE` for a page whose paragraphs are lines, less for a text a
+    PDF's columns wrapped (a copy of a rulebook's page, "Будучи необычайно быстрыми, такие" /
+    "воины могут покрывать большие рас-"): a share of the median length of its lines that
+    stop in a word or a comma right above a line going on in lower case, when it has enough
+    of them."""
+    widths = sorted(len(a.rstrip()) for a, b in zip(lines, lines[1:], strict=False)
+                    if a.rstrip()[-1:].isalpha() or a.rstrip()[-1:] in ",-"
+                    if b[:1].islower())
+    if len(widths) < _WRAPPED_MIN:
+        return _WRAPPED_LINE
+    return min(_WRAPPED_LINE, int(widths[len(widths) // 2] * _WRAPPED_SHARE))
 
 
 _MAX_SUBTITLE_WORDS = 6
