@@ -406,6 +406,13 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
                 and not CASTING_VALUE.search(lines[i].rstrip()):
             continue  # "… прямо из Основной" / "Книги Правил шестой редакции.": one sentence
             # (no sentence goes on into a spell's heading with its casting value)
+        if wrapped < _WRAPPED_LINE and following.get(i) == i + 1 and (p != i - 1 or p in heads) \
+                and _runs_on(lines[i], wrapped) and _wrapped_words(lines[i]) \
+                and not _is_caps(lines[i + 1]) and _has_predicate(lines[i]) \
+                and i not in (runin or set()):
+            continue  # a column's line that opens a paragraph and stops mid-sentence, its
+            # sentence's predicate in it ("Демоны проводят большую часть своего" /
+            # "существования …"), in a copy wrapped at a PDF column's width
         if p == i - 1 and announces_name(lines[p]):
             continue  # "На все Бои действует правило" / "Приближение шторма": the rule's name
         if p == i - 1 and is_label(lines[p]) and i not in form_names \
