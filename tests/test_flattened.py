@@ -1,0 +1,63 @@
+"""Book pages run into one line or wrapped at a PDF column's width (``benchmarks/flattened.py``):
+floors of their sections, so a regression of the flattened layout or of wrapped lines fails.
+
+The figures are those of issue 10's twenty-fourth pass; ``tune`` was read while changing the
+segmentation, ``measure`` never was (its floors guard it; nobody reads its misses). Only the
+pages whose headings stand in capitals are scored here (in mixed case, a heading inside a
+line is no heading to any reader of the text alone).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+# (shape, half) → (sections' precision, sections' recall) at least
+FLOORS: dict[tuple[str, str], tuple[float, float]] = {
+    ("flatten", "tune"): (0.53, 0.45),
+    ("flatten", "measure"): (0.49, 0.66),
+    ("wrap", "tune"): (0.79, 0.86),
+    ("wrap", "measure"): (0.76, 0.84),
+}
+
+
+@cache
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("flattened_bench",
+                                                  REPO / "benchmarks" / "flattened.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("shape", "half"), sorted(FLOORS))
+def test_reshaped_book_pages_keep_their_floors(shape: str, half: str) -> None:
+    bench = _bench()
+    chosen = bench.pages(every=False)[half]
+    assert len(chosen) >= 15  # the read sets' book pages with headings in capitals, halved
+    scores = bench.score(chosen, getattr(bench, shape))
+    got = [by["sections"] for by in scores.values()]
+    found, annotated = sum(s.kb_total for s in got), sum(s.gold_total for s in got)
+    precision = sum(s.kb_matched for s in got) / found
+    recall = sum(s.gold_matched for s in got) / annotated
+    assert precision >= FLOORS[shape, half][0]
+    assert recall >= FLOORS[shape, half][1]
+
+
+def test_flattening_runs_a_page_into_one_line_from_its_first_heading() -> None:
+    bench = _bench()
+    text = "Сайт\nСкачать 2 Mb\n9. Боевые Машины\nТЕСТЫ\nВсе тесты\nпроигрывают.\n"
+    annotation = {"sections": [["Боевые машины", None], ["Тесты", "Боевые машины"]]}
+    assert bench.flatten(text, annotation) == (
+        "Сайт\nСкачать 2 Mb\n9. Боевые Машины ТЕСТЫ Все тесты проигрывают.\n")
+    long_line = "Все боевые машины передвигаются как одиночные модели на поле боя всегда."
+    wrapped = bench.wrap(f"Сайт\nТЕСТЫ\n{long_line}\n", {"sections": [["Тесты", None]]})
+    assert wrapped.splitlines()[:2] == ["Сайт", "ТЕСТЫ"]
+    assert all(len(line) <= bench.WRAP_WIDTH for line in wrapped.splitlines())
