@@ -539,6 +539,9 @@ def _link_lists(text: str) -> list[Edit]:
     return edits
 
 
+# a line's opening words in capitals before a capitalised word of its text ("ГЛОССАРИЙ Эта
+# секция …", "СТРЕЛЬБА ПО ТЕХНИКЕ Технику намного …")
+_CAPS_TITLE_OPENING = re.compile(r"([А-ЯЁ][А-ЯЁ-]{2,}(?:[ ,]+[А-ЯЁ][А-ЯЁ-]*)*)(?= [А-ЯЁ][а-яё])")
 # the English name of a title in brackets on the line under it ("ХАРАКТЕРЫ" / "(Characters)")
 _BRACKETED_START = re.compile(r"^\([A-Za-z][A-Za-z ',&-]{0,60}\)\s*")
 
@@ -569,10 +572,17 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
         end = nxt.end()  # the site's section under its name ("WARHAMMER 6 EDITION")
         nxt = _NEXT_LINE_RE.match(text, end)
     title = nxt.group(1).strip() if nxt else ""
+    if latin and nxt and len(title) > _MAX_TITLE_UNDER_BRAND:
+        # a copy that ran the page into one line opens it with its title in capitals ("RED
+        # ELF" / "ГЛОССАРИЙ Эта секция содержит …"): the title is those capitals
+        opening = _CAPS_TITLE_OPENING.match(title)
+        title = opening.group(1) if opening else title
     if latin and title and len(title) <= _MAX_TITLE_UNDER_BRAND \
             and re.search("[А-Яа-яЁё]", title) and not title.endswith(tuple(".!?:;,")) \
             and not re.search(r"[A-Za-z]", title):
-        body = text[nxt.end():nxt.end() + 200].lstrip() if nxt else ""
+        at = nxt.start(1) + len(title) if nxt and title != nxt.group(1).strip() else (
+            nxt.end() if nxt else 0)
+        body = text[at:at + 200].lstrip() if nxt else ""
         body = _BRACKETED_START.sub("", body)  # its English name in brackets under it
         if body[:1].isupper():  # the title heads text
             return block_edit(text, 0, end, "site_furniture", MASTHEAD_REASON)
