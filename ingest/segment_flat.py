@@ -92,6 +92,10 @@ def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
         else:
             items.append(("head", s, e, chunk))
 
+    lead_title = _lead_title(text, items) if items else None
+    if lead_title is not None:
+        items.insert(0, ("head", *lead_title, text[lead_title[0]:lead_title[1]]))
+
     flavour: list[Flavour] = []
     # bodies: from an item's end to the next item's start
     bodies: list[Span] = []
@@ -194,6 +198,30 @@ def _speak_of(text: str, sections: list[Section], members: list[int],
         if said & wanted:
             return True
     return False
+
+
+# a chapter's title in mixed case, its number before it or not ("9. Боевые Машины"): a few
+# words with no stop, no comma and no quotation
+_LEAD_TITLE = re.compile(r"(?:\d{1,2}[.)]?[ ]+)?[А-ЯЁ][^\n.!?;:,«»\"()\d]*")
+_LEAD_WORDS = 5
+_LEAD_NUMBER = re.compile(r"^\s*\d{1,2}[.)]?")
+
+
+def _lead_title(text: str, items: list[tuple[str, int, int, str]]) -> Span | None:
+    """The span of the page's title when all the text before its first heading in capitals
+    is one, in mixed case, that the headings after it name again: the chapter the PDF's page
+    opens with ("9. Боевые Машины ТЕСТЫ НА ХАРАКТЕРИСТИКИ … ДВИЖЕНИЕ БОЕВЫХ МАШИН …",
+    "Карты расстановки КАРТА РАССТАНОВКИ: РАССВЕТ ВОЙНЫ …")."""
+    lead = text[:items[0][1]]
+    words = lead.split()
+    if not words or len(words) > _LEAD_WORDS or "\n" in lead.strip() \
+            or _LEAD_TITLE.fullmatch(lead.strip()) is None:
+        return None
+    named = set(lemma_words(_LEAD_NUMBER.sub("", lead))) - _TYPE_FILLER
+    if not named or not any(named <= set(lemma_words(chunk)) for _, _, _, chunk in items):
+        return None
+    start = len(lead) - len(lead.lstrip())
+    return start, start + len(lead.strip())
 
 
 def _phases_over_steps(sections: list[Section]) -> None:
