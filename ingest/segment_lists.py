@@ -125,12 +125,28 @@ def colon_labels(lines: list[str], nonblank: list[int], nxt: dict[int, int | Non
                 or _has_finite_verb(name) or not is_heading_line(name, None) \
                 or lemma(toks[0]) in ASIDES:
             continue
-        body = lines[j].strip()
+        body = _paragraph_at(lines, j)
         if len(body) < _MIN_PARAGRAPH or not body[0].isupper() or BULLET.match(body) \
                 or not (_has_finite_verb(_first_clause(body)) or _english_sentence(body)):
             continue
         found[i] = len(s) - 1
     return found
+
+
+_WRAPPED_LINES = 8  # lines of a paragraph a PDF's column wrapped, looked at under a label
+
+
+def _paragraph_at(lines: list[str], j: int) -> str:
+    """The paragraph that opens at line ``j``: the line, and the lines right under it that go
+    on from it in lower case where a PDF's column wrapped it ("Некоторые модели обладают
+    способностями или" / "умением, такими как …"), a few at most."""
+    out = [lines[j].strip()]
+    k = j + 1
+    while k < len(lines) and k - j < _WRAPPED_LINES and lines[k].strip()[:1].islower() \
+            and not out[-1].endswith((".", "!", "?", ":", ";")):
+        out.append(lines[k].strip())
+        k += 1
+    return " ".join(out)
 
 
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]?\s*$")

@@ -101,10 +101,20 @@ _BARE_NUMBER_LINE = re.compile(r"^[^\S\n]*\d{1,3}[.)]?[^\S\n]*$", re.MULTILINE)
 _PARAGRAPH_LINE = re.compile(r"^[^\n]{60,}[.!?…»\"]\s*$", re.MULTILINE)
 
 
+# a sentence a PDF's column wrapped: lines right under each other, the first going on below
+_WRAPPED_PARAGRAPH = re.compile(
+    r"^[^\n]*[^\s.!?:;][^\S\n]*\n(?:[^\S\n]*\S[^\n]*\n){0,6}[^\n]*[.!?…»\"][^\S\n]*$",
+    re.MULTILINE)
+_PARAGRAPH_CHARS = 60
+
+
 def _has_paragraph(text: str, sec: Section) -> bool:
     """Whether a section's own text holds a paragraph: a line of 60 characters or more ending
-    a sentence."""
-    return _PARAGRAPH_LINE.search(text, *sec.body_span) is not None
+    a sentence, or such a sentence a PDF's column wrapped over a few lines."""
+    if _PARAGRAPH_LINE.search(text, *sec.body_span) is not None:
+        return True
+    return any(len(m.group()) >= _PARAGRAPH_CHARS
+               for m in _WRAPPED_PARAGRAPH.finditer(text, *sec.body_span))
 
 
 def nest_lines(
