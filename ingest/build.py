@@ -181,4 +181,27 @@ def account(src: SourceText, cleaned: CleanedText, seg: Segmentation) -> list[Re
         if lead and seg.layout == "lines":
             out.append(Removal(source=src.name, span=cleaned.to_source_span(0, first), text=lead,
                                step="segment", reason="текст до первого заголовка"))
+        if seg.layout == "flat":
+            out.extend(_outside_sections(src, cleaned, seg))
+    return out
+
+
+def _outside_sections(src: SourceText, cleaned: CleanedText, seg: Segmentation
+                      ) -> list[Removal]:
+    """The text of a flattened page that no section and no flavour item holds: words before
+    its first heading, or after a page break among headings no unit type takes."""
+    spans = sorted([*(f.span for f in seg.flavour),
+                    *(span for sec in seg.sections
+                      for span in (sec.heading_span, sec.body_span, *sec.extra_spans))])
+    out = []
+    at = 0
+    text = cleaned.text
+    for start, end in [*spans, (len(text), len(text))]:
+        if start > at and text[at:start].strip():
+            s = at + len(text[at:start]) - len(text[at:start].lstrip())
+            e = start - (len(text[at:start]) - len(text[at:start].rstrip()))
+            reason = "текст до первого заголовка" if not at else "текст вне разделов"
+            out.append(Removal(source=src.name, span=cleaned.to_source_span(s, e),
+                               text=text[s:e], step="segment", reason=reason))
+        at = max(at, end)
     return out

@@ -150,8 +150,9 @@ def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
         if pending and not _speak_of(text, sections, pending, [items[g][3] for g in group]):
             # headings whose rules never name the types after them are no rules of theirs (a
             # chapter on movement before "ТЕХНИКА" / "Техника движется …"): they stay where
-            # they stand, and the types hold what follows them
-            pending = []
+            # they stand, and the types hold what follows them (the text after a page break
+            # among them is no type's either: no later type takes it)
+            pending, untitled = [], []
         if pending:
             groups = _split_pending(sections, pending, len(type_idx), vocab)
             for t, members in zip(type_idx, groups, strict=True):

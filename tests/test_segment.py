@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -324,3 +325,27 @@ def test_flattened_pages(case: dict[str, object]) -> None:
                       for a, b in [s.body_span, *s.extra_spans])
     for words in case["kept"]:  # type: ignore[attr-defined]
         assert words in bodies
+
+
+@pytest.mark.parametrize("case", _flat_cases(), ids=lambda c: str(c["name"]))
+def test_flattened_pages_lose_no_text(case: dict[str, object]) -> None:
+    """Every word of a page run into one line is in a section or accounted for as removed
+    (words before its first heading, a caption, a quote), with its reason."""
+    from ingest.build import account
+
+    text = "Глава о движении войск, как её даёт книга. " + str(case["text"])
+    src = SourceText(name="page.txt", path="page.txt", text=text, encoding="utf-8",
+                     system=str(case["system"]))
+    cleaned, seg = prepare(src)
+    assert seg.layout == "flat"
+    removed = account(src, cleaned, seg)
+    assert all(r.reason for r in removed)
+    in_sections = [cleaned.to_source_span(*span) for sec in seg.sections
+                   for span in (sec.heading_span, sec.body_span, *sec.extra_spans)]
+    held = in_sections + [r.span for r in removed]
+    for m in re.finditer(r"\w+", text):
+        assert any(a <= m.start() and m.end() <= b for a, b in held), m.group()
+    # (the words before the first heading are a unit type's, in the PDF's order, or removed)
+    if not any(a <= 0 < b for a, b in in_sections):
+        assert any(r.reason == "текст до первого заголовка" and r.text.startswith("Глава о")
+                   for r in removed)
