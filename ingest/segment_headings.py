@@ -147,6 +147,10 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         s = s.strip(QUOTES)
     if not s or not (s[0].isupper() or s[0].isdigit() or s[0] == "+"):
         return False
+    if "»" in s and not any(q in s[:s.index("»")] for q in "«“„\""):
+        return False  # "Лидерство» боевые машины автоматически": a quotation closed that the
+        # line did not open goes on from the line above (a copy may open it with another
+        # mark: 'Правила турнира "Сражения под Новогодней елкой»')
     if re.search(r"\s[-–—]\s?это\s", s) or _ARROW.search(s):
         return False
     if _GREETING.match(s) or _VOCATIVE.fullmatch(s):
@@ -301,14 +305,18 @@ def _cut_off(toks: list[str], line: str) -> bool:
         return True
     if announces_name(line):
         return True  # "На все бои действует правило" / "Приближение шторма": its name below
-    if last == "PREP" and len(toks) >= _CUT_CLAUSE_WORDS and _has_finite_verb(line):
-        return True  # "Автоматический огонь всегда ведется с": a clause stops at its preposition
+    if last == "PREP" and (len(toks) >= _CUT_PREP_WORDS or (
+            len(toks) >= _CUT_CLAUSE_WORDS and _has_finite_verb(line))):
+        return True  # "Автоматический огонь всегда ведется с": a clause stops at its
+        # preposition; so does a long phrase with no verb ("Шестигранный кубик со значениями
+        # на гранях от 1 до", a line a PDF's column wrapped)
     return "," in line and (last in _OPENING_POS or lemma(toks[-1]) in _DETERMINERS) \
         and _has_finite_verb(line)
 
 
 _CUT_CLAUSE_WORDS = 4  # words of a clause cut at a preposition (a heading's "Отступило через"
 # has two)
+_CUT_PREP_WORDS = 6  # words of any line cut at a preposition
 
 
 # the labels of an article's credits: a field whatever its value ("Автор: Павел Тарабрин")
