@@ -292,8 +292,8 @@ def _split_intros(text: str, span: Span, titles: list[str]) -> list[Span]:
     bounds: list[int] = []
     pos = 0
     for t in range(1, len(titles)):
-        prev_key = set(lemma_words(titles[t - 1])) - {"и", "с", "боевой", "единица"}
-        next_key = set(lemma_words(titles[t])) - {"и", "с", "боевой", "единица"}
+        prev_key = set(lemma_words(titles[t - 1])) - _TYPE_FILLER
+        next_key = set(lemma_words(titles[t])) - _TYPE_FILLER
         chosen = None
         last_prev = pos
         for j in range(pos + 1, len(sents)):

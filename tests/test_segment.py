@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.build import prepare
+from ingest.build import account, prepare
 from ingest.models import PageMark, SourceText
 from ingest.segment import is_heading_line, segment, title_and_aliases
 
@@ -337,8 +337,6 @@ def test_flattened_pages(case: dict[str, object]) -> None:
 def test_flattened_pages_lose_no_text(case: dict[str, object]) -> None:
     """Every word of a page run into one line is in a section or accounted for as removed
     (words before its first heading, a caption, a quote), with its reason."""
-    from ingest.build import account
-
     text = "Глава о движении войск, как её даёт книга. " + str(case["text"])
     src = SourceText(name="page.txt", path="page.txt", text=text, encoding="utf-8",
                      system=str(case["system"]))
