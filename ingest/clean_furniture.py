@@ -265,13 +265,37 @@ _ANCHORED_LINES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
 only in a text holding one of its anchors (in lower case)."""
 
 
-@lru_cache(maxsize=1)
-def _furniture_lines_re() -> re.Pattern[str]:
-    """All of :data:`_FURNITURE_LINES` in one pattern, so the text is scanned once: a whole
-    line that is one of their bodies, the first that fits (group ``l<k>``, k its place)."""
+_ANCHORS_BY_REASON: dict[str, tuple[str, ...]] = {
+    "реклама сайта студенческих работ («Поможем с курсовой…»)": ("поможем", "сделай сам"),
+    "подзаголовок сайта студенческих работ («рефераты, доклады, …»)": (
+        "реферат", "доклад", "курсов", "контрольн", "диплом", "шпаргалк", "лекци"),
+    "служебная строка сайта (авторские права, оценка, заказ)": (
+        "нарушает ваши авторские права", "оцен", "rate this", "заказать работу"),
+}
+_LINE_ANCHORS: dict[int, tuple[str, ...]] = {
+    k: _ANCHORS_BY_REASON[reason] for k, (_, reason) in enumerate(_FURNITURE_LINES)
+    if reason in _ANCHORS_BY_REASON}
+"""Words (in lower case) one of which every line of a :data:`_FURNITURE_LINES` entry holds,
+by the entry's place, for the entries whose patterns cost the most a line (they look for their
+words anywhere in its first 80 characters): an entry none of whose words a text holds can fit
+no line of it, and :func:`_furniture_lines_in` leaves it out."""
+
+
+def _furniture_lines_in(low: str) -> re.Pattern[str]:
+    """:func:`_furniture_lines_re` of the entries that may fit a line of a text (``low``: the
+    text in lower case; :data:`_LINE_ANCHORS`)."""
+    return _furniture_lines_re(tuple(k for k, anchors in _LINE_ANCHORS.items()
+                                     if not any(a in low for a in anchors)))
+
+
+@lru_cache(maxsize=8)
+def _furniture_lines_re(left_out: tuple[int, ...] = ()) -> re.Pattern[str]:
+    """All of :data:`_FURNITURE_LINES` (but those ``left_out``) in one pattern, so the text is
+    scanned once: a whole line that is one of their bodies, the first that fits (group
+    ``l<k>``, k its place)."""
     bodies = "|".join(
         f"(?P<l{k}>{pattern.pattern.removeprefix(f'^{HSPACE}*(').removesuffix(f'){HSPACE}*$')})"
-        for k, (pattern, _) in enumerate(_FURNITURE_LINES))
+        for k, (pattern, _) in enumerate(_FURNITURE_LINES) if k not in left_out)
     return re.compile(rf"^{HSPACE}*(?:{bodies}){HSPACE}*$", re.MULTILINE)
 
 
@@ -793,13 +817,13 @@ def site_furniture(text: str) -> list[Edit]:
     40k - 6th edition - …"). A whole line goes with the blank lines around it.
     """
     tables = _bar_tables(text) if "|" in text else []
+    low = text.lower()
     blocks = [
         block_edit(text, m.start(m.lastgroup or 0), m.end(m.lastgroup or 0), "site_furniture",
                    _FURNITURE_LINES[int((m.lastgroup or "l0")[1:])][1])
-        for m in _furniture_lines_re().finditer(text)
+        for m in _furniture_lines_in(low).finditer(text)
         if not (tables and "|" in m.group() and _in_spans(m.start(), tables))
     ]
-    low = text.lower()
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", reason)
                   for pattern, reason, anchors in _ANCHORED_LINES
                   if any(a in low for a in anchors) for m in pattern.finditer(text))

@@ -13,6 +13,7 @@ is replaced by one letter, so offsets do not move.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ingest.models import Edit
 
@@ -24,8 +25,23 @@ _CYRILLIC_TO_LATIN = dict(zip("АВЕКМНОРСТХаеорсух", "ABEKMHOPC
 _LATIN_TO_CYRILLIC = {latin: cyrillic for cyrillic, latin in _CYRILLIC_TO_LATIN.items()}
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 _LATIN = re.compile(r"[A-Za-z]")
-# a word holding letters of both alphabets (the cheap test first: most words hold one)
-_MIXED_WORD = re.compile(r"\b(?=\w*[А-Яа-яЁё])(?=\w*[A-Za-z])\w+\b")
+_WORD_END = re.compile(r"\w*")
+
+
+def _mixed_words(text: str) -> Iterator[tuple[int, str]]:
+    """(start, word) of each word holding letters of both alphabets: the words around the Latin
+    letters of the text (the scan looks for those at once; a Russian text holds few), those
+    holding a Cyrillic letter too."""
+    pos = 0
+    while (m := _LATIN.search(text, pos)) is not None:
+        start = m.start()
+        while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        end = _WORD_END.match(text, m.end()).end()  # type: ignore[union-attr]
+        word = text[start:end]
+        if _CYRILLIC.search(word):
+            yield start, word
+        pos = end
 
 
 def mixed_scripts(text: str) -> list[Edit]:
@@ -38,8 +54,7 @@ def mixed_scripts(text: str) -> list[Edit]:
     ['а']
     """
     edits: list[Edit] = []
-    for m in _MIXED_WORD.finditer(text):
-        word = m.group()
+    for at_word, word in _mixed_words(text):
         cyrillic_only = any(_CYRILLIC.match(c) and c not in _CYRILLIC_TO_LATIN for c in word)
         latin_only = any(_LATIN.match(c) and c not in _LATIN_TO_CYRILLIC for c in word)
         if cyrillic_only == latin_only:
@@ -47,6 +62,6 @@ def mixed_scripts(text: str) -> list[Edit]:
         table = _LATIN_TO_CYRILLIC if cyrillic_only else _CYRILLIC_TO_LATIN
         for k, c in enumerate(word):
             if c in table:
-                at = m.start() + k
+                at = at_word + k
                 edits.append(Edit(at, at + 1, table[c], "mixed_scripts", REASON))
     return edits

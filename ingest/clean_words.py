@@ -27,8 +27,11 @@ def text_vocabulary(text: str) -> set[str]:
     return set(WORD_RE.findall(fold(text)))
 
 
-# The second part is a lookahead so that it can be the first part of the next break.
-_HYPHEN_RE = re.compile(rf"(?<!\w)({LETTERS}+)-( |\n{HSPACE}*)(?=({LETTERS}+))")
+# The second part is a lookahead so that it can be the first part of the next break. (A word
+# is looked ahead along first to the hyphen and the break after it, which most words lack: a
+# word without them is passed at once.)
+_HYPHEN_AHEAD = r"(?=\w+-[ \n])"
+_HYPHEN_RE = re.compile(rf"(?<!\w){_HYPHEN_AHEAD}({LETTERS}+)-( |\n{HSPACE}*)(?=({LETTERS}+))")
 _SOFT_HYPHEN_RE = re.compile(rf"\u00ad(?:{HSPACE}*\n{HSPACE}*)?")
 
 
@@ -76,9 +79,12 @@ def _evidence(word: str, vocabulary: Collection[str]) -> int:
 
 
 # A Cyrillic word with a lower-case letter before an upper-case one, or two capitals before
-# a lower-case letter: the two shapes a small-caps word read in the wrong case takes.
+# a lower-case letter: the two shapes a small-caps word read in the wrong case takes. (Both
+# hold a capital after the word's first letter: looked ahead for first, so a word in lower
+# case or capitalised, most words, is passed at once.)
 CASE_ARTIFACT_RE = re.compile(
-    "(?<![А-ЯЁа-яё])[А-ЯЁа-яё]*?(?:[а-яё][А-ЯЁ]|[А-ЯЁ]{2}[а-яё])[А-ЯЁа-яё]*"
+    "(?<![А-ЯЁа-яё])(?=[А-ЯЁа-яё][а-яё]*[А-ЯЁ])"
+    "[А-ЯЁа-яё]*?(?:[а-яё][А-ЯЁ]|[А-ЯЁ]{2}[а-яё])[А-ЯЁа-яё]*"
 )
 _LONE_LETTER_RE = re.compile(
     "(?<![А-ЯЁа-яё])([А-ЯЁа-яё]{2,}) ([си]) (?=([А-ЯЁа-яё]{2,})(?![А-ЯЁа-яё]))"

@@ -43,8 +43,10 @@ _LIMIT_ONLY = re.compile(
     r"([А-ЯЁа-яё ,]+?)(?=[.;:]|\s+[а-яё]+(?:ет|ут|ит|ат)\b)"
 )
 _LIMIT_EXCEPT = re.compile(r"за исключением\s+([А-ЯЁа-яё ,]+?)(?=[.;:]|$)")
+# (its cues' first letters looked ahead for first: the scan passes other characters at once)
+_INHERIT_FIRST = "(?=[вВсСпПдД])"
 _INHERIT = re.compile(
-    r"(?:в дополнение ко всем правилам для|следовать правилам|следует правилам|"
+    _INHERIT_FIRST + r"(?:в дополнение ко всем правилам для|следовать правилам|следует правилам|"
     r"(?:передвигается|двигается|движется)[^.]{0,40}?по тем же правилам,?\s+что и)\s+"
     r"([^.;:,]+?)(?=[.;:,]|\s+но\b|$)",
     re.IGNORECASE,
@@ -243,9 +245,9 @@ _LOWER_CUE = re.compile(
 )
 
 
-# anchored on "котор…": the noun before it is read backwards (a leading \w+ would be tried
-# at every word of the text)
-_PRED_ADJ = re.compile(r",?\s+котор\w+\s+(?:является|являются)\s+([А-ЯЁ][а-яё]+)(?=[.,;]|\s*$)")
+# anchored on "котор…" (the scan looks for the word itself, at once): the space before it is
+# read backwards, then the noun before that (a leading \w+ would be tried at every word)
+_PRED_ADJ = re.compile(r"котор\w+\s+(?:является|являются)\s+([А-ЯЁ][а-яё]+)(?=[.,;]|\s*$)")
 _WORD_BEFORE = re.compile(r"\w+$")
 
 
@@ -253,7 +255,14 @@ def _predicate_adjectives(text: str) -> list[Mention]:
     """"от атаки, которая является Огненной" names the rule "Огненные атаки"."""
     out: list[Mention] = []
     for m in _PRED_ADJ.finditer(text):
-        noun = _WORD_BEFORE.search(text, max(0, m.start() - 60), m.start())
+        start = m.start()
+        while start and text[start - 1].isspace():
+            start -= 1
+        if start == m.start():
+            continue  # "…которая" glued to the word before it: no clause
+        if start and text[start - 1] == ",":
+            start -= 1
+        noun = _WORD_BEFORE.search(text, max(0, start - 60), start)
         if noun is None:
             continue
         noun_word, adj = noun.group(0), m.group(1)

@@ -170,7 +170,7 @@ PAGE_EN_RE = re.compile(
 # the page's number before the word ("439-441 стр.", "12-й странице"), a citation after "на",
 # "см." or a bracket (:func:`pages_after`; the scan starts at digits, rarer than "на")
 _PAGE_AFTER_RE = re.compile(
-    r"(?<![\w.])(\d{1,4})((?:\s*[-–]\s*\d{1,4})?)(?:-?[ймя])?\s+(?:стр\.|стр\b|странице\b)",
+    r"(?=\d)(?<![\w.])(\d{1,4})((?:\s*[-–]\s*\d{1,4})?)(?:-?[ймя])?\s+(?:стр\.|стр\b|странице\b)",
     re.IGNORECASE,
 )
 _CITES_BEFORE = re.compile(r"(?:(?<![\w])на|(?<![\w])см\.|\()\s*$", re.IGNORECASE)

@@ -128,8 +128,9 @@ def _nominative(adjectives: Sequence[str], noun: str) -> str:
 
 def _gloss(english: str, text: str) -> str | None:
     """Russian words glossed by the English heading in brackets right after them."""
+    # (from a word's start only: a match from inside a word is found from its start first)
     pattern = re.compile(
-        rf"((?:[А-Яа-яЁё-]+\s+){{0,2}}[А-Яа-яЁё-]+)[.,]?\s*\((?:[^()]{{0,40}}\W)?"
+        rf"(?<![А-Яа-яЁё-])((?:[А-Яа-яЁё-]+\s+){{0,2}}[А-Яа-яЁё-]+)[.,]?\s*\((?:[^()]{{0,40}}\W)?"
         rf"{re.escape(english)}(?:\W[^()]{{0,20}})?\)",
         re.IGNORECASE,
     )

@@ -1,0 +1,87 @@
+"""Shortcuts of the patterns scanned over whole texts change no match, on the corpus and on
+every page of tests/data.
+
+A pattern looks ahead for the characters its matches may start with, so the scan passes every
+other character at once: it finds what its alternatives alone find (a new alternative that
+starts with another character fails here). The site's furniture lines leave out the entries
+whose words a text does not hold: they find what all the entries find."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ingest.clean_furniture import _furniture_lines_in, _furniture_lines_re
+from ingest.clean_spacing import _WHITESPACE_RE
+from ingest.clean_words import _HYPHEN_AHEAD, _HYPHEN_RE, CASE_ARTIFACT_RE
+from ingest.extract import _INHERIT, _INHERIT_FIRST
+from ingest.facts import _SENTENCE_END, FACT_FIRST, FACT_RE
+from ingest.sections import _PAGE_AFTER_RE
+from rulekb.defaults import corpus_dir
+
+DATA = Path(__file__).parent / "data"
+
+# (pattern, its look-ahead): the pattern without the look-ahead must find the same
+SCANNED = [
+    pytest.param(FACT_RE, f"(?={FACT_FIRST})", id="facts"),
+    pytest.param(_WHITESPACE_RE, "(?=\\s)", id="whitespace"),
+    pytest.param(CASE_ARTIFACT_RE, "(?=[А-ЯЁа-яё][а-яё]*[А-ЯЁ])", id="small caps"),
+    pytest.param(_HYPHEN_RE, _HYPHEN_AHEAD, id="hyphenation"),
+    pytest.param(_INHERIT, _INHERIT_FIRST, id="inheritance"),
+    pytest.param(_PAGE_AFTER_RE, "(?=\\d)", id="page after its number"),
+    pytest.param(_SENTENCE_END, "(?=[.!?\\n])", id="sentence end"),
+]
+
+
+def _plain(fast: re.Pattern[str], ahead: str) -> re.Pattern[str]:
+    assert ahead in fast.pattern
+    return re.compile(fast.pattern.replace(ahead, "", 1), fast.flags)
+
+
+def _texts() -> list[str]:
+    files = sorted(corpus_dir().glob("*.txt")) + sorted(DATA.rglob("*.txt"))
+    return [f.read_text(encoding="utf-8-sig", errors="replace") for f in files]
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    return _texts()
+
+
+@pytest.mark.parametrize(("fast", "ahead"), SCANNED)
+def test_look_ahead_changes_no_match(fast: re.Pattern[str], ahead: str,
+                                     texts: list[str]) -> None:
+    plain = _plain(fast, ahead)
+    for text in texts:
+        got = [(m.span(), m.lastgroup) for m in fast.finditer(text)]
+        assert got == [(m.span(), m.lastgroup) for m in plain.finditer(text)]
+
+
+@pytest.mark.parametrize(("fast", "ahead"), SCANNED)
+@pytest.mark.parametrize("text", [
+    "Бросьте 2D6 и D3+1, на 4+ или 5-6; не более двух раз за ход.",
+    "WS BS S T W I A Ld Sv 4 4 3 3 1 4 1 8 4+ (1-3) 12\" 6 дюймов 50% 90° X2 +1 -1 – 2",
+    "живую шестёрку; выкидывает 6; 3 и более; хотя бы один; только из одного оружия",
+    "со 2-ого раунда; начиная с 3-го хода; 100 очков; 250 pts",
+    "  два  пробела\t таб\xa0\n\n\n\nстроки ( скобки ) « кавычки »  ",
+    "сТРЕЛьБА, сэР, БЕРЕГИТЕсь, Стрельба, стрельба, СТРЕЛЬБА, ЕДИНИцЫ с РЕАКТИВНЫМИ, XV25",
+    "передвигают- ся, по- настоящему, ТУРБО- УСКОРЕНИЕ, турбо-ускорение, 3- 4, а - б, пере-\nход",
+    "В дополнение ко всем правилам для гравициклов; будет следовать правилам пехоты, но; "
+    "передвигается так же по тем же правилам, что и прыжковая пехота. Следует правилам Тварей.",
+    "на 439-441 стр. и (см. 57 стр.), на 12-й странице; в 2 страницы",
+    "Конец. Начало! «Цитата.» Вопрос? …и т. д. 3 стр.\nСтрока",
+])
+def test_look_ahead_on_every_kind_of_match(fast: re.Pattern[str], ahead: str,
+                                           text: str) -> None:
+    plain = _plain(fast, ahead)
+    assert [(m.span(), m.lastgroup) for m in fast.finditer(text)] \
+        == [(m.span(), m.lastgroup) for m in plain.finditer(text)]
+
+
+def test_furniture_lines_left_out_fit_no_line(texts: list[str]) -> None:
+    every = _furniture_lines_re()
+    for text in texts:
+        found = [(m.span(), m.lastgroup) for m in _furniture_lines_in(text.lower()).finditer(text)]
+        assert found == [(m.span(), m.lastgroup) for m in every.finditer(text)]
