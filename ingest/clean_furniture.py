@@ -81,7 +81,11 @@ _STUDY_ADVERT = (r"(?i:(?:мы\s+)?поможем\b[^\n]{0,80}?(?:написан
 # such a site's tagline: the kinds of papers it holds, three or more in a row ("Lektsia -
 # бесплатные рефераты, доклады, курсовые работы, контрольные и дипломы для студентов")
 _PAPER = r"(?:реферат|доклад|курсов|контрольн|диплом|шпаргалк|лекци)\w*(?:\s+работ\w*)?"
-_STUDY_TAGLINE = rf"[^\n]{{0,80}}?(?i:{_PAPER}(?:(?:\s*,\s*|\s+и\s+){_PAPER}){{2,}})[^\n]{{0,160}}"
+# (the papers' first letters looked ahead for first at each place of the line, in both cases:
+# most places hold none, and the words are tried only where one stands)
+_PAPER_FIRST = "(?=[рдкшлРДКШЛ])"
+_STUDY_TAGLINE = (rf"[^\n]{{0,80}}?{_PAPER_FIRST}(?i:{_PAPER}(?:(?:\s*,\s*|\s+и\s+){_PAPER}){{2,}})"
+                  rf"[^\n]{{0,160}}")
 # Whole lines the website adds; each is removed with the blank lines around it.
 _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -178,7 +182,9 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         NAV_REASON,
     ),
     (
-        _line(r"[^\n]{0,80}(?i:нарушает ваши авторские права|оцените (?:эту )?работу"
+        # (the words' first letters looked ahead for first at each place of the line)
+        _line(r"[^\n]{0,80}(?=[нНоОrRзЗ\d])"
+              r"(?i:нарушает ваши авторские права|оцените (?:эту )?работу"
               r"|rate this (?:work|document)|заказать работу|\d+[.,]\d+ из \d+[.,]\d+ \d+ оцен\w*)"
               r"[^\n]{0,80}"),
         "служебная строка сайта (авторские права, оценка, заказ)",
@@ -257,45 +263,22 @@ _ANCHORED_LINES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
               # a download button of a book or a paper ("Скачать книгу", "Скачать учебник")
               r"|(?i:скачать)(?: \w+)? (?i:книгу|учебник|презентацию|документ|работу|реферат)"),
         "имя файла документа на сайте (его размер, число слайдов)",
+        # (a size alone is no anchor: its line holds "Скачать" too; "мб" of "бомба" is none)
         (".pdf", ".doc", ".ppt", ".rtf", ".djvu", ".xls", ".odt", ".fb2", ".epub", ".zip",
-         ".rar", "кб", "мб", "kb", "mb", "слайдов", "размер файла", "скачать"),
+         ".rar", "слайдов", "размер файла", "скачать"),
     ),
 )
 """Lines of :data:`_FURNITURE_LINES`' kind whose patterns cost more a line: each looked for
 only in a text holding one of its anchors (in lower case)."""
 
 
-_ANCHORS_BY_REASON: dict[str, tuple[str, ...]] = {
-    "реклама сайта студенческих работ («Поможем с курсовой…»)": ("поможем", "сделай сам"),
-    "подзаголовок сайта студенческих работ («рефераты, доклады, …»)": (
-        "реферат", "доклад", "курсов", "контрольн", "диплом", "шпаргалк", "лекци"),
-    "служебная строка сайта (авторские права, оценка, заказ)": (
-        "нарушает ваши авторские права", "оцен", "rate this", "заказать работу"),
-}
-_LINE_ANCHORS: dict[int, tuple[str, ...]] = {
-    k: _ANCHORS_BY_REASON[reason] for k, (_, reason) in enumerate(_FURNITURE_LINES)
-    if reason in _ANCHORS_BY_REASON}
-"""Words (in lower case) one of which every line of a :data:`_FURNITURE_LINES` entry holds,
-by the entry's place, for the entries whose patterns cost the most a line (they look for their
-words anywhere in its first 80 characters): an entry none of whose words a text holds can fit
-no line of it, and :func:`_furniture_lines_in` leaves it out."""
-
-
-def _furniture_lines_in(low: str) -> re.Pattern[str]:
-    """:func:`_furniture_lines_re` of the entries that may fit a line of a text (``low``: the
-    text in lower case; :data:`_LINE_ANCHORS`)."""
-    return _furniture_lines_re(tuple(k for k, anchors in _LINE_ANCHORS.items()
-                                     if not any(a in low for a in anchors)))
-
-
-@lru_cache(maxsize=8)
-def _furniture_lines_re(left_out: tuple[int, ...] = ()) -> re.Pattern[str]:
-    """All of :data:`_FURNITURE_LINES` (but those ``left_out``) in one pattern, so the text is
-    scanned once: a whole line that is one of their bodies, the first that fits (group
-    ``l<k>``, k its place)."""
+@lru_cache(maxsize=1)
+def _furniture_lines_re() -> re.Pattern[str]:
+    """All of :data:`_FURNITURE_LINES` in one pattern, so the text is scanned once: a whole
+    line that is one of their bodies, the first that fits (group ``l<k>``, k its place)."""
     bodies = "|".join(
         f"(?P<l{k}>{pattern.pattern.removeprefix(f'^{HSPACE}*(').removesuffix(f'){HSPACE}*$')})"
-        for k, (pattern, _) in enumerate(_FURNITURE_LINES) if k not in left_out)
+        for k, (pattern, _) in enumerate(_FURNITURE_LINES))
     return re.compile(rf"^{HSPACE}*(?:{bodies}){HSPACE}*$", re.MULTILINE)
 
 
@@ -817,13 +800,13 @@ def site_furniture(text: str) -> list[Edit]:
     40k - 6th edition - …"). A whole line goes with the blank lines around it.
     """
     tables = _bar_tables(text) if "|" in text else []
-    low = text.lower()
     blocks = [
         block_edit(text, m.start(m.lastgroup or 0), m.end(m.lastgroup or 0), "site_furniture",
                    _FURNITURE_LINES[int((m.lastgroup or "l0")[1:])][1])
-        for m in _furniture_lines_in(low).finditer(text)
+        for m in _furniture_lines_re().finditer(text)
         if not (tables and "|" in m.group() and _in_spans(m.start(), tables))
     ]
+    low = text.lower()
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", reason)
                   for pattern, reason, anchors in _ANCHORED_LINES
                   if any(a in low for a in anchors) for m in pattern.finditer(text))

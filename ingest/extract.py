@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ingest.sections import ERRATA_ENTRY, PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
 from ingest.segment_headings import column_header
@@ -156,6 +157,7 @@ def capitalize(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+@lru_cache(maxsize=20_000)
 def nominative(phrase: str) -> str:
     """A rule name in the nominative ("Подкреплений" → "Подкрепления", "Огненной атаки" →
     "Огненная атака"): the words up to the first noun are put in the nominative of their number.

@@ -345,10 +345,14 @@ def names_phase(title: str) -> bool:
     return bool(toks) and (toks[0] in {"фаза", "этап"} or toks[0].endswith("фаза"))
 
 
+_PARENTHESISED = re.compile(r"\([^)]*\)")
+
+
+@lru_cache(maxsize=65_536)
 def unparen(title: str) -> str:
     """``title`` without its parenthesised parts ("Сопротивление магии (1-3)" →
     "Сопротивление магии")."""
-    return " ".join(re.sub(r"\([^)]*\)", " ", title).split())
+    return " ".join(_PARENTHESISED.sub(" ", title).split())
 
 
 # ---------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from ingest.sections import (
     pages_after,
     unparen,
 )
-from kb.lemmas import lemma, morph, pos, words
+from kb.lemmas import WORD_RE, lemma, morph, pos, words
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-•–—])\s")
 BULLET = re.compile(r"^\s*[-•–—·]\s")
@@ -391,7 +391,8 @@ _CAPS_RUN_IN = re.compile(r"^(\s*[А-ЯЁ]{2,}(?:[ ,-]+[А-ЯЁ]{2,}){1,5}[?!]?)
 _MAX_RUN_IN_WORDS = 6
 # "Как собирать отряд?Отряд, которым вы играете …": a question glued to its answer (a FAQ
 # page whose markup lost the break), the answer opening with a capital right after the "?"
-_QUESTION_RUN_IN = re.compile(r"^(\s*[А-ЯЁA-Z][^?\n]{2,120}\?)(?=[А-ЯЁA-Z«\"])")
+# (the question's words taken possessively: no "?" stands among them to go back for)
+_QUESTION_RUN_IN = re.compile(r"^(\s*[А-ЯЁA-Z][^?\n]{2,120}+\?)(?=[А-ЯЁA-Z«\"])")
 _MAX_QUESTION_RUN_IN = 12
 
 
@@ -581,6 +582,6 @@ def _caps_term(line: str) -> bool:
 def _is_caps(heading: str) -> bool:
     """Whether a heading is set in capitals, by its first word ("D6 Результат", a dice
     table's head, is not: a dice expression's letter is no capitalised word)."""
-    toks = words(heading)
-    return bool(toks) and toks[0].isupper() and len(toks[0]) > 1 \
-        and not any(ch.isdigit() for ch in toks[0])
+    first = WORD_RE.search(heading)  # (its first word alone: a line may be a paragraph)
+    return first is not None and first.group().isupper() and len(first.group()) > 1 \
+        and not any(ch.isdigit() for ch in first.group())

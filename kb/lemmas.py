@@ -188,7 +188,8 @@ def _name_lemma(word: str) -> str:
     return fold(form.word) if form is not None else lemma(word)
 
 
-name_lemma = Memo(_name_lemma, "name_lemma", decode=str).wrap()
+_NAME_LEMMAS = Memo(_name_lemma, "name_lemma", decode=str)
+name_lemma = _NAME_LEMMAS.wrap()
 
 
 def lemma_words(text: str) -> list[str]:
@@ -198,7 +199,8 @@ def lemma_words(text: str) -> list[str]:
 
 def name_words(text: str) -> list[str]:
     """The form in a name of every word of ``text``, in order (:func:`name_lemma`)."""
-    return [name_lemma(w) for w in words(text)]
+    known = _NAME_LEMMAS.table.get  # (a word met before costs a lookup, not a call)
+    return [known(w) or name_lemma(w) for w in WORD_RE.findall(text)]
 
 
 @lru_cache(maxsize=200_000)
