@@ -29,6 +29,12 @@ _SELF_SPECIAL_RULE = re.compile(
     r"специальн\w+\s+правил", re.IGNORECASE)
 
 
+def _says_special_rule(text: str) -> bool:
+    """Whether a text calls itself a special rule (:data:`_SELF_SPECIAL_RULE`; its word
+    "специальн…" looked for first, at once, as most texts lack it)."""
+    return "специальн" in text.lower() and _SELF_SPECIAL_RULE.search(text) is not None
+
+
 @dataclass
 class Part:
     """A section being built: where it lies and what was found in it."""
@@ -226,7 +232,7 @@ class SystemResolver:
             # ("Общие и специальные правила" of a tournament holds its clauses, no special
             # rules of the game)
             return "special_rule"
-        if _SELF_SPECIAL_RULE.search(p.text):
+        if _says_special_rule(p.text):
             return "special_rule"  # "модель с этим специальным правилом …": it says so itself
         if p.parent_id is None and self._special_rules_chapter(p.source.name):
             return "special_rule"  # a top section among top sections that are special rules
@@ -241,7 +247,7 @@ class SystemResolver:
             for q in self.parts:
                 if q.section.parent is None:
                     tops[q.source.name].append(q)
-            cache = {name: 2 * sum(1 for q in qs if _SELF_SPECIAL_RULE.search(q.text)) >= len(qs)
+            cache = {name: 2 * sum(1 for q in qs if _says_special_rule(q.text)) >= len(qs)
                      for name, qs in tops.items()}
             self.__dict__["_chapters"] = cache
         return cache.get(source, False)

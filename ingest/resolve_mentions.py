@@ -17,7 +17,7 @@ from ingest import extract as ex
 from ingest.detect import names_a_game
 from ingest.models import Span
 from ingest.sections import ERRATA_ENTRY, is_group_title, unparen
-from kb.lemmas import is_known, lemma_key, morph
+from kb.lemmas import WORD_RE, is_known, lemma_key, morph
 
 if TYPE_CHECKING:
     from ingest.resolve import Part, SystemResolver
@@ -105,7 +105,7 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
             r.b.edge(p.id, target, "references", evidence=m.sentence, span=sp(m.span),
                      raw=m.raw)
     _title_references(r, p, own_type)
-    tokens = ex.lemma_tokens(text)
+    tokens = _tokens_of(r, p)
     for m in ex.name_mentions(tokens, r.keys, text, own=r.local_keys.get(p.source.name)):
         if m.name == p.id:
             # the section's own name, which other files define too: their rule is named
@@ -180,7 +180,7 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
             return None  # "Kill Team" of a page on the game: the game named, not a rule
     if kind == "concept" and category == "unit_type":
         return target if _names_in_title(r, p, target) else None
-    single = len(ex.lemma_tokens(m.raw)) == 1
+    single = len(WORD_RE.findall(m.raw)) == 1
     text = p.text
     if kind == "rule" and category == "section" and _is_action(r.b.nodes[target].title):
         return target  # "Реагировать": a rule named by its action is named by the verb
@@ -331,10 +331,20 @@ def _users(r: SystemResolver, target: str) -> Iterator[Part]:
             yield r.parts[k]
 
 
+def _tokens_of(r: SystemResolver, p: Part) -> list[tuple[str, int, int]]:
+    """:func:`~ingest.extract.lemma_tokens` of a part's text, read once per part (its
+    mentions and :func:`_lemmas_of` both need them)."""
+    tokens: dict[str, list[tuple[str, int, int]]] = r.__dict__.setdefault("_part_tokens", {})
+    if p.id not in tokens:
+        tokens[p.id] = ex.lemma_tokens(p.text)
+    return tokens[p.id]
+
+
 def _lemmas_of(r: SystemResolver, k: int) -> str:
+    """The lemma key of part ``k``'s text (:func:`~kb.lemmas.lemma_key`), spaces around it."""
     lemmas: dict[int, str] = r.__dict__.setdefault("_part_lemmas", {})
     if k not in lemmas:
-        lemmas[k] = f" {lemma_key(r.parts[k].text)} "
+        lemmas[k] = f" {' '.join(t[0] for t in _tokens_of(r, r.parts[k]))} "
     return lemmas[k]
 
 
