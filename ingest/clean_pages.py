@@ -68,11 +68,16 @@ def _running_headers(text: str) -> dict[str, list[int]]:
             continue
         at_line_start = m.start() == 0 or text[m.start() - 1] == "\n"
         pos = start
-        for k, word in enumerate(m.group("phrase").split(" ")):
+        words = m.group("phrase").split(" ")
+        for k, word in enumerate(words):
             end = pos + len(word)
             pos = end + 1
             if k == 0:
                 continue  # one word is not a phrase
+            if k + 1 < len(words) and words[k + 1][0].islower() and len(words[k + 1]) > 1 \
+                    and CASE_ARTIFACT_RE.match(words[k + 1]) is None:
+                continue  # the phrase's next word, in lower case, goes on (what _follows
+                # finds, read off the phrase: the cheap test first)
             follows = _follows(text, end)
             if follows is not None and not (at_line_start and follows == "\n"):
                 counts[text[start:end]] += 1

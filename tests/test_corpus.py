@@ -37,6 +37,16 @@ def test_same_corpus_same_bytes(kb: KnowledgeBase) -> None:
     assert dumps(kb) == dumps(build(load([CORPUS])).kb)
 
 
+def test_the_built_kb_is_what_its_schema_validates(kb: KnowledgeBase) -> None:
+    # the build makes its edges and facts without validating them (trusted values, the hot
+    # path): every one must be what the model validates, with the same values and types
+    again = KnowledgeBase.model_validate(kb.model_dump(by_alias=True))
+    assert again == kb
+    assert [type(e.span) for e in again.edges] == [type(e.span) for e in kb.edges]
+    assert [(type(f.value), type(f.span)) for n in again.nodes for f in n.facts] \
+        == [(type(f.value), type(f.span)) for n in kb.nodes for f in n.facts]
+
+
 def test_gold_example_sections_refs_facts(graph: Graph) -> None:
     gold = yaml.safe_load((GOLD / "004.yaml").read_text(encoding="utf-8"))
     ann = next(iter(gold.values()))
