@@ -93,9 +93,8 @@ class Resolver:
         if key in self.edge_keys or source == target:
             return
         self.edge_keys.add(key)
-        # trusted values: skip validation, it is the hot path (kb.load validates what it reads)
-        self.edges.append(Edge.model_construct(source=source, target=target, kind=kind,
-                                               evidence=evidence, span=span, raw=raw))
+        self.edges.append(Edge(source=source, target=target, kind=kind,  # type: ignore[arg-type]
+                               evidence=evidence, span=span, raw=raw))
 
 
 class SystemResolver:

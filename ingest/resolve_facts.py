@@ -59,9 +59,8 @@ def add_facts(r: SystemResolver, p: Part) -> None:
         if f.unit:
             applies = r.type_ids.get(f.unit) or r.type_node(f.unit, f.sentence, None)
         applies = applies or own_type
-        # trusted values: skip validation, it is the hot path (kb.load validates what it reads)
-        r.b.facts[p.id].append(Fact.model_construct(
-            name=f.name, kind=f.kind, value=f.value, text=f.text,
+        r.b.facts[p.id].append(Fact(
+            name=f.name, kind=f.kind, value=f.value, text=f.text,  # type: ignore[arg-type]
             applies_to=applies, evidence=f.sentence, span=sp(f.span), topic=f.topic,
             evidence_span=sp(f.sentence_span),
         ))

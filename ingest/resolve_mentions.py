@@ -353,8 +353,8 @@ def _word_index(r: SystemResolver) -> dict[str, set[int]]:
     index: dict[str, set[int]] | None = r.__dict__.get("_word_index")
     if index is None:
         index = {}
-        for k in range(len(r.parts)):
-            for w in set(_lemmas_of(r, k).split()):
+        for k, part in enumerate(r.parts):
+            for w in {t[0] for t in _tokens_of(r, part)}:
                 index.setdefault(w, set()).add(k)
         r.__dict__["_word_index"] = index
     return index

@@ -38,8 +38,7 @@ def test_same_corpus_same_bytes(kb: KnowledgeBase) -> None:
 
 
 def test_the_built_kb_is_what_its_schema_validates(kb: KnowledgeBase) -> None:
-    # the build makes its edges and facts without validating them (trusted values, the hot
-    # path): every one must be what the model validates, with the same values and types
+    # what the build made is what the model validates, with the same values and types
     again = KnowledgeBase.model_validate(kb.model_dump(by_alias=True))
     assert again == kb
     assert [type(e.span) for e in again.edges] == [type(e.span) for e in kb.edges]
