@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from ingest.sections import ERRATA_ENTRY, PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
 from ingest.segment_headings import column_header
-from kb.lemmas import WORD_RE, morph, name_lemma
+from kb.lemmas import WORD_RE, morph, name_tokens
 
 Span = tuple[int, int]
 
@@ -374,7 +374,7 @@ def _russian_around(text: str, s: int, e: int) -> bool:
 def lemma_tokens(text: str) -> list[tuple[str, int, int]]:
     """(form in a name, start, end) of every word of ``text`` (:func:`kb.lemmas.name_lemma`:
     the form :func:`kb.lemmas.lemma_key` gives names, so a mention matches its name)."""
-    return [(name_lemma(m.group(0)), m.start(), m.end()) for m in WORD_RE.finditer(text)]
+    return name_tokens(text)
 
 
 def name_mentions(

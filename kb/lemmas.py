@@ -203,6 +203,25 @@ def name_words(text: str) -> list[str]:
     return [known(w) or name_lemma(w) for w in WORD_RE.findall(text)]
 
 
+def name_tokens(text: str) -> list[tuple[str, int, int]]:
+    """(form in a name, start, end) of every word of ``text`` (:func:`name_lemma`).
+
+    >>> name_tokens("Смертельного удара!")
+    [('смертельный', 0, 12), ('удар', 13, 18)]
+    """
+    known = _NAME_LEMMAS.table.get
+    find = text.find
+    out = []
+    end = 0
+    for word in WORD_RE.findall(text):
+        # (the first place of the word after the last: no letter or digit stands between, or
+        # the pattern would have found a word there)
+        start = find(word, end)
+        end = start + len(word)
+        out.append((known(word) or name_lemma(word), start, end))
+    return out
+
+
 @lru_cache(maxsize=200_000)
 def lemma_key(text: str) -> str:
     """The lookup key of a name: its words' forms in a name (:func:`name_lemma`), joined by

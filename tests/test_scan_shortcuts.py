@@ -19,6 +19,7 @@ from ingest.clean_words import _HYPHEN_AHEAD, _HYPHEN_RE, CASE_ARTIFACT_RE
 from ingest.extract import _INHERIT, _INHERIT_FIRST
 from ingest.facts import _SENTENCE_END, FACT_FIRST, FACT_RE
 from ingest.sections import _PAGE_AFTER_RE
+from kb.lemmas import WORD_RE, name_tokens
 from rulekb.defaults import corpus_dir
 
 DATA = Path(__file__).parent / "data"
@@ -92,3 +93,12 @@ def test_anchored_lines_need_their_anchors(k: int, texts: list[str]) -> None:
     for text in texts:
         if not any(a in text.lower() for a in anchors):
             assert pattern.search(text) is None
+
+
+def test_name_tokens_find_every_word_at_its_place(texts: list[str]) -> None:
+    # (name_tokens places the words of findall by str.find: the same as their matches)
+    for text in texts:
+        assert [(s, e) for _, s, e in name_tokens(text)] \
+            == [m.span() for m in WORD_RE.finditer(text)]
+    assert name_tokens("в-в в в-в'в в") == [("в-в", 0, 3), ("в", 4, 5), ("в-в'в", 6, 11),
+                                           ("в", 12, 13)]
