@@ -396,6 +396,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     numbered_at = sorted((order[j], n, j) for j, n in numbers.items())
     wrapped = wrap_width(lines)  # (a column's line of a copy of a PDF runs on below it
     # however short: a line of words in mixed case below it goes on with it)
+    rows = _RowShapes(lines)
     for i in cand:
         p = prev[i]
         if p is not None and lines[p].count("(") > lines[p].count(")"):
@@ -441,7 +442,7 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
             continue  # … sentence, of which this line is the start
         if i == last and i not in (runin or set()):
             continue
-        if _table_head(lines, i):
+        if _table_head(lines, i, rows):
             continue  # "Техника или строение" / "Не техника" / "1" / "Везение: …" / "2-5":
             # the column heads of a dice table set one cell a line
         if clause and _after_lead_in(lines, prev, order, numbers, numbered_at, i):
@@ -470,7 +471,28 @@ def _drop_false_headings(lines: list[str], nonblank: list[int], cand: list[int],
     return keep
 
 
-def _table_head(lines: list[str], i: int) -> bool:
+class _RowShapes:
+    """Whether a line is a dice table's roll cell alone ("1", "2-5") or a roll's row ("1
+    Ужасное происшествие!"), each line read once however many heads look down at it (a list of
+    many numbered lines looks at each line from the six above it)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self._cell: dict[int, bool] = {}
+        self._row: dict[int, bool] = {}
+
+    def cell(self, j: int) -> bool:
+        if j not in self._cell:
+            self._cell[j] = _DICE_CELL.fullmatch(self.lines[j]) is not None
+        return self._cell[j]
+
+    def row(self, j: int) -> bool:
+        if j not in self._row:
+            self._row[j] = _ROLL_ROW.match(self.lines[j]) is not None
+        return self._row[j]
+
+
+def _table_head(lines: list[str], i: int, rows: _RowShapes | None = None) -> bool:
     """Whether line ``i`` heads a dice table's columns: the lines right below it (no blank
     line between) reach a roll cell on a line of its own ("1", "2-5") that another follows a
     few lines on, the table's next row; or reach a row of a roll and its result ("1 Ужасное
@@ -479,16 +501,17 @@ def _table_head(lines: list[str], i: int) -> bool:
     line that names a table is its title ("Таблица повреждений техники"), and heads it."""
     if _TABLE_TITLE.search(lines[i]):
         return False
+    rows = rows or _RowShapes(lines)
     j = i + 1
-    while j < len(lines) and lines[j].strip() and not _DICE_CELL.fullmatch(lines[j]) \
-            and not _ROLL_ROW.match(lines[j]) and j - i <= _TABLE_LOOK:
+    while j < len(lines) and lines[j].strip() and not rows.cell(j) and not rows.row(j) \
+            and j - i <= _TABLE_LOOK:
         j += 1
     if j >= len(lines) or not lines[j].strip():
         return False
     below = range(j + 1, min(len(lines), j + 1 + _TABLE_LOOK))
-    if _DICE_CELL.fullmatch(lines[j]):
-        return any(_DICE_CELL.fullmatch(lines[k]) for k in below)
-    if not _ROLL_ROW.match(lines[j]) or not any(_ROLL_ROW.match(lines[k]) for k in below):
+    if rows.cell(j):
+        return any(rows.cell(k) for k in below)
+    if not rows.row(j) or not any(rows.row(k) for k in below):
         return False
     above = [line for line in lines[max(0, i - 4):i] if line.strip()][-2:]
     return any(_DICE_CUE.search(line) for line in [*above, lines[i]])
