@@ -100,6 +100,20 @@ PRICE = re.compile(r"\s*(?:[-–—:]\s*|\(\s*)((\d+)\s*(?:очк\w*|pts|points?
 # an action's cost after its name ("Перемещение (Reposition) — 1 ОД", "Рывок - 1AP"): no
 # part of the name
 ACTION_COST = re.compile(r"(?:\s+[-–—]|:)\s*\d\s*(?:ОД|AP|АР|очк\w*\s+действ\w*)\.?$", re.I)
+
+
+def has_action_cost(heading: str) -> bool:
+    """Whether a heading ends in an action's cost (:data:`ACTION_COST`: "Рывок - 1 ОД").
+
+    Its end is looked at first: the pattern, tried at each space of a long heading, is run
+    only on one that ends in "ОД", "AP", "АР" or a word "действ…" (a period and a line end
+    after them allowed, as the pattern allows them)."""
+    end = heading[:-1] if heading.endswith("\n") else heading
+    end = end[:-1] if end.endswith(".") else end
+    last = end.rsplit(None, 1)[-1].lower() if end.strip() else ""
+    if last[-2:] not in ("од", "ap", "ар") and "действ" not in last:
+        return False
+    return ACTION_COST.search(heading) is not None
 # a spell's casting value in brackets, bare or said ("(5+)", "(Колдуется на 6+)"), and the
 # notes in brackets after it ("(Сигнатурное заклинание)")
 CASTING_VALUE = re.compile(r"\s*\((?:[А-Яа-яЁё]+(?:\s+[А-Яа-яЁё]+){0,3}\s+)?\d{1,2}\+\)"
@@ -251,7 +265,8 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     if entry is not None:  # an errata's entry is named after what it amends, not its page
         h = entry.group("name").rstrip(".").strip()
     h = _NUMBERED.sub("", h)  # "4. Отступление и преследование", "1.1 Dwarf Lord": no name
-    h = CASTING_VALUE.sub("", PRICE.sub("", ACTION_COST.sub("", h))) or h
+    h = CASTING_VALUE.sub("", PRICE.sub("", ACTION_COST.sub("", h) if has_action_cost(h)
+                                        else h)) or h
     aka = _ALSO_KNOWN.match(h)
     if aka:  # "Редкие отряды, они же Rare choice": a second name after "он же", "aka"
         title, aliases = title_and_aliases(aka.group(1))

@@ -14,13 +14,13 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from ingest.sections import (
-    ACTION_COST,
     CASTING_VALUE,
     ERRATA_ENTRY,
     PRICE,
     STEP_NAME,
     Section,
     Span,
+    has_action_cost,
     is_group_title,
     names_phase,
     unparen,
@@ -420,7 +420,7 @@ def priced_entries(sections: list[Section], text: str) -> None:
     def valued(sec: Section) -> bool:
         heading = sec.heading.strip()
         return PRICE.search(heading) is not None or CASTING_VALUE.search(heading) is not None \
-            or ACTION_COST.search(heading) is not None \
+            or has_action_cost(heading) \
             or _COST_LINE.match(text, sec.body_span[0], sec.body_span[1]) is not None
 
     i = 0

@@ -18,7 +18,7 @@ from ingest.clean_spacing import _WHITESPACE_RE
 from ingest.clean_words import _HYPHEN_AHEAD, _HYPHEN_RE, CASE_ARTIFACT_RE
 from ingest.extract import _INHERIT, _INHERIT_FIRST
 from ingest.facts import _SENTENCE_END, FACT_FIRST, FACT_RE
-from ingest.sections import _PAGE_AFTER_RE
+from ingest.sections import _PAGE_AFTER_RE, ACTION_COST, has_action_cost
 from kb.lemmas import WORD_RE, name_tokens
 from rulekb.defaults import corpus_dir
 
@@ -102,3 +102,17 @@ def test_name_tokens_find_every_word_at_its_place(texts: list[str]) -> None:
             == [m.span() for m in WORD_RE.finditer(text)]
     assert name_tokens("в-в в в-в'в в") == [("в-в", 0, 3), ("в", 4, 5), ("в-в'в", 6, 11),
                                            ("в", 12, 13)]
+
+
+@pytest.mark.parametrize("heading", [
+    "Рывок - 1 ОД", "Рывок - 1ОД.", "Стрельба: 2 AP", "Атака – 1 очко действия", "Бег 1 АР\n",
+    "Рывок - 1 од.", "A - 2 ap", "X - 1 ОД\n\n", "Просто заголовок", "ОД", "", " ",
+])
+def test_action_cost_read_at_its_end_first(heading: str) -> None:
+    assert has_action_cost(heading) == (ACTION_COST.search(heading) is not None)
+
+
+def test_action_cost_of_every_line(texts: list[str]) -> None:
+    for text in texts:
+        for line in text.split("\n"):
+            assert has_action_cost(line) == (ACTION_COST.search(line) is not None)
