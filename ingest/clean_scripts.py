@@ -25,7 +25,10 @@ _CYRILLIC_TO_LATIN = dict(zip("АВЕКМНОРСТХаеорсух", "ABEKMHOPC
 _LATIN_TO_CYRILLIC = {latin: cyrillic for cyrillic, latin in _CYRILLIC_TO_LATIN.items()}
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 _LATIN = re.compile(r"[A-Za-z]")
-_WORD_END = re.compile(r"\w*")
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"  # (what \w matches)
 
 
 def _mixed_words(text: str) -> Iterator[tuple[int, str]]:
@@ -34,10 +37,11 @@ def _mixed_words(text: str) -> Iterator[tuple[int, str]]:
     holding a Cyrillic letter too."""
     pos = 0
     while (m := _LATIN.search(text, pos)) is not None:
-        start = m.start()
-        while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start, end = m.start(), m.end()
+        while start and _word_char(text[start - 1]):
             start -= 1
-        end = _WORD_END.match(text, m.end()).end()  # type: ignore[union-attr]
+        while end < len(text) and _word_char(text[end]):
+            end += 1
         word = text[start:end]
         if _CYRILLIC.search(word):
             yield start, word

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ingest.clean_furniture import _ANCHORED_LINES, _PAPER_FIRST, _furniture_lines_re
+from ingest.clean_scripts import _mixed_words
 from ingest.clean_spacing import _WHITESPACE_RE
 from ingest.clean_words import _HYPHEN_AHEAD, _HYPHEN_RE, CASE_ARTIFACT_RE
 from ingest.extract import _INHERIT, _INHERIT_FIRST
@@ -116,3 +117,10 @@ def test_action_cost_of_every_line(texts: list[str]) -> None:
     for text in texts:
         for line in text.split("\n"):
             assert has_action_cost(line) == (ACTION_COST.search(line) is not None)
+
+
+def test_mixed_words_are_the_words_of_both_alphabets(texts: list[str]) -> None:
+    # (found from their Latin letters: the words a word pattern finds holding both alphabets)
+    both = re.compile(r"\b(?=\w*[А-Яа-яЁё])(?=\w*[A-Za-z])\w+\b")
+    for text in [*texts, "Тип_Vehicle, 2Бтр, ЭпохаX, Xэпоха и Эпохa; Сounteract"]:
+        assert list(_mixed_words(text)) == [(m.start(), m.group()) for m in both.finditer(text)]
