@@ -1,10 +1,12 @@
-"""Shortcuts of the patterns scanned over whole texts change no match, on the corpus and on
+"""Shortcuts of ingest's scans of whole texts change nothing they find, on the corpus and on
 every page of tests/data.
 
 A pattern looks ahead for the characters its matches may start with, so the scan passes every
 other character at once: it finds what its alternatives alone find (a new alternative that
 starts with another character fails here). The furniture lines looked for only in a text holding
-one of their anchors fit no line of a text that holds none."""
+one of their anchors fit no line of a text that holds none. Words placed by ``str.find`` are
+where the word pattern finds them; a heading's action cost read at its end first is the
+pattern's; words of two alphabets found from their Latin letters are the word pattern's."""
 
 from __future__ import annotations
 
@@ -85,7 +87,6 @@ def test_look_ahead_on_every_kind_of_match(fast: re.Pattern[str], ahead: str,
     plain = _plain(fast, ahead)
     assert [(m.span(), m.lastgroup) for m in fast.finditer(text)] \
         == [(m.span(), m.lastgroup) for m in plain.finditer(text)]
-
 
 
 @pytest.mark.parametrize("k", range(len(_ANCHORED_LINES)))
