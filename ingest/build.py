@@ -18,7 +18,7 @@ from ingest.clean_furniture import MASTHEAD_REASON
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
 from ingest.resolve import Part, Resolver
-from ingest.sections import title_and_aliases
+from ingest.sections import title_and_aliases, trim_span
 from ingest.segment import Section, Segmentation, segment
 from kb.models import SYSTEM_TITLES, KnowledgeBase, Removal, System
 
@@ -197,9 +197,8 @@ def _outside_sections(src: SourceText, cleaned: CleanedText, seg: Segmentation
     at = 0
     text = cleaned.text
     for start, end in [*spans, (len(text), len(text))]:
-        if start > at and text[at:start].strip():
-            s = at + len(text[at:start]) - len(text[at:start].lstrip())
-            e = start - (len(text[at:start]) - len(text[at:start].rstrip()))
+        s, e = trim_span(text, (at, start)) if start > at else (at, at)
+        if e > s:
             reason = "текст до первого заголовка" if not at else "текст вне разделов"
             out.append(Removal(source=src.name, span=cleaned.to_source_span(s, e),
                                text=text[s:e], step="segment", reason=reason))

@@ -97,6 +97,18 @@ def test_anchored_lines_need_their_anchors(k: int, texts: list[str]) -> None:
             assert pattern.search(text) is None
 
 
+@pytest.mark.parametrize("line", [
+    "Вся электронная библиотека >>>",
+    "Студопедия.Орг Главная | Случайная страница | Контакты",
+    "Лекция 3. Патология дыхания.pptx", "Правила.PDF 12,5 Мб", "— 75.00 Кб (Скачать файл)",
+    "- Количество слайдов: 24", "Формат: PDF Размер файла: 7.82 MB", "Скачать книгу",
+])
+def test_each_line_an_anchored_pattern_fits_holds_its_anchor(line: str) -> None:
+    fits = [anchors for pattern, _, anchors in _ANCHORED_LINES if pattern.search(line)]
+    assert fits, line  # (each line is one of theirs)
+    assert all(any(a in line.lower() for a in anchors) for anchors in fits)
+
+
 def test_name_tokens_find_every_word_at_its_place(texts: list[str]) -> None:
     # (name_tokens places the words of findall by str.find: the same as their matches)
     for text in texts:
