@@ -17,6 +17,7 @@ from ingest.clean import clean
 from ingest.clean_furniture import MASTHEAD_REASON
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
+from ingest.pool import in_order
 from ingest.resolve import Part, Resolver
 from ingest.sections import title_and_aliases, trim_span
 from ingest.segment import Section, Segmentation, segment
@@ -79,6 +80,7 @@ def build(
     sources: Iterable[SourceText],
     progress: Callable[[str], None] | None = None,
     unreadable: Iterable[tuple[str, str]] = (),
+    jobs: int | None = None,
 ) -> Built:
     """Build the knowledge graph of a corpus.
 
@@ -91,6 +93,9 @@ def build(
         progress: called with each file name once it is prepared.
         unreadable: (path, reason) of each input that could not be read at all (what
             ``ingest.load(..., on_error=…)`` reported).
+        jobs: processes that clean and segment the texts, then resolve the systems, side
+            by side; None: one a core for a large build, else one
+            (:func:`ingest.pool.jobs_for`). The KB is the same whatever the number.
     """
     parts: list[Part] = []
     removed: list[Removal] = []
@@ -105,8 +110,10 @@ def build(
             skipped.append((src.name, why))
             removed.append(Removal(source=src.name, span=(0, len(src.text)), text=src.text[:200],
                                    step="system", reason=why))
-            continue
-        cleaned, seg = prepare(src)
+    usable = [src for src in sources if src.system is not None]
+    prepared = in_order(prepare, usable, [len(s.text) for s in usable], jobs)
+    for src, (cleaned, seg) in zip(usable, prepared, strict=True):
+        assert src.system is not None
         removed.extend(account(src, cleaned, seg))
         chapter = cleaned.running_headers[0] if cleaned.running_headers else None
         sections = seg.sections or _whole_text(cleaned.text)
@@ -115,7 +122,7 @@ def build(
         if progress:
             progress(src.name)
     builder = Resolver(parts)
-    nodes, edges = builder.run()
+    nodes, edges = builder.run(jobs)
     systems = sorted({p.system for p in parts})
     kb = KnowledgeBase(
         systems=tuple(System(id=s, title=SYSTEM_TITLES.get(s, s)) for s in systems),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ingest.models import CleanedText, SourceText, Span
+from ingest.pool import in_order
 from ingest.resolve_facts import add_facts, add_overrides
 from ingest.resolve_mentions import link_grants, link_mentions
 from ingest.sections import Section, is_group_title, trim_span, unparen
@@ -77,13 +78,31 @@ class Resolver:
         self.facts: dict[str, list[Fact]] = defaultdict(list)
 
     # -- ids and texts ------------------------------------------------------------------
-    def run(self) -> tuple[dict[str, Node], list[Edge]]:
-        """Resolve every system in turn (by name); the nodes by id and the edges in order."""
+    def run(self, jobs: int | None = 1) -> tuple[dict[str, Node], list[Edge]]:
+        """Resolve every system (by name); the nodes by id and the edges in order.
+
+        Systems never mix: each is resolved alone, so several run side by side on ``jobs``
+        processes (:func:`ingest.pool.in_order`; None: as many as the parts' size calls for)
+        and their nodes and edges join in the systems' order, as one process gives them.
+        """
         by_system: dict[str, list[Part]] = defaultdict(list)
         for p in self.parts:
             by_system[p.system].append(p)
-        for system, parts in sorted(by_system.items()):
-            SystemResolver(self, system, parts).run()
+        systems = sorted(by_system)
+        sizes = [sum(p.section.span[1] - p.section.span[0] for p in by_system[s])
+                 for s in systems]
+        global _PENDING
+        _PENDING = by_system  # forked processes read their system's parts from here
+        try:
+            for nodes, edges in in_order(_resolve_system, systems, sizes, jobs):
+                self.nodes.update(nodes)
+                for e in edges:
+                    key = (e.source, e.target, e.kind)
+                    if key not in self.edge_keys:
+                        self.edge_keys.add(key)
+                        self.edges.append(e)
+        finally:
+            _PENDING = {}
         return self.nodes, self.edges
 
     def edge(self, source: str, target: str, kind: str, evidence: str | None = None,
@@ -95,6 +114,17 @@ class Resolver:
         self.edge_keys.add(key)
         self.edges.append(Edge(source=source, target=target, kind=kind,  # type: ignore[arg-type]
                                evidence=evidence, span=span, raw=raw))
+
+
+_PENDING: dict[str, list[Part]] = {}
+"""The parts of the systems being resolved, by system (:meth:`Resolver.run`)."""
+
+
+def _resolve_system(system: str) -> tuple[dict[str, Node], list[Edge]]:
+    """The nodes and edges of one system's parts (:data:`_PENDING`), resolved alone."""
+    alone = Resolver(_PENDING[system])
+    SystemResolver(alone, system, alone.parts).run()
+    return alone.nodes, alone.edges
 
 
 class SystemResolver:

@@ -129,10 +129,13 @@ def cli() -> None:
 @click.option("--explain", is_flag=True,
               help="Показать, как разрезан каждый текст: разделы (заголовок, родитель, "
                    "страница, смещения) и удалённый текст с причинами; база не записывается.")
+@click.option("-j", "--jobs", type=Count(1), default=None,
+              help="Сколько процессов очищают и размечают тексты одновременно (по умолчанию "
+                   "по одному на ядро, если текстов много; база от этого не меняется).")
 @click.option("-q", "--quiet", is_flag=True, help="Без индикатора выполнения и сводки.")
 @clean_errors
 def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: bool,
-          quiet: bool) -> None:
+          jobs: int | None, quiet: bool) -> None:
     """Собрать базу знаний из текстов правил CORPUS (файлы или папки).
 
     Папка даёт свои файлы *.txt и *.md и файлы вложенных папок (у каждой папки может быть
@@ -171,7 +174,7 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
         bar = tqdm(total=len(sources), desc="Сборка", unit="файл", file=sys.stderr,
                    leave=False)
     built = build_kb(sources, progress=(lambda _name: bar.update(1)) if bar else None,
-                     unreadable=[e.where_and_why() for e in unreadable])
+                     unreadable=[e.where_and_why() for e in unreadable], jobs=jobs)
     if bar:
         bar.close()
     paths_of = {s.name: s.path for s in sources}

@@ -1,0 +1,97 @@
+"""Texts cleaned and segmented, systems resolved, on several processes: how many, and the
+same KB as on one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import ingest.pool as pool
+from ingest import build, load
+from ingest.build import prepare
+from kb.store import dumps
+from rulekb.cli import cli
+from rulekb.defaults import corpus_dir
+
+BIG = pool.PARALLEL_MIN
+
+
+@pytest.mark.parametrize(("sizes", "jobs", "cores", "expected"), [
+    ((BIG,), None, 4, 1),                      # one text: nothing to share
+    ((BIG,), 4, 4, 1),                         # even when asked
+    ((BIG // 4,) * 4, None, 2, 2),             # large enough together: a process a core
+    ((BIG // 4,) * 4, None, 8, 4),             # at most one a text
+    ((BIG // 8,) * 4, None, 8, 1),             # small together: one process
+    ((BIG, BIG // 10), None, 8, 1),            # one text holds nearly all
+    ((BIG, BIG // 6), None, 8, 2),             # the second holds more than an eighth
+    ((10, 10, 10), 2, 1, 2),                   # asked: as asked, whatever the size
+    ((10, 10), 5, 1, 2),                       # but at most one a text
+    ((10, 10), 1, 8, 1),
+])
+def test_how_many_processes(sizes: tuple[int, ...], jobs: int | None, cores: int, expected: int,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "cores", lambda: cores)
+    assert pool.jobs_for(sizes, jobs) == expected
+
+
+def test_no_fork_no_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    assert pool.jobs_for((BIG, BIG), 4) == 1
+
+
+def _corpus_and_a_page(tmp_path: Path) -> list[Path]:
+    """The corpus's files and a page whose game is unknown (skipped, in its place)."""
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    for src in sorted(corpus_dir().glob("*.txt")):
+        (folder / src.name).write_bytes(src.read_bytes())
+    (folder / "002a_unknown.txt").write_text("Рецепт пирога: мука, яйца, сахар.\n",
+                                             encoding="utf-8")
+    return [folder]
+
+
+def test_the_kb_is_the_same_on_one_process_and_on_several(tmp_path: Path) -> None:
+    sources = load(_corpus_and_a_page(tmp_path))
+    names: dict[int, list[str]] = {}
+    built = {}
+    for jobs in (1, 2, 3):
+        names[jobs] = []
+        built[jobs] = build(sources, progress=names[jobs].append, jobs=jobs)
+    assert dumps(built[2].kb) == dumps(built[1].kb) == dumps(built[3].kb)
+    assert built[2].skipped == built[1].skipped
+    assert [name for name, _ in built[1].skipped] == ["002a_unknown.txt"]
+    # each text reported once it is prepared, in the files' order, whatever the processes
+    assert names[1] == names[2] == names[3] == sorted(s.name for s in sources
+                                                      if s.system is not None)
+
+
+def test_the_results_come_back_in_the_pieces_order() -> None:
+    sources = load([corpus_dir()])
+    sizes = [len(s.text) for s in sources]
+    assert [c.text for c, _ in pool.in_order(prepare, sources, sizes, 2)] == [
+        c.text for c, _ in map(prepare, sources)]
+
+
+def _fails(name: str) -> str:
+    raise ValueError(f"сбой на {name}")
+
+
+def test_a_failure_in_a_process_reaches_the_build() -> None:
+    with pytest.raises(ValueError, match="сбой на a"):
+        list(pool.in_order(_fails, ["a", "b"], [10, 10], 2))
+
+
+def test_the_command_line_takes_the_number(tmp_path: Path) -> None:
+    folder = _corpus_and_a_page(tmp_path)
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    runner = CliRunner()
+    first = runner.invoke(cli, ["build", *map(str, folder), "-o", str(one), "-q", "-j", "1"])
+    second = runner.invoke(cli, ["build", *map(str, folder), "-o", str(two), "-q",
+                                 "--jobs", "2"])
+    assert first.exit_code == second.exit_code == 1  # the unknown page skipped
+    assert one.read_bytes() == two.read_bytes()
+    refused = runner.invoke(cli, ["build", *map(str, folder), "-o", str(one), "-j", "0"])
+    assert refused.exit_code == 2
+    assert "ожидалось целое число не меньше 1" in refused.output
