@@ -30,6 +30,7 @@ import yaml
 from ingest.clean_furniture import site_furniture
 from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
+from ingest.pool import in_order
 from kb.files import os_reason
 from kb.models import SYSTEM_TITLES
 
@@ -85,6 +86,7 @@ def load(
     *,
     system: str | None = None,
     on_error: Callable[[LoadError], None] | None = None,
+    jobs: int | None = None,
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
@@ -99,6 +101,8 @@ def load(
         on_error: Called with each path that cannot be read (a missing path, an empty folder,
             an empty or binary file, a repeated name); the other paths are still read. Without
             it the first such path raises.
+        jobs: processes that detect the texts' systems side by side
+            (:func:`ingest.pool.jobs_for`; None: one a core for large texts).
 
     Returns:
         One :class:`SourceText` per file.
@@ -136,7 +140,7 @@ def load(
                 folder = file.parent
                 if folder not in configs:
                     configs[folder] = read_corpus_config(folder)
-                text = _load_file(file, configs[folder], stated)
+                text = _load_file(file, configs[folder], stated, detect=False)
                 if text.name in seen:
                     raise LoadError(
                         f"{file}: файл с именем «{text.name}» уже прочитан из "
@@ -147,7 +151,21 @@ def load(
                 continue
             seen[text.name] = text.path
             texts.append(text)
-    return texts
+    return _detected(texts, jobs)
+
+
+def _detected(texts: list[SourceText], jobs: int | None) -> list[SourceText]:
+    """The texts, each whose system no one stated given the one its words show."""
+    todo = [i for i, t in enumerate(texts) if t.system_from is None]
+    if todo:
+        detect_model()  # the table read once, before any process is forked to read it
+    found = in_order(detect_system, [texts[i].text for i in todo],
+                     [min(len(texts[i].text), DETECT_FIRST) for i in todo], jobs)
+    out = list(texts)
+    for i, system in zip(todo, found, strict=True):
+        if system is not None:
+            out[i] = texts[i].model_copy(update={"system": system, "system_from": "detected"})
+    return out
 
 
 def _files_of(path: Path) -> list[Path]:
@@ -208,8 +226,8 @@ def load_file(path: str | Path) -> SourceText:
     return _load_file(path, read_corpus_config(path.parent))
 
 
-def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = None
-               ) -> SourceText:
+def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = None,
+               detect: bool = True) -> SourceText:
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -223,7 +241,7 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
     elif config is not None and stated is not None:
         system, system_from = stated, config.origin
     else:
-        system = detect_system(text)
+        system = detect_system(text) if detect else None  # (else detected by the caller)
         system_from = "detected" if system else None
     title = config.title_of(path.name) if config else None
     title_from: SystemSource | Literal["text"] | None = config.origin if title and config else None

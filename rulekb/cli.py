@@ -130,7 +130,7 @@ def cli() -> None:
               help="Показать, как разрезан каждый текст: разделы (заголовок, родитель, "
                    "страница, смещения) и удалённый текст с причинами; база не записывается.")
 @click.option("-j", "--jobs", type=Count(1), default=None,
-              help="Сколько процессов очищают и размечают тексты одновременно (по умолчанию "
+              help="Сколько процессов читают и размечают тексты одновременно (по умолчанию "
                    "по одному на ядро, если текстов много; база от этого не меняется).")
 @click.option("-q", "--quiet", is_flag=True, help="Без индикатора выполнения и сводки.")
 @clean_errors
@@ -152,7 +152,7 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
 
     paths = list(corpus) or [defaults.corpus_dir()]
     unreadable: list[LoadError] = []
-    sources = load(paths, system=system, on_error=unreadable.append)
+    sources = load(paths, system=system, on_error=unreadable.append, jobs=jobs)
     for error in unreadable:
         click.echo(f"Пропущено: {error}", err=True)
     if explain:

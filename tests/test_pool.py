@@ -95,3 +95,21 @@ def test_the_command_line_takes_the_number(tmp_path: Path) -> None:
     refused = runner.invoke(cli, ["build", *map(str, folder), "-o", str(one), "-j", "0"])
     assert refused.exit_code == 2
     assert "ожидалось целое число не меньше 1" in refused.output
+
+
+def test_systems_detected_on_several_processes_are_those_of_one(tmp_path: Path) -> None:
+    folder = _corpus_and_a_page(tmp_path)[0]
+    stated = tmp_path / "stated"
+    stated.mkdir()
+    (stated / "corpus.toml").write_text('[files."page.txt"]\nsystem = "wh40k6"\n',
+                                        encoding="utf-8")
+    (stated / "page.txt").write_text("Рецепт пирога: мука, яйца, сахар.\n", encoding="utf-8")
+    one = load([folder, stated], jobs=1)
+    two = load([folder, stated], jobs=2)
+    assert one == two
+    assert [(s.name, s.system, s.system_from) for s in two][-3:] == [
+        ("003_0507bc63355ee559.txt", "killteam2018", "detected"),
+        ("004_d2d0171a53cebe38.txt", "whfb8", "detected"),
+        ("page.txt", "wh40k6", "corpus.toml")]
+    assert [(s.system, s.system_from) for s in two if s.name == "002a_unknown.txt"] == [
+        (None, None)]
