@@ -21,8 +21,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TypeVar
 
 PARALLEL_MIN = 256_000
-"""Characters the pieces must hold together (and the second largest piece 1/8 of it) for them
-to run on several processes: below it, starting the processes costs more than the work
+"""Characters the pieces must hold together (and all but the largest piece 1/8 of it) for
+them to run on several processes: below it, starting the processes costs more than the work
 shared (the default corpus, 100 KB, is built in one process)."""
 
 Item = TypeVar("Item")
@@ -45,8 +45,8 @@ def jobs_for(sizes: Sequence[int], jobs: int | None) -> int:
         return 1
     if jobs is not None:
         return max(1, min(jobs, len(sizes)))
-    ranked = sorted(sizes, reverse=True)
-    if sum(ranked) < PARALLEL_MIN or ranked[1] * 8 < sum(ranked):
+    total = sum(sizes)
+    if total < PARALLEL_MIN or (total - max(sizes)) * 8 < total:
         return 1  # small, or one piece holds nearly all: nothing to share
     return min(cores(), len(sizes))
 

@@ -25,7 +25,9 @@ BIG = pool.PARALLEL_MIN
     ((BIG // 4,) * 4, None, 8, 4),             # at most one a text
     ((BIG // 8,) * 4, None, 8, 1),             # small together: one process
     ((BIG, BIG // 10), None, 8, 1),            # one text holds nearly all
-    ((BIG, BIG // 6), None, 8, 2),             # the second holds more than an eighth
+    ((BIG, BIG // 6), None, 8, 2),             # the rest holds more than an eighth
+    ((BIG, *(BIG // 40,) * 20), None, 2, 2),   # many small texts beside a large one
+    ((BIG, *(BIG // 400,) * 20), None, 2, 1),  # too few of them to share
     ((10, 10, 10), 2, 1, 2),                   # asked: as asked, whatever the size
     ((10, 10), 5, 1, 2),                       # but at most one a text
     ((10, 10), 1, 8, 1),
