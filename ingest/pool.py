@@ -7,7 +7,7 @@ text's game system (:func:`ingest.load.detect_system`), cleaning and segmenting 
 build runs such pieces side by side, one process a core, and takes the results back in the
 pieces' order: the KB is the same, byte for byte, whatever the number of processes. A small
 build runs them in its own process (a pool's start costs more than it saves), and so does
-every build where processes cannot be forked (Windows, macOS's default): a forked worker
+every build off Linux (:func:`can_fork`): a forked worker
 starts with the pipeline imported, its dictionaries loaded and the build's data so far in its
 memory.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TypeVar
@@ -38,11 +39,18 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def can_fork() -> bool:
+    """Whether workers may be forked here: on Linux (on macOS fork is offered but not safe
+    with the system's libraries, which is why Python does not use it there by default; Windows
+    has none)."""
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
 def jobs_for(sizes: Sequence[int], jobs: int | None) -> int:
     """How many processes run pieces of these sizes (characters): ``jobs`` when given (at most
     one a piece), else one a core when they are large enough to share (:data:`PARALLEL_MIN`),
     else one."""
-    if len(sizes) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if len(sizes) < 2 or not can_fork():
         return 1
     if jobs is not None:
         return max(1, min(jobs, len(sizes)))

@@ -38,9 +38,17 @@ def test_how_many_processes(sizes: tuple[int, ...], jobs: int | None, cores: int
     assert pool.jobs_for(sizes, jobs) == expected
 
 
-def test_no_fork_no_pool(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pool.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+@pytest.mark.parametrize(("platform", "methods"), [
+    ("linux", ["spawn"]),                      # no fork
+    ("darwin", ["spawn", "fork", "forkserver"]),  # fork offered, not safe
+    ("win32", ["spawn"]),
+])
+def test_no_fork_no_pool(platform: str, methods: list[str],
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool.sys, "platform", platform)
+    monkeypatch.setattr(pool.multiprocessing, "get_all_start_methods", lambda: methods)
     assert pool.jobs_for((BIG, BIG), 4) == 1
+    assert pool.jobs_for((BIG, BIG), None) == 1
 
 
 def _corpus_and_a_page(tmp_path: Path) -> list[Path]:
