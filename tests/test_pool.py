@@ -1,5 +1,5 @@
-"""Texts cleaned and segmented, systems resolved, on several processes: how many, and the
-same KB as on one."""
+"""Systems detected, texts cleaned and segmented, systems resolved, on several processes:
+how many, and the same KB as on one."""
 
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ BIG = pool.PARALLEL_MIN
 def test_how_many_processes(sizes: tuple[int, ...], jobs: int | None, cores: int, expected: int,
                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pool, "cores", lambda: cores)
+    monkeypatch.setattr(pool.sys, "platform", "linux")  # (the table is Linux's, where it runs)
+    monkeypatch.setattr(pool.multiprocessing, "get_all_start_methods", lambda: ["fork", "spawn"])
     assert pool.jobs_for(sizes, jobs) == expected
 
 
