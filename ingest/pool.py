@@ -72,13 +72,15 @@ def in_order(work: Callable[[Item], Result], items: Sequence[Item], sizes: Seque
     if n == 1:
         yield from map(work, items)
         return
-    context = multiprocessing.get_context("fork")
     gc.freeze()  # what the build holds is no garbage: a worker's collections skip it
+    pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"))
     try:
-        with ProcessPoolExecutor(max_workers=n, mp_context=context) as pool:
-            order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
-            futures: dict[int, Future[Result]] = {i: pool.submit(work, items[i]) for i in order}
-            for i in range(len(items)):
-                yield futures[i].result()
+        order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
+        futures: dict[int, Future[Result]] = {i: pool.submit(work, items[i]) for i in order}
+        for i in range(len(items)):
+            yield futures[i].result()
     finally:
+        # (a failure, Ctrl-C or a caller that stops early: the pieces not begun are dropped,
+        # not waited for)
+        pool.shutdown(wait=True, cancel_futures=True)
         gc.unfreeze()

@@ -125,3 +125,20 @@ def test_systems_detected_on_several_processes_are_those_of_one(tmp_path: Path) 
         ("page.txt", "wh40k6", "corpus.toml")]
     assert [(s.system, s.system_from) for s in two if s.name == "002a_unknown.txt"] == [
         (None, None)]
+
+
+def _marks(folder_and_name: tuple[Path, str]) -> str:
+    import time
+
+    folder, name = folder_and_name
+    time.sleep(0.05)  # (a piece of work that takes a while)
+    (folder / name).write_text("", encoding="utf-8")
+    return name
+
+
+def test_a_caller_that_stops_early_drops_the_pieces_not_begun(tmp_path: Path) -> None:
+    items = [(tmp_path, f"{i}.done") for i in range(40)]
+    results = pool.in_order(_marks, items, [1] * len(items), 2)
+    assert next(results) == "0.done"
+    results.close()  # (as a failure or Ctrl-C in the caller does)
+    assert len(list(tmp_path.glob("*.done"))) < len(items)
