@@ -129,9 +129,12 @@ def cli() -> None:
 @click.option("--explain", is_flag=True,
               help="Показать, как разрезан каждый текст: разделы (заголовок, родитель, "
                    "страница, смещения) и удалённый текст с причинами; база не записывается.")
+# (the size is ingest.pool.PARALLEL_MIN, written out: importing ingest here would slow every
+# command's start; tests/test_pool.py checks the two agree)
 @click.option("-j", "--jobs", type=Count(1), default=None,
               help="Сколько процессов читают и размечают тексты одновременно (по умолчанию "
-                   "по одному на ядро, если текстов много; база от этого не меняется).")
+                   "по одному на ядро для большой сборки, от 256 000 символов, иначе один; "
+                   "база от этого не меняется).")
 @click.option("-q", "--quiet", is_flag=True, help="Без индикатора выполнения и сводки.")
 @clean_errors
 def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: bool,

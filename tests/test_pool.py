@@ -142,3 +142,8 @@ def test_a_caller_that_stops_early_drops_the_pieces_not_begun(tmp_path: Path) ->
     assert next(results) == "0.done"
     results.close()  # (as a failure or Ctrl-C in the caller does)
     assert len(list(tmp_path.glob("*.done"))) < len(items)
+
+
+def test_the_help_gives_the_size_a_build_is_shared_from() -> None:
+    shown = CliRunner().invoke(cli, ["build", "--help"]).output
+    assert f"{pool.PARALLEL_MIN:,}".replace(",", " ") in " ".join(shown.split())
