@@ -95,12 +95,10 @@ class Resolver:
         _PENDING = by_system  # forked processes read their system's parts from here
         try:
             for nodes, edges in in_order(_resolve_system, systems, sizes, jobs):
+                # (every id starts with its system's: no node or edge of one system is
+                # another's, so the systems' own lists join as they are)
                 self.nodes.update(nodes)
-                for e in edges:
-                    key = (e.source, e.target, e.kind)
-                    if key not in self.edge_keys:
-                        self.edge_keys.add(key)
-                        self.edges.append(e)
+                self.edges.extend(edges)
         finally:
             _PENDING = {}
         return self.nodes, self.edges
