@@ -15,6 +15,13 @@ mixed case inside a line are no heading to any reader of the text alone).
 of at most 50 characters from the first heading on, headings on lines of their own): the
 copies of the 40k rulebook on some document sites come so.
 
+``--caps`` takes every book page, its annotated headings set in capitals as the rulebooks'
+PDFs set them (the corpus's 40k chapter: "ДВИЖЕНИЕ АРТИЛЛЕРИИ", small capitals), then run into
+one line: five times as many pages as those whose copy already has its headings in capitals.
+Its halves keep those pages where the first split put them (a page of the ``measure`` half
+stays there), the others alternating; the ``tune`` half was read in issue 10's twenty-seventh
+pass, the ``measure`` half never.
+
 ``.venv/bin/python benchmarks/flattened.py [--details] [--all] [--wrapped]`` prints sections,
 page citations and references to corpus rules (precision and recall) of each half;
 ``--details`` lists each ``tune`` page's section counts.
@@ -93,6 +100,41 @@ def flatten(text: str, annotation: dict[str, Any]) -> str:
     return "\n".join([*lines[:first], body]) + "\n"
 
 
+def capitalise_headings(text: str, annotation: dict[str, Any]) -> str:
+    """The page with its annotated headings in capitals (from the first on): the title's
+    words at the start of its line, not the text a line runs on with ("1) Редакция. Все
+    игры …" → "1) РЕДАКЦИЯ. Все игры …")."""
+    lines = text.splitlines()
+    first = _first_heading(lines, annotation)
+    # each title's line: the first that opens with its words (as :func:`_heading_lines`)
+    heads: dict[int, str] = {}
+    for title, *_ in annotation["sections"]:
+        key = _key(title)
+        at = next((i for i, line in enumerate(lines) if key and _key(line).startswith(key)),
+                  None)
+        if at is not None and at >= first and len(key) > len(heads.get(at, "")):
+            heads[at] = key
+    out = []
+    for i, line in enumerate(lines):
+        key = heads.get(i)
+        if key is None:
+            out.append(line)
+            continue
+        # the line up to the end of the title's last word
+        words = len(key.split())
+        ends = [m.end() for m in re.finditer(r"\w+", re.sub(r"^\s*\d+[.)]?\s+", lambda m:
+                                                           " " * len(m.group()), line))]
+        end = ends[words - 1] if len(ends) >= words else len(line)
+        out.append(line[:end].upper() + line[end:])
+    return "\n".join(out) + "\n"
+
+
+def flatten_in_capitals(text: str, annotation: dict[str, Any]) -> str:
+    """The page's headings set in capitals (:func:`capitalise_headings`), then run into one
+    line (:func:`flatten`)."""
+    return flatten(capitalise_headings(text, annotation), annotation)
+
+
 WRAP_WIDTH = 50
 WRAPPED_LONGER = 60  # lines longer than this are wrapped
 
@@ -122,6 +164,30 @@ def pages(every: bool) -> dict[str, list[tuple[str, str]]]:
             if every or capitals_page((folder / page).read_text(encoding="utf-8"), anns[page]):
                 taken.append((label, page))
     return {"tune": taken[0::2], "measure": taken[1::2]}
+
+
+def caps_pages() -> dict[str, list[tuple[str, str]]]:
+    """Every book page split in two halves for ``--caps``: the pages whose headings already
+    stand in capitals keep their half of :func:`pages`, the others alternate."""
+    first = pages(every=False)
+    kept = {page: half for half, chosen in first.items() for page in chosen}
+    out: dict[str, list[tuple[str, str]]] = {"tune": [], "measure": []}
+    rest = [page for page in pages(every=True)["tune"] + pages(every=True)["measure"]
+            if page not in kept]
+    rest.sort(key=lambda page: _order(page))
+    for k, page in enumerate(rest):
+        out["tune" if k % 2 == 0 else "measure"].append(page)
+    for page, half in kept.items():
+        out[half].append(page)
+    for half in out:
+        out[half].sort(key=_order)
+    return out
+
+
+def _order(page: tuple[str, str]) -> tuple[int, str]:
+    """A page's place in the sets' order (:data:`LEARNED_SETS`)."""
+    label, name = page
+    return (LEARNED_SETS.index("heldout" if label == "held-out" else label), name)
 
 
 def score(chosen: list[tuple[str, str]], shape: Any = flatten) -> dict[str, dict[str, Score]]:
@@ -165,6 +231,17 @@ def totals(scores: dict[str, dict[str, Score]]) -> str:
 def main() -> None:
     print("precision/recall (matched/found, matched/annotated)")
     wrapped = "--wrapped" in sys.argv
+    if "--caps" in sys.argv:
+        for half, chosen in caps_pages().items():
+            scores = score(chosen, flatten_in_capitals)
+            print(f"{half:<8} every book page, headings set in capitals, in one line, "
+                  f"{len(chosen)} pages: {totals(scores)}")
+            if "--details" in sys.argv and half == "tune":
+                for page, by_category in scores.items():
+                    s = by_category["sections"]
+                    print(f"  {page}: sections {s.kb_matched}/{s.kb_total}, "
+                          f"{s.gold_matched}/{s.gold_total}")
+        return
     for every in (False, True) if "--all" in sys.argv else (False,):
         for half, chosen in pages(every).items():
             scores = score(chosen, wrap if wrapped else flatten)

@@ -33,12 +33,12 @@ from ingest.sections import (
     title_and_aliases,
 )
 from ingest.segment_colons import colon_run_ins, paragraph_labels
-from ingest.segment_flat import caps_runs, segment_flat
+from ingest.segment_flat import FLAT_LINE, caps_runs, flat_line_breaks, segment_flat
 from ingest.segment_headings import is_heading_line
 from ingest.segment_lines import segment_lines
 from ingest.segment_lists import flattened_list_breaks
 from ingest.segment_names import english_twins, name_english_headings, repeated_headings
-from ingest.segment_nesting import nest_lines
+from ingest.segment_nesting import nest_lines, priced_entries, steps_under_heading
 from ingest.segment_titles import title_over_parts
 from ingest.vocabulary import vocabulary
 from kb.lemmas import lemma
@@ -90,13 +90,17 @@ def segment(
     lines = text.split("\n")
     # the flattened PDF: long lines with headings inside them
     flat = sum(len(line) for line in lines
-               if len(line) > 300 and len(caps_runs(line, stressed=True)) >= 2)
+               if len(line) > FLAT_LINE and len(caps_runs(line, stressed=True)) >= 2)
     if flat > len(text) / 2:
         result = segment_flat(text, vocab)
         if not any(s.is_unit_type for s in result.sections):
             # (the unit types' chapter places its rules by its types: above) a page of other
             # rules nests as a page of lines does, by the words and numbers of its headings
             nest_lines(result.sections, text, vocab, system, {})
+            # and, as there, a sequence's numbered steps and an army book's priced entries go
+            # under the heading right above them ("ТАЛИСМАНЫ … ТАЛИСМАН ЗАЩИТЫ - 10 ОЧКОВ")
+            steps_under_heading(result.sections, text)
+            priced_entries(result.sections, text)
         # a chapter's or a mission's title in capitals over its parts, as on a page of lines
         title_over_parts(result.sections, text, titled)
     else:
@@ -111,6 +115,9 @@ def segment(
         # so does each item of a list a page's copy ran into one line ("… 1) Редакция. Все
         # игры … 2) Домашние правила. Любые …")
         breaks += flattened_list_breaks(text)
+        # and so do the headings inside a page run into one line under lines of a site or a
+        # preamble ("… Персонажи во второй ряд. КОМАНДИР Командир всегда имеет …")
+        breaks += flat_line_breaks(text)
         lined = text
         if breaks:
             chars = list(text)

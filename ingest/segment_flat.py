@@ -19,12 +19,13 @@ from ingest.sections import (
     trim_span,
 )
 from ingest.vocabulary import Vocabulary
-from kb.lemmas import WORD_RE, lemma_key, lemma_words, pos
+from kb.lemmas import WORD_RE, fold, lemma_key, lemma_words, morph, pos
 
 _CAPS_WORD = r"[А-ЯЁ][А-ЯЁ\-]*[А-ЯЁ](?![А-Яа-яЁё\w])"
 _CAPS_ONE = r"[ИСВОАКУ](?=\s+[А-ЯЁ(][А-ЯЁ\s])"
-# a number inside a heading, between its words: "РУКОПАШНОЕ ОРУЖИЕ 41-ГО ТЫСЯЧЕЛЕТИЯ"
-_CAPS_NUMBER = r"\d+(?:-[А-ЯЁа-яё]{1,3})?(?=[ ,]+[А-ЯЁ]{2})"
+# a number inside a heading, between its words: "РУКОПАШНОЕ ОРУЖИЕ 41-ГО ТЫСЯЧЕЛЕТИЯ",
+# "УРОВЕНЬ 1: ЗЕЛЁНЫЙ НОВИЧОК"
+_CAPS_NUMBER = r"\d+(?:-[А-ЯЁа-яё]{1,3})?(?=(?:[ ,]+|:[ ]+)[А-ЯЁ]{2})"
 _CAPS_RUN = re.compile(
     rf"(?<![А-Яа-яЁё\w])(?:{_CAPS_WORD}|{_CAPS_ONE})"
     # (a subtitle after a colon goes on the title: "КАРТА РАССТАНОВКИ: РАССВЕТ ВОЙНЫ")
@@ -34,6 +35,18 @@ _CAPS_RUN = re.compile(
     # КОЛИЧЕСТВО ШЕРЕНГ (RANK BONUS)")
     rf"(?:[!?](?![\w!?]))?(?:[ ]*\([A-Z][A-Z ,'&!?-]*[A-Z!?]\))?"
 )
+# an army book entry's price after its name, in capitals or not ("ОБСИДИАНОВЫЙ МАГНИТ - 45
+# ОЧКОВ", "ПРИЗРАЧНОЕ СОСТОЯНИЕ (50 ОЧКОВ)", "ТАЛИСМАН ЗАЩИТЫ - 10 очков"): the heading's, as
+# on a line of its own (:data:`ingest.sections.PRICE`)
+_PRICE_AFTER = re.compile(r"[ ]*(?:[-–—:][ ]*|\([ ]*)\d+[ ]*(?:очк[а-яё]*|pts|points?)\.?"
+                          r"(?:[ ]*\))?(?![\w])", re.IGNORECASE)
+# a step's number right before its heading, after a sentence's end or another heading ("…
+# тесты. 2. ДВИЖЕНИЕ Подразделения …"): the heading's, as on a line of its own
+_NUMBER_BEFORE = re.compile(r"(?:^|(?<=[.!?:;»\")][ ])|(?<=[А-ЯЁ][ ]))(\d{1,2}[.)])[ ]+$")
+# …unless the stop before it ends an abbreviation whose number it is ("… на с. 56. НАШЕ
+# ОРУЖИЕ …": a page cited, "стр. 5", "п. 3", "рис. 2")
+_ABBREVIATION_BEFORE = re.compile(r"(?<![\w])(?:с|стр|гл|п|пп|рис|ст|табл|разд)\.[ ]$",
+                                  re.IGNORECASE)
 # a word in lower case right before a run, with no sentence's end between them
 _LOWER_BEFORE = re.compile(r"[а-яё][а-яё\-]*[ ]+$")
 # what follows a word stressed in capitals inside a sentence: a word in lower case, or a
@@ -47,9 +60,11 @@ def caps_runs(text: str, stressed: bool = False) -> list[tuple[int, int]]:
     before another or a stop ("это действительно ПОЛЕ деятельности", "машины автоматически
     ПРОИГРЫВАЮТ."), is a word stressed, not a heading: it counts only with ``stressed`` (the
     layout's shape, runs of capitals in long lines, is told by them all)."""
-    runs = []
+    runs: list[tuple[int, int]] = []
     for m in _CAPS_RUN.finditer(text):
         s, e = m.start(), m.end()
+        if runs and s < runs[-1][1]:
+            continue  # the price of the heading before it ("- 45 ОЧКОВ")
         chunk = text[s:e].rstrip(" ,")
         e = s + len(chunk)
         letters = re.findall(r"[А-ЯЁ]{3,}", chunk)
@@ -61,8 +76,51 @@ def caps_runs(text: str, stressed: bool = False) -> list[tuple[int, int]]:
         if not stressed and _LOWER_BEFORE.search(text, max(0, s - 40), s) \
                 and _SENTENCE_GOES_ON.match(text, e):
             continue
-        runs.append((s, e))
+        price = _PRICE_AFTER.match(text, e)
+        number = _NUMBER_BEFORE.search(text, max(0, s - 6), s)
+        if number is not None and (not runs or runs[-1][1] <= number.start(1)) \
+                and _ABBREVIATION_BEFORE.search(text, max(0, number.start(1) - 7),
+                                                number.start(1)) is None:
+            s = number.start(1)
+        runs.append((s, price.end() if price else e))
     return runs
+
+
+FLAT_LINE = 300
+"""A line this long holding two runs of capitals that may be headings is a page run into
+one line (:func:`flat_line_breaks`, and ``ingest.segment``'s test of the layout)."""
+
+
+# what a sentence opens with after a heading: a capital, a quote, a bracket or a number
+_OPENS_SENTENCE = re.compile(r"[ ]+[А-ЯЁA-Z«\"„“(\d]")
+INLINE_HEADINGS_LINE = 200
+"""A line this long holding two runs of capitals that may be headings, in a text of lines,
+is a page run into one line below the lines of its site or preamble (:func:`flat_line_breaks`;
+a page's copy may stop a few sentences in)."""
+
+
+def flat_line_breaks(text: str) -> list[int]:
+    """In a text of lines, the offsets of the spaces around the headings inside its lines
+    run into one (each becomes a line break, so the offsets of ``text`` stay): a line of
+    :data:`INLINE_HEADINGS_LINE` characters or more holding two runs of capitals that may be
+    headings (:func:`caps_runs`), as a page run into one line holds them, when the page's
+    lines above it (a site's, a preamble) keep the whole text from the flattened layout; or
+    opening with one, a sentence after it (a page of one heading so run)."""
+    breaks: list[int] = []
+    at = 0
+    for line in text.split("\n"):
+        runs = caps_runs(line) if len(line) >= INLINE_HEADINGS_LINE else []
+        # (one heading opening the line, a sentence after it: "АЛЬЯНСЫ Игра Warhammer – это
+        # …", "БОЕВОЙ ДУХ «Полностью посвящай себя …»")
+        alone = len(runs) == 1 and runs[0][0] == 0 and _OPENS_SENTENCE.match(
+            line, runs[0][1]) is not None
+        for s, e in runs if len(runs) >= 2 or alone else []:
+            if s > 0 and line[s - 1] == " ":
+                breaks.append(at + s - 1)
+            if e < len(line) and line[e] == " ":
+                breaks.append(at + e)
+        at += len(line) + 1
+    return breaks
 
 
 def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
@@ -90,7 +148,13 @@ def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
                 items.append(("type", ps, pe, part))
                 pos = pe
         else:
-            items.append(("head", s, e, chunk))
+            cut = fused_headings(chunk)
+            if cut is None:
+                items.append(("head", s, e, chunk))
+            else:  # two headings with no text between them: the title over its first part
+                first = chunk[:cut].rstrip(" ,:")
+                items.append(("head", s, s + len(first), first))
+                items.append(("head", s + cut, e, chunk[cut:]))
 
     lead_title = _lead_title(text, items) if items else None
     if lead_title is not None:
@@ -178,6 +242,44 @@ def segment_flat(text: str, vocab: Vocabulary) -> Segmentation:
             sections[owner].extra_spans.extend(untitled)
     _phases_over_steps(sections)
     return Segmentation(sections, sorted(flavour, key=lambda f: f.span), "flat")
+
+
+def fused_headings(chunk: str) -> int | None:
+    """Where a second heading starts inside a run of capitals that holds two, one right
+    above the other with no text between (a chapter's title over its first part): at the
+    words that repeat the run's first ones ("КАРТЫ РАССТАНОВКИ КАРТА РАССТАНОВКИ: РАССВЕТ
+    ВОЙНЫ"), or at an adjective in the nominative right after a noun in the genitive, only a
+    space between them, which opens a new name, as no name goes on so ("ПРАВИЛА ТУРНИРА
+    ОБЩИЕ И СПЕЦИАЛЬНЫЕ ПРАВИЛА", "СПОСОБНОСТИ ВАМПИРА ПРИЗРАЧНОЕ СОСТОЯНИЕ (50 ОЧКОВ)"; not
+    "КАРТА РАССТАНОВКИ: АВАНГАРДНЫЙ УДАР"); each part two words at least."""
+    found = list(WORD_RE.finditer(chunk))
+    if len(found) < 4:
+        return None
+    keys = [lemma_key(m.group()) for m in found]
+    for k in range(2, len(found) // 2 + 1):
+        if keys[k:2 * k] == keys[:k]:
+            return found[k].start()
+    for k in range(2, len(found) - 1):
+        if not chunk[found[k - 1].end():found[k].start()].isspace():
+            continue  # a subtitle after a colon, a name in brackets: one heading
+        if _genitive_noun(found[k - 1].group()) and _nominative_adjective(found[k].group()):
+            return found[k].start()
+    return None
+
+
+def _genitive_noun(word: str) -> bool:
+    """Whether every reading of ``word`` is a noun, and one in the genitive."""
+    parses = morph().parse(fold(word).lower())
+    return bool(parses) and all(p.tag.POS == "NOUN" for p in parses) \
+        and any(p.tag.case == "gent" for p in parses)
+
+
+def _nominative_adjective(word: str) -> bool:
+    """Whether ``word`` is first read as a full adjective (or participle) in the
+    nominative."""
+    parses = morph().parse(fold(word).lower())
+    return bool(parses) and parses[0].tag.POS in ("ADJF", "PRTF") \
+        and parses[0].tag.case == "nomn"
 
 
 # the words of a unit type's title that name no type in particular

@@ -196,7 +196,11 @@ NEVER_BUILT_ON: dict[str, dict[str, tuple[float, float]]] = {
                "named_refs_in_corpus": (0.79, 0.79), "facts": (0.73, 0.37)},
     # the sixth pass's last clean set, measured twice and read in the seventh pass, after the
     # eighth set was collected and measured: a development set since
-    "fresh7": {"system": (0.99, 0.99), "sections": (0.70, 0.78), "page_refs": (0.99, 0.99)},
+    # (issue 10's twenty-seventh pass: two headings with no text between them in a run of
+    # capitals are two, "СХЕМА ОРГАНИЗАЦИИ ВОЙСКА" over the chart's first cell "ОСНОВНЫЕ
+    # ПОДРАЗДЕЛЕНИЯ ОБЯЗАТЕЛЬНО", whose cells its reader takes for no sections: one more
+    # section found, none more matched, sections 0.71/0.79 -> 0.68/0.79)
+    "fresh7": {"system": (0.99, 0.99), "sections": (0.68, 0.78), "page_refs": (0.99, 0.99)},
     # the seventh pass's development set of list-shaped pages (army books' items, codex rules,
     # a forum's questions), collected to be read
     # (the detection's 35 training pages find every page of it: system 0.83/0.50 -> 1.00/1.00,

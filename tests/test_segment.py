@@ -12,6 +12,7 @@ import pytest
 from ingest.build import account, prepare
 from ingest.models import PageMark, SourceText
 from ingest.segment import is_heading_line, segment, title_and_aliases
+from ingest.segment_flat import caps_runs, fused_headings
 
 DATA = Path(__file__).parent / "data" / "segment"
 SYSTEMS = {"whfb_page": "whfb8", "killteam_lines": "killteam2018",
@@ -353,3 +354,72 @@ def test_flattened_pages_lose_no_text(case: dict[str, object]) -> None:
     if not any(a <= 0 < b for a, b in in_sections):
         assert any(r.reason == "текст до первого заголовка" and r.text.startswith("Глава о")
                    for r in removed)
+
+
+# a run of capitals that holds two headings (a title right over its first part) → the second
+# one's words; None: one heading
+FUSED = [
+    ("ПРАВИЛА ТУРНИРА ОБЩИЕ И СПЕЦИАЛЬНЫЕ ПРАВИЛА", "ОБЩИЕ И СПЕЦИАЛЬНЫЕ ПРАВИЛА"),
+    ("СПОСОБНОСТИ ВАМПИРА ПРИЗРАЧНОЕ СОСТОЯНИЕ (50 ОЧКОВ)", "ПРИЗРАЧНОЕ СОСТОЯНИЕ (50 ОЧКОВ)"),
+    ("КАРТЫ РАССТАНОВКИ КАРТА РАССТАНОВКИ: РАССВЕТ ВОЙНЫ", "КАРТА РАССТАНОВКИ: РАССВЕТ ВОЙНЫ"),
+    ("СХЕМА ОРГАНИЗАЦИИ ВОЙСКА ОСНОВНЫЕ ПОДРАЗДЕЛЕНИЯ", "ОСНОВНЫЕ ПОДРАЗДЕЛЕНИЯ"),
+    ("КАРТА РАССТАНОВКИ: АВАНГАРДНЫЙ УДАР", None),
+    ("РУКОПАШНОЕ ОРУЖИЕ 41-ГО ТЫСЯЧЕЛЕТИЯ", None),
+    ("СТРЕЛЬБА ПО БОЕВОЙ МАШИНЕ", None),
+    ("ОРУЖИЕ БЛИЖНЕГО БОЯ ХАОСА", None),
+    ("БОЕВОЙ ДУХ И ОТСТУПАТЕЛЬНЫЕ МАНЁВРЫ", None),
+    ("ЛЕТАЮЩИЕ МОНСТРУОЗНЫЕ СОЗДАНИЯ", None),
+    ("ЭЛЬДАРСКИЕ (И ТЁМНОЭЛЬДАРСКИЕ) ГРАВИЦИКЛЫ", None),
+    ("ТЕСТ НА ЛИДЕРСТВО", None),
+]
+
+
+@pytest.mark.parametrize(("run", "second"), FUSED)
+def test_a_run_of_capitals_holding_two_headings(run: str, second: str | None) -> None:
+    cut = fused_headings(run)
+    assert (run[cut:] if cut is not None else None) == second
+
+
+# a run of capitals with what a heading holds around it in a page run into one line
+CAPS_RUNS = [
+    ("… носителю. ОБСИДИАНОВЫЙ МАГНИТ - 45 ОЧКОВ Даёт", "ОБСИДИАНОВЫЙ МАГНИТ - 45 ОЧКОВ"),
+    ("… носителю. ТАЛИСМАН ЗАЩИТЫ - 10 очков Даёт", "ТАЛИСМАН ЗАЩИТЫ - 10 очков"),
+    ("… тумана. ИЗ РОДА УПЫРЕЙ (25 ОЧКОВ) Вампир", "ИЗ РОДА УПЫРЕЙ (25 ОЧКОВ)"),
+    ("… тесты. 2. ДВИЖЕНИЕ Подразделения", "2. ДВИЖЕНИЕ"),
+    ("… в главе «Боевой дух» на с. 56. НАШЕ ОРУЖИЕ БЕСПОЛЕЗНО Если", "НАШЕ ОРУЖИЕ БЕСПОЛЕЗНО"),
+    ("… см. стр. 5. ДВИЖЕНИЕ Подразделения", "ДВИЖЕНИЕ"),
+    ("… время. УРОВЕНЬ 1: ЗЕЛЁНЫЙ НОВИЧОК Для", "УРОВЕНЬ 1: ЗЕЛЁНЫЙ НОВИЧОК"),
+]
+
+
+@pytest.mark.parametrize(("text", "run"), CAPS_RUNS)
+def test_a_heading_in_a_line_holds_its_number_and_price(text: str, run: str) -> None:
+    assert [text[s:e] for s, e in caps_runs(text)] == [run]
+
+
+# a page run into one line below lines of its site or a preamble (a text of lines): its
+# headings inside the long line are headings still; a word stressed in capitals is not
+_LONG = (" Модели этого типа следуют всем обычным правилам своего отряда, но получают"
+         " особые преимущества, описанные ниже, и теряют их, когда покидают отряд.")
+_PREAMBLE = ("Глава из книги правил, как её дал сайт документов, с его строками над ней.\n"
+             "Текст ниже скопирован со страницы книги и идёт одной строкой до конца.\n"
+             "Её заголовки набраны заглавными буквами внутри этой строки.\n")
+INLINE_HEADINGS = [
+    (_PREAMBLE + "КОМАНДИР Командир всегда имеет чуть"
+     " лучший профиль, чем рядовые модели." + _LONG + " ВООРУЖЕНИЕ И ДОСПЕХИ Модель командира"
+     " часто имеет оружие получше." + _LONG + "\n", ["Командир", "Вооружение и доспехи"]),
+    (_PREAMBLE + "АЛЬЯНСЫ Игра Warhammer – это обычно столкновение двух армий." + _LONG
+     + _LONG + "\n", ["Альянсы"]),
+    (_PREAMBLE + "БОЕВОЙ ДУХ «Полностью посвящай себя долгу и службе своим.»" + _LONG
+     + _LONG + "\n", ["Боевой дух"]),
+    (_PREAMBLE + "ОЧЕНЬ важно помнить, что правила меняются от редакции к редакции." + _LONG
+     + _LONG + "\n", []),
+    (_PREAMBLE + "Помните: модели этого отряда ВСЕГДА проходят тест на панику." + _LONG
+     + _LONG + "\n", []),
+]
+
+
+@pytest.mark.parametrize(("text", "titles"), INLINE_HEADINGS)
+def test_headings_inside_a_long_line_under_lines(text: str, titles: list[str]) -> None:
+    result = segment(text, "whfb8")
+    assert [s.title for s in result.sections if not s.is_passage] == titles
