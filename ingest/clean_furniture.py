@@ -547,8 +547,11 @@ def _link_lists(text: str) -> list[Edit]:
 
 
 # a line's opening words in capitals before a capitalised word of its text ("ГЛОССАРИЙ Эта
-# секция …", "СТРЕЛЬБА ПО ТЕХНИКЕ Технику намного …")
-_CAPS_TITLE_OPENING = re.compile(r"([А-ЯЁ][А-ЯЁ-]{2,}(?:[ ,]+[А-ЯЁ][А-ЯЁ-]*)*)(?= [А-ЯЁ][а-яё])")
+# секция …", "СТРЕЛЬБА ПО ТЕХНИКЕ Технику намного …", a number among them: "БРОНЯ 41-ОГО
+# ТЫСЯЧЕЛЕТИЯ Большинство …")
+_CAPS_TITLE_OPENING = re.compile(
+    r"([А-ЯЁ][А-ЯЁ-]{2,}(?:[ ,]+(?:[А-ЯЁ][А-ЯЁ-]*|\d+(?:-[А-ЯЁ]{1,3})?(?= [А-ЯЁ]{2})))*)"
+    r"(?= [А-ЯЁ][а-яё])")
 # the English name of a title in brackets on the line under it ("ХАРАКТЕРЫ" / "(Characters)")
 _BRACKETED_START = re.compile(r"^\([A-Za-z][A-Za-z ',&-]{0,60}\)\s*")
 

@@ -29,7 +29,8 @@ _CAPS_NUMBER = r"\d+(?:-[А-ЯЁа-яё]{1,3})?(?=(?:[ ,]+|:[ ]+)[А-ЯЁ]{2})"
 _CAPS_RUN = re.compile(
     rf"(?<![А-Яа-яЁё\w])(?:{_CAPS_WORD}|{_CAPS_ONE})"
     # (a subtitle after a colon goes on the title: "КАРТА РАССТАНОВКИ: РАССВЕТ ВОЙНЫ")
-    rf"(?:(?:[ ,]+|:[ ]+(?=[А-ЯЁ]{{2}}))"
+    # (and a part after a dash: "АТРИБУТ ШКОЛЫ – ПРОКЛЯТИЕ БЕССМЕРТИЯ")
+    rf"(?:(?:[ ,]+|:[ ]+(?=[А-ЯЁ]{{2}})|[ ]+[–—][ ]+(?=[А-ЯЁ]{{2}}))"
     rf"(?:(?:\(\s*)?(?:{_CAPS_WORD}|{_CAPS_ONE})(?:\s*\))?|{_CAPS_NUMBER}))*"
     # (a cry's mark, and the English name in brackets: "БЕЖАТЬ! (FLEE!)", "БОНУС ЗА
     # КОЛИЧЕСТВО ШЕРЕНГ (RANK BONUS)")
@@ -109,7 +110,10 @@ def flat_line_breaks(text: str) -> list[int]:
     breaks: list[int] = []
     at = 0
     for line in text.split("\n"):
-        runs = caps_runs(line) if len(line) >= INLINE_HEADINGS_LINE else []
+        # (each run with the period a heading run in may end with: "УСИЛЕННЫЕ ВОРОТА. Самая
+        # слабая точка …")
+        runs = [(s, e + 1 if line.startswith(". ", e) else e)
+                for s, e in (caps_runs(line) if len(line) >= INLINE_HEADINGS_LINE else [])]
         # (one heading opening the line, a sentence after it: "АЛЬЯНСЫ Игра Warhammer – это
         # …", "БОЕВОЙ ДУХ «Полностью посвящай себя …»")
         alone = len(runs) == 1 and runs[0][0] == 0 and _OPENS_SENTENCE.match(
