@@ -8,6 +8,7 @@ picture captions and flavour quotes are mixed in (they become :class:`Flavour` i
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ingest.sections import (
     Flavour,
@@ -271,6 +272,7 @@ def fused_headings(chunk: str) -> int | None:
     return None
 
 
+@lru_cache(maxsize=20_000)
 def _genitive_noun(word: str) -> bool:
     """Whether every reading of ``word`` is a noun, and one in the genitive."""
     parses = morph().parse(fold(word).lower())
@@ -278,6 +280,7 @@ def _genitive_noun(word: str) -> bool:
         and any(p.tag.case == "gent" for p in parses)
 
 
+@lru_cache(maxsize=20_000)
 def _nominative_adjective(word: str) -> bool:
     """Whether ``word`` is first read as a full adjective (or participle) in the
     nominative."""
