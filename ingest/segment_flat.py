@@ -30,8 +30,9 @@ _CAPS_NUMBER = r"\d+(?:-[А-ЯЁа-яё]{1,3})?(?=(?:[ ,]+|:[ ]+)[А-ЯЁ]{2})"
 _CAPS_RUN = re.compile(
     rf"(?<![А-Яа-яЁё\w])(?:{_CAPS_WORD}|{_CAPS_ONE})"
     # (a subtitle after a colon goes on the title: "КАРТА РАССТАНОВКИ: РАССВЕТ ВОЙНЫ")
-    # (and a part after a dash: "АТРИБУТ ШКОЛЫ – ПРОКЛЯТИЕ БЕССМЕРТИЯ")
-    rf"(?:(?:[ ,]+|:[ ]+(?=[А-ЯЁ]{{2}})|[ ]+[–—][ ]+(?=[А-ЯЁ]{{2}}))"
+    # (and a part of two words or more after a dash: "АТРИБУТ ШКОЛЫ – ПРОКЛЯТИЕ БЕССМЕРТИЯ";
+    # one word after it is the site's name after a page's title, "… — КИБЕРПЕДИЯ")
+    rf"(?:(?:[ ,]+|:[ ]+(?=[А-ЯЁ]{{2}})|[ ]+[–—][ ]+(?=[А-ЯЁ]{{2}}[А-ЯЁ-]*[ ]+[А-ЯЁ]{{2}}))"
     rf"(?:(?:\(\s*)?(?:{_CAPS_WORD}|{_CAPS_ONE})(?:\s*\))?|{_CAPS_NUMBER}))*"
     # (a cry's mark, and the English name in brackets: "БЕЖАТЬ! (FLEE!)", "БОНУС ЗА
     # КОЛИЧЕСТВО ШЕРЕНГ (RANK BONUS)")
