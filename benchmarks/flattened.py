@@ -22,8 +22,8 @@ Its halves keep those pages where the first split put them (a page of the ``meas
 stays there), the others alternating; the ``tune`` half was read in issue 10's twenty-seventh
 pass, the ``measure`` half never.
 
-``.venv/bin/python benchmarks/flattened.py [--details] [--all] [--wrapped]`` prints sections,
-page citations and references to corpus rules (precision and recall) of each half;
+``.venv/bin/python benchmarks/flattened.py [--details] [--all] [--wrapped] [--caps]`` prints
+sections, page citations and references to corpus rules (precision and recall) of each half;
 ``--details`` lists each ``tune`` page's section counts.
 """
 
@@ -172,9 +172,9 @@ def caps_pages() -> dict[str, list[tuple[str, str]]]:
     first = pages(every=False)
     kept = {page: half for half, chosen in first.items() for page in chosen}
     out: dict[str, list[tuple[str, str]]] = {"tune": [], "measure": []}
-    rest = [page for page in pages(every=True)["tune"] + pages(every=True)["measure"]
-            if page not in kept]
-    rest.sort(key=lambda page: _order(page))
+    every = pages(every=True)
+    rest = sorted((page for page in every["tune"] + every["measure"] if page not in kept),
+                  key=_order)
     for k, page in enumerate(rest):
         out["tune" if k % 2 == 0 else "measure"].append(page)
     for page, half in kept.items():
