@@ -95,8 +95,10 @@ _NUMBERED = re.compile(r"^(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+[.)]?|\d{1,2}\s?[-
 # "(25 очков)", "15 pts"), with who may take it in brackets after it ("Лук Мореплавателя - 60
 # очков (только Морской Шлем)"), or a spell's casting value ("Огненный шар (5+)"): no part of
 # the name (group 1: the price as written, "60 очков"; group 2: its number)
-PRICE = re.compile(r"\s*(?:[-–—:]\s*|\(\s*)((\d+)\s*(?:очк\w*|pts|points?))\.?\s*\)?"
-                   r"(?:\s*\([^()\n]{1,80}\))?$", re.I)
+PRICE_AMOUNT = r"(?:[-–—:]\s*|\(\s*)((\d+)\s*(?:очк\w*|pts|points?))\.?"
+"""A price's mark and amount ("- 60 очков", "(25 очков"): :data:`PRICE` at a heading's end,
+and ``ingest.segment_flat``'s after a heading inside a line."""
+PRICE = re.compile(rf"\s*{PRICE_AMOUNT}\s*\)?(?:\s*\([^()\n]{{1,80}}\))?$", re.I)
 # an action's cost after its name ("Перемещение (Reposition) — 1 ОД", "Рывок - 1AP"): no
 # part of the name
 ACTION_COST = re.compile(r"(?:\s+[-–—]|:)\s*\d\s*(?:ОД|AP|АР|очк\w*\s+действ\w*)\.?$", re.I)

@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from ingest.sections import (
+    PRICE_AMOUNT,
     Flavour,
     Section,
     Segmentation,
@@ -41,8 +42,7 @@ _CAPS_RUN = re.compile(
 # an army book entry's price after its name, in capitals or not ("ОБСИДИАНОВЫЙ МАГНИТ - 45
 # ОЧКОВ", "ПРИЗРАЧНОЕ СОСТОЯНИЕ (50 ОЧКОВ)", "ТАЛИСМАН ЗАЩИТЫ - 10 очков"): the heading's, as
 # on a line of its own (:data:`ingest.sections.PRICE`)
-_PRICE_AFTER = re.compile(r"[ ]*(?:[-–—:][ ]*|\([ ]*)\d+[ ]*(?:очк[а-яё]*|pts|points?)\.?"
-                          r"(?:[ ]*\))?(?![\w])", re.IGNORECASE)
+_PRICE_AFTER = re.compile(rf"[ ]*{PRICE_AMOUNT}(?:[ ]*\))?(?!\w)", re.IGNORECASE)
 # a step's number right before its heading, after a sentence's end or another heading ("…
 # тесты. 2. ДВИЖЕНИЕ Подразделения …"): the heading's, as on a line of its own
 _NUMBER_BEFORE = re.compile(r"(?:^|(?<=[.!?:;»\")][ ])|(?<=[А-ЯЁ][ ]))(\d{1,2}[.)])[ ]+$")

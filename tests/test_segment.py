@@ -403,9 +403,15 @@ def test_a_heading_in_a_line_holds_its_number_and_price(text: str, run: str) -> 
 # headings inside the long line are headings still; a word stressed in capitals is not
 _LONG = (" Модели этого типа следуют всем обычным правилам своего отряда, но получают"
          " особые преимущества, описанные ниже, и теряют их, когда покидают отряд.")
+# (as long as the line below it: the text stays a text of lines, not a page in one line)
 _PREAMBLE = ("Глава из книги правил, как её дал сайт документов, с его строками над ней.\n"
              "Текст ниже скопирован со страницы книги и идёт одной строкой до конца.\n"
-             "Её заголовки набраны заглавными буквами внутри этой строки.\n")
+             "Её заголовки набраны заглавными буквами внутри этой строки.\n"
+             "Сайт хранит тысячи документов по всем предметам и разделам знаний.\n"
+             "Каждый документ можно прочитать онлайн или скачать в удобном формате.\n"
+             "Материалы публикуются пользователями сайта и проверяются модераторами.\n"
+             "Если материал нарушает ваши права, напишите администрации сайта.\n"
+             "Ниже приведён текст документа в том виде, в каком его загрузил автор.\n")
 INLINE_HEADINGS = [
     (_PREAMBLE + "КОМАНДИР Командир всегда имеет чуть"
      " лучший профиль, чем рядовые модели." + _LONG + " ВООРУЖЕНИЕ И ДОСПЕХИ Модель командира"
@@ -426,4 +432,5 @@ INLINE_HEADINGS = [
 @pytest.mark.parametrize(("text", "titles"), INLINE_HEADINGS)
 def test_headings_inside_a_long_line_under_lines(text: str, titles: list[str]) -> None:
     result = segment(text, "whfb8")
+    assert result.layout == "lines"
     assert [s.title for s in result.sections if not s.is_passage] == titles
