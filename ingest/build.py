@@ -17,11 +17,11 @@ from ingest.clean import clean
 from ingest.clean_furniture import MASTHEAD_REASON
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
-from ingest.pool import in_order
-from ingest.resolve import Part, Resolver
+from ingest.pool import in_stages
+from ingest.resolve import Part, resolve_system
 from ingest.sections import title_and_aliases, trim_span
 from ingest.segment import Section, Segmentation, segment
-from kb.models import SYSTEM_TITLES, KnowledgeBase, Removal, System
+from kb.models import SYSTEM_TITLES, Edge, KnowledgeBase, Node, Removal, System
 
 
 @dataclass
@@ -32,7 +32,11 @@ class Built:
     skipped: list[tuple[str, str]]
 
 
-def prepare(source: SourceText) -> tuple[CleanedText, Segmentation]:
+Prepared = tuple[CleanedText, Segmentation]
+"""A text cleaned and segmented."""
+
+
+def prepare(source: SourceText) -> Prepared:
     """Clean and segment one source text."""
     cleaned = clean(source)
     gaps = _gaps(source.text, cleaned)
@@ -97,7 +101,6 @@ def build(
             by side; None: one a core for a large build, else one
             (:func:`ingest.pool.jobs_for`). The KB is the same whatever the number.
     """
-    parts: list[Part] = []
     removed: list[Removal] = []
     skipped: list[tuple[str, str]] = []
     for where, why in unreadable:
@@ -111,26 +114,41 @@ def build(
             removed.append(Removal(source=src.name, span=(0, len(src.text)), text=src.text[:200],
                                    step="system", reason=why))
     usable = [src for src in sources if src.system is not None]
-    prepared = in_order(prepare, usable, [len(s.text) for s in usable], jobs)
+    prepared, resolved = in_stages(
+        prepare, usable, [len(s.text) for s in usable], [str(s.system) for s in usable],
+        _resolve, jobs, done=(lambda i: progress(usable[i].name)) if progress else None)
+    systems: set[str] = set()  # (those with a section: an empty text makes none)
     for src, (cleaned, seg) in zip(usable, prepared, strict=True):
-        assert src.system is not None
         removed.extend(account(src, cleaned, seg))
-        chapter = cleaned.running_headers[0] if cleaned.running_headers else None
-        sections = seg.sections or _whole_text(cleaned.text)
-        for i, sec in enumerate(sections):
-            parts.append(Part(src.system, src, cleaned, sec, i, chapter=chapter))
-        if progress:
-            progress(src.name)
-    builder = Resolver(parts)
-    nodes, edges = builder.run(jobs)
-    systems = sorted({p.system for p in parts})
+        if seg.sections or _whole_text(cleaned.text):
+            systems.add(str(src.system))
+    nodes: dict[str, Node] = {}
+    edges: list[Edge] = []
+    for system_nodes, system_edges in resolved.values():  # (in the systems' order)
+        # (every id starts with its system's: no node or edge of one system is another's,
+        # so the systems' own lists join as they are)
+        nodes.update(system_nodes)
+        edges.extend(system_edges)
     kb = KnowledgeBase(
-        systems=tuple(System(id=s, title=SYSTEM_TITLES.get(s, s)) for s in systems),
+        systems=tuple(System(id=s, title=SYSTEM_TITLES.get(s, s)) for s in sorted(systems)),
         nodes=tuple(sorted(nodes.values(), key=lambda n: n.id)),
         edges=tuple(edges),
         removed=tuple(sorted(removed, key=lambda r: (r.source, r.span))),
     )
     return Built(kb, skipped)
+
+
+def _resolve(system_and_texts: tuple[str, list[tuple[SourceText, Prepared]]]
+             ) -> tuple[dict[str, Node], list[Edge]]:
+    """The nodes and edges of one system, from its texts as prepared (in the files' order)."""
+    system, texts = system_and_texts
+    parts: list[Part] = []
+    for src, (cleaned, seg) in texts:
+        chapter = cleaned.running_headers[0] if cleaned.running_headers else None
+        sections = seg.sections or _whole_text(cleaned.text)
+        parts.extend(Part(system, src, cleaned, sec, i, chapter=chapter)
+                     for i, sec in enumerate(sections))
+    return resolve_system(system, parts)
 
 
 def no_system_reason(text: str) -> str:

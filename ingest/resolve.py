@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ingest.models import CleanedText, SourceText, Span
-from ingest.pool import in_order
 from ingest.resolve_facts import add_facts, add_overrides
 from ingest.resolve_mentions import link_grants, link_mentions
 from ingest.sections import Section, is_group_title, trim_span, unparen
@@ -68,7 +67,8 @@ class Part:
 
 
 class Resolver:
-    """Resolves the parts of one corpus into nodes and edges, system by system."""
+    """The nodes and edges built from the parts of one system (:class:`SystemResolver` fills
+    them)."""
 
     def __init__(self, parts: list[Part]) -> None:
         self.parts = parts
@@ -78,31 +78,6 @@ class Resolver:
         self.facts: dict[str, list[Fact]] = defaultdict(list)
 
     # -- ids and texts ------------------------------------------------------------------
-    def run(self, jobs: int | None = 1) -> tuple[dict[str, Node], list[Edge]]:
-        """Resolve every system (by name); the nodes by id and the edges in order.
-
-        Systems never mix: each is resolved alone, so several run side by side on ``jobs``
-        processes (:func:`ingest.pool.in_order`; None: as many as the parts' size calls for)
-        and their nodes and edges join in the systems' order, as one process gives them.
-        """
-        by_system: dict[str, list[Part]] = defaultdict(list)
-        for p in self.parts:
-            by_system[p.system].append(p)
-        systems = sorted(by_system)
-        sizes = [sum(p.section.span[1] - p.section.span[0] for p in by_system[s])
-                 for s in systems]
-        global _PENDING
-        _PENDING = by_system  # forked processes read their system's parts from here
-        try:
-            for nodes, edges in in_order(_resolve_system, systems, sizes, jobs):
-                # (every id starts with its system's: no node or edge of one system is
-                # another's, so the systems' own lists join as they are)
-                self.nodes.update(nodes)
-                self.edges.extend(edges)
-        finally:
-            _PENDING = {}
-        return self.nodes, self.edges
-
     def edge(self, source: str, target: str, kind: str, evidence: str | None = None,
              span: Span | None = None, raw: str | None = None) -> None:
         """Add an edge unless the same one (source, target, kind) exists or it is a loop."""
@@ -114,14 +89,11 @@ class Resolver:
                                evidence=evidence, span=span, raw=raw))
 
 
-_PENDING: dict[str, list[Part]] = {}
-"""The parts of the systems being resolved, by system (:meth:`Resolver.run`)."""
-
-
-def _resolve_system(system: str) -> tuple[dict[str, Node], list[Edge]]:
-    """The nodes and edges of one system's parts (:data:`_PENDING`), resolved alone."""
-    alone = Resolver(_PENDING[system])
-    SystemResolver(alone, system, alone.parts).run()
+def resolve_system(system: str, parts: list[Part]) -> tuple[dict[str, Node], list[Edge]]:
+    """The nodes and edges of one system's parts, resolved alone (systems never mix: each
+    resolves alone, so several may run side by side, :func:`ingest.pool.in_stages`)."""
+    alone = Resolver(parts)
+    SystemResolver(alone, system, parts).run()
     return alone.nodes, alone.edges
 
 

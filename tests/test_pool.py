@@ -74,9 +74,12 @@ def test_the_kb_is_the_same_on_one_process_and_on_several(tmp_path: Path) -> Non
     assert dumps(built[2].kb) == dumps(built[1].kb) == dumps(built[3].kb)
     assert built[2].skipped == built[1].skipped
     assert [name for name, _ in built[1].skipped] == ["002a_unknown.txt"]
-    # each text reported once it is prepared, in the files' order, whatever the processes
-    assert names[1] == names[2] == names[3] == sorted(s.name for s in sources
-                                                      if s.system is not None)
+    # each text reported once, when it is prepared: on one process the largest system's
+    # texts first (WHFB's three, the largest first), on several as they end
+    assert names[1] == ["001_ba20f991b5661e29.txt", "002_92d28caaab3bc019.txt",
+                        "004_d2d0171a53cebe38.txt", "000_622e076ea61e0607.txt",
+                        "003_0507bc63355ee559.txt"]
+    assert sorted(names[2]) == sorted(names[3]) == sorted(names[1])
 
 
 def test_the_results_come_back_in_the_pieces_order() -> None:
@@ -86,13 +89,72 @@ def test_the_results_come_back_in_the_pieces_order() -> None:
         c.text for c, _ in map(prepare, sources)]
 
 
+def _word(item: tuple[Path, str]) -> str:
+    import time
+
+    folder, word = item
+    time.sleep(0.02 if word.startswith("big") else 0.3)  # (the small group's work is slow)
+    (folder / f"{word}.done").write_text("", encoding="utf-8")
+    return word.upper()
+
+
+def _finish(group_and_items: tuple[str, list[tuple[tuple[Path, str], str]]]) -> str:
+    import os
+
+    group, items = group_and_items
+    folder = items[0][0][0]
+    small_done = len(list(folder.glob("small*.done")))
+    return f"{group}: {' '.join(result for _, result in items)}; {small_done} {os.getpid()}"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_groups_finish_takes_its_items_in_order_and_starts_when_they_are_done(
+        tmp_path: Path, jobs: int) -> None:
+    import os
+
+    words = ["small1", "big1", "small2", "big2", "small3"]
+    items = [(tmp_path, w) for w in words]
+    sizes = [10, 30, 10, 20, 10]  # the big group (50) before the small (30)
+    done: list[int] = []
+    results, finals = pool.in_stages(_word, items, sizes, [w.rstrip("123") for w in words],
+                                     _finish, jobs, done=done.append)
+    assert results == [w.upper() for w in words]
+    assert list(finals) == ["big", "small"]
+    big, small = (finals[g].split("; ") for g in ("big", "small"))
+    assert big[0] == "big: BIG1 BIG2" and small[0] == "small: SMALL1 SMALL2 SMALL3"
+    assert small[1].split()[0] == "3"  # a group finishes once its work is all done
+    if jobs == 1:
+        assert done == [1, 3, 0, 2, 4]  # the largest group's first, the largest first in it
+        assert big[1] == f"3 {os.getpid()}"  # (in this process, after all the work)
+    else:
+        assert sorted(done) == [0, 1, 2, 3, 4]
+        # the big group finished in a worker while the small group's work still ran
+        assert int(big[1].split()[0]) < 3 and big[1].split()[1] != str(os.getpid())
+
+
+def test_a_lone_groups_finish_runs_in_this_process(tmp_path: Path) -> None:
+    import os
+
+    items = [(tmp_path, f"big{i}") for i in range(3)]
+    _, finals = pool.in_stages(_word, items, [BIG] * 3, ["big"] * 3, _finish, 2)
+    assert finals["big"].endswith(f" {os.getpid()}")
+
+
 def _fails(name: str) -> str:
     raise ValueError(f"сбой на {name}")
+
+
+def _fails_group(group_and_items: tuple[str, list[tuple[str, str]]]) -> str:
+    return _fails(group_and_items[0])
 
 
 def test_a_failure_in_a_process_reaches_the_build() -> None:
     with pytest.raises(ValueError, match="сбой на a"):
         list(pool.in_order(_fails, ["a", "b"], [10, 10], 2))
+    with pytest.raises(ValueError, match="сбой на [ab]"):  # (whichever fails first)
+        pool.in_stages(_fails, ["b", "a"], [10, 10], ["b", "a"], _fails_group, 2)
+    with pytest.raises(ValueError, match="сбой на [xy]"):
+        pool.in_stages(str.upper, ["b", "a"], [10, 10], ["x", "y"], _fails_group, 2)
 
 
 def test_the_command_line_takes_the_number(tmp_path: Path) -> None:
