@@ -19,9 +19,12 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from types import FrameType
 from typing import Any, TypeVar
 
 PARALLEL_MIN = 256_000
@@ -75,18 +78,11 @@ def in_order(work: Callable[[Item], Result], items: Sequence[Item], sizes: Seque
     if n == 1:
         yield from map(work, items)
         return
-    gc.freeze()  # what the build holds is no garbage: a worker's collections skip it
-    pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"))
-    try:
+    with _pool(n) as pool:
         order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
-        futures: dict[int, Future[Result]] = {i: pool.submit(work, items[i]) for i in order}
+        futures = {i: _submit(pool, work, items[i]) for i in order}
         for i in range(len(items)):
             yield futures[i].result()
-    finally:
-        # (a failure, Ctrl-C or a caller that stops early: the pieces not begun are dropped,
-        # not waited for)
-        pool.shutdown(wait=True, cancel_futures=True)
-        gc.unfreeze()
 
 
 def in_stages(work: Callable[[Item], Result], items: Sequence[Item], sizes: Sequence[int],
@@ -124,10 +120,8 @@ def in_stages(work: Callable[[Item], Result], items: Sequence[Item], sizes: Sequ
             if done:
                 done(i)
     else:
-        gc.freeze()  # (as in in_order: what the build holds is no worker's garbage)
-        pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"))
-        try:
-            working = {pool.submit(work, items[i]): i for i in order}
+        with _pool(n) as pool:
+            working = {_submit(pool, work, items[i]): i for i in order}
             left = {group: len(ix) for group, ix in members.items()}
             finishing: dict[Future[Final], str] = {}
             while working or finishing:
@@ -141,12 +135,76 @@ def in_stages(work: Callable[[Item], Result], items: Sequence[Item], sizes: Sequ
                         done(i)
                     left[groups[i]] -= 1
                     if not left[groups[i]] and len(members) > 1:
-                        finishing[pool.submit(finish, finished(groups[i], results))] = groups[i]
-        finally:
-            # (a failure or Ctrl-C: the pieces not begun are dropped, not waited for)
-            pool.shutdown(wait=True, cancel_futures=True)
-            gc.unfreeze()
+                        finishing[_submit(pool, finish, finished(groups[i], results))] = \
+                            groups[i]
     for group in sorted(members):
         if group not in finals:
             finals[group] = finish(finished(group, results))
     return [results[i] for i in range(len(items))], {g: finals[g] for g in sorted(finals)}
+
+
+@contextmanager
+def _pool(n: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``n`` forked workers (:func:`_worker_signals`), shut down on leaving. On a
+    failure, Ctrl-C or a caller that stops early, the pieces not begun are dropped and those
+    running end (at once on a Ctrl-C at the terminal, which reaches the workers too:
+    :func:`_interruptible`); a worker is never killed, so no result is left half passed."""
+    gc.freeze()  # what the build holds is no garbage: a worker's collections skip it
+    pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_signals)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        gc.unfreeze()
+
+
+def _submit(pool: ProcessPoolExecutor, work: Callable[[Item], Result], item: Item
+            ) -> Future[Result]:
+    """``work(item)`` handed to the pool (:func:`_interruptible`), with Ctrl-C held back
+    meanwhile: a submit may fork the pool's workers, and a worker must not take a Ctrl-C
+    before it has set its signals (:func:`_worker_signals`; a signal held back reaches this
+    process once released)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return pool.submit(_interruptible, work, item)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _worker_signals() -> None:
+    """A worker's signals, set as it starts. A Ctrl-C at the terminal, or a SIGTERM sent to the
+    command's process group (``timeout``, a service manager), reaches every process of the
+    command; a worker takes it as an interruption only while it works on a piece
+    (:func:`_interruptible`). Between pieces, when it passes a piece or a result through the
+    pool's pipes, a worker that died would leave the pool broken or hung: it lets the build's
+    process, which has the signal too, end the pool (:func:`_between_pieces`)."""
+    _parent[0] = os.getppid()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _between_pieces)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _interruptible(work: Callable[[Item], Result], item: Item) -> Result:
+    """``work(item)`` in a worker, a Ctrl-C or a SIGTERM stopping it (as a KeyboardInterrupt:
+    its result, which the pool passes back to the build's process like any error; that process
+    has the signal too and reports it)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        return work(item)
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, _between_pieces)
+
+
+_parent = [0]
+"""The build's process, of which a worker is one (:func:`_worker_signals`)."""
+
+
+def _between_pieces(signum: int, frame: FrameType | None) -> None:
+    """A SIGTERM to a worker between pieces: let be while the build's process lives (it ends the
+    pool, and the worker with it, once its work is stopped), but a worker the build's process
+    left behind (killed) ends."""
+    if os.getppid() != _parent[0]:
+        os._exit(128 + signal.SIGTERM)

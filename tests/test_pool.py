@@ -209,3 +209,52 @@ def test_a_caller_that_stops_early_drops_the_pieces_not_begun(tmp_path: Path) ->
 def test_the_help_gives_the_size_a_build_is_shared_from() -> None:
     shown = CliRunner().invoke(cli, ["build", "--help"]).output
     assert f"{pool.PARALLEL_MIN:,}".replace(",", " ") in " ".join(shown.split())
+
+
+_SIGNALLED_BUILD = """
+import os, signal, sys, time
+sys.path.insert(0, {root!r})
+from ingest import pool
+
+def work(i):
+    if i == 6:
+        os.killpg(0, signal.{sig})  # (the terminal's Ctrl-C, or `timeout`, signals the group)
+    time.sleep(0.01)
+    return i
+
+def finish(group_and_items):
+    return sum(result for _, result in group_and_items[1])
+
+def stop(signum, frame):
+    raise SystemExit(143)
+
+signal.signal(signal.SIGTERM, stop)
+try:
+    if {stages!r}:
+        pool.in_stages(work, list(range(60)), [1] * 60, [str(i % 3) for i in range(60)],
+                       finish, 2)
+    else:
+        list(pool.in_order(work, list(range(60)), [1] * 60, 2))
+except KeyboardInterrupt:
+    print("прервано")
+    sys.exit(130)
+print("не прервано")
+"""
+
+
+@pytest.mark.parametrize("stages", [False, True])
+@pytest.mark.parametrize(("sig", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_to_the_whole_command_ends_it_cleanly(sig: str, code: int, stages: bool) -> None:
+    """A Ctrl-C at the terminal (or a SIGTERM from `timeout`) reaches the workers too, here in
+    the middle of a piece: the pieces stop, the command ends with its code, no worker prints a
+    traceback and none is left waiting (a worker taking the signal while passing a result
+    through the pool's pipes left the pool broken, or hung)."""
+    import subprocess
+    import sys
+
+    script = _SIGNALLED_BUILD.format(root=str(Path(__file__).resolve().parents[1]), sig=sig,
+                                     stages=stages)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, start_new_session=True)
+    assert done.returncode == code
+    assert "Traceback" not in done.stderr and "не прервано" not in done.stdout
