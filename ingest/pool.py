@@ -147,8 +147,9 @@ def in_stages(work: Callable[[Item], Result], items: Sequence[Item], sizes: Sequ
 def _pool(n: int) -> Iterator[ProcessPoolExecutor]:
     """A pool of ``n`` forked workers (:func:`_worker_signals`), shut down on leaving. On a
     failure, Ctrl-C or a caller that stops early, the pieces not begun are dropped and those
-    running end (at once on a Ctrl-C at the terminal, which reaches the workers too:
-    :func:`_interruptible`); a worker is never killed, so no result is left half passed."""
+    running are waited for (a Ctrl-C at the terminal reaches the workers too and stops them at
+    once: :func:`_interruptible`); a worker is never killed, so no result is left half
+    passed."""
     gc.freeze()  # what the build holds is no garbage: a worker's collections skip it
     pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_signals)
