@@ -180,7 +180,6 @@ def _worker_signals() -> None:
     (:func:`_interruptible`). Between pieces, when it passes a piece or a result through the
     pool's pipes, a worker that died would leave the pool broken or hung: it lets the build's
     process, which has the signal too, end the pool (:func:`_between_pieces`)."""
-    _parent[0] = os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _between_pieces)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -199,13 +198,10 @@ def _interruptible(work: Callable[[Item], Result], item: Item) -> Result:
         signal.signal(signal.SIGTERM, _between_pieces)
 
 
-_parent = [0]
-"""The build's process, of which a worker is one (:func:`_worker_signals`)."""
-
-
 def _between_pieces(signum: int, frame: FrameType | None) -> None:
     """A SIGTERM to a worker between pieces: let be while the build's process lives (it ends the
     pool, and the worker with it, once its work is stopped), but a worker the build's process
     left behind (killed) ends."""
-    if os.getppid() != _parent[0]:
+    parent = multiprocessing.parent_process()
+    if parent is None or os.getppid() != parent.pid:  # (a worker left behind is reparented)
         os._exit(128 + signal.SIGTERM)

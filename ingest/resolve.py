@@ -70,8 +70,7 @@ class Resolver:
     """The nodes and edges built from the parts of one system (:class:`SystemResolver` fills
     them)."""
 
-    def __init__(self, parts: list[Part]) -> None:
-        self.parts = parts
+    def __init__(self) -> None:
         self.nodes: dict[str, Node] = {}
         self.edges: list[Edge] = []
         self.edge_keys: set[tuple[str, str, str]] = set()
@@ -92,7 +91,7 @@ class Resolver:
 def resolve_system(system: str, parts: list[Part]) -> tuple[dict[str, Node], list[Edge]]:
     """The nodes and edges of one system's parts, resolved alone (systems never mix: each
     resolves alone, so several may run side by side, :func:`ingest.pool.in_stages`)."""
-    alone = Resolver(parts)
+    alone = Resolver()
     SystemResolver(alone, system, parts).run()
     return alone.nodes, alone.edges
 
