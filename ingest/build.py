@@ -19,7 +19,7 @@ from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
 from ingest.pool import in_stages
 from ingest.resolve import Part, resolve_system
-from ingest.sections import title_and_aliases, trim_span
+from ingest.sections import passage, title_and_aliases, trim_span
 from ingest.segment import Section, Segmentation, segment
 from kb.models import SYSTEM_TITLES, Edge, KnowledgeBase, Node, Removal, System
 
@@ -41,8 +41,14 @@ def prepare(source: SourceText) -> Prepared:
     cleaned = clean(source)
     gaps = _gaps(source.text, cleaned)
     seg = segment(cleaned.text, source.system, cleaned.pages, gaps,
-                  titled=_under_site_name(source.text, cleaned))
+                  titled=_under_site_name(source.text, cleaned),
+                  site_cuts=[cleaned.from_source(ch.span[1]) for ch in cleaned.changes
+                             if ch.step in _SITE_STEPS and not ch.after.strip()])
     return cleaned, seg
+
+
+_SITE_STEPS = frozenset({"site_furniture", "running_header", "page_footer"})
+"""The cleaning steps that cut a site's lines or a book's page furniture."""
 
 
 def _under_site_name(original: str, cleaned: CleanedText) -> bool:
@@ -183,9 +189,7 @@ def _whole_text(text: str) -> list[Section]:
         body_start = start + len(first) + len(after) - len(after.lstrip())
         return [Section(title, first, (start, start + len(first)),
                         (body_start, start + len(body)), aliases=aliases)]
-    words = body.split()
-    title = " ".join(words[:6]).rstrip(".,:;") + (" …" if len(words) > 6 else "")
-    return [Section(title, "", (start, start), (start, start + len(body)), is_passage=True)]
+    return [passage(text, start, start + len(body))]
 
 
 def account(src: SourceText, cleaned: CleanedText, seg: Segmentation) -> list[Removal]:

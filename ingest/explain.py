@@ -59,7 +59,9 @@ def explain(source: SourceText) -> str:
         if sec.heading != sec.title and sec.heading:
             marks.append(f"в тексте: «{_one_line(sec.heading)}»")
         tail = "".join(f" · {m}" for m in marks)
-        lines.append(f"  {i}. «{sec.title}» · {parent} · {pages} · заголовок {hs}–{he}, "
+        heading = ("отрывок без заголовка (назван первыми словами)" if sec.is_passage
+                   else f"заголовок {hs}–{he}")
+        lines.append(f"  {i}. «{sec.title}» · {parent} · {pages} · {heading}, "
                      f"текст {bs}–{be}{tail}")
     removed = account(source, cleaned, seg)
     lines.append(f"Удалено ({len(removed)}):")

@@ -244,7 +244,7 @@ class SystemResolver:
         if cache is None:
             tops: dict[str, list[Part]] = defaultdict(list)
             for q in self.parts:
-                if q.section.parent is None:
+                if q.section.parent is None and not q.section.is_passage:
                     tops[q.source.name].append(q)
             cache = {name: 2 * sum(1 for q in qs if _says_special_rule(q.text)) >= len(qs)
                      for name, qs in tops.items()}

@@ -376,6 +376,15 @@ def unparen(title: str) -> str:
 # spans
 
 
+def passage(text: str, start: int, end: int) -> Section:
+    """A passage of ``text[start:end]`` (stripped): rules text under no heading, kept whole and
+    titled by its first words, which name nothing (``category: passage``)."""
+    start, end = trim_span(text, (start, end))
+    ws = text[start:end].split()
+    title = " ".join(ws[:6]).rstrip(".,:;") + (" …" if len(ws) > 6 else "")
+    return Section(title, "", (start, start), (start, end), is_passage=True)
+
+
 def trim_span(text: str, span: Span) -> Span:
     """``span`` without the white space at its ends."""
     s, e = span

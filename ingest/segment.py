@@ -30,6 +30,7 @@ from ingest.sections import (
     Segmentation,
     english_lemma,
     normal_case,
+    passage,
     title_and_aliases,
 )
 from ingest.segment_colons import colon_run_ins, paragraph_labels
@@ -41,7 +42,7 @@ from ingest.segment_names import english_twins, name_english_headings, repeated_
 from ingest.segment_nesting import nest_lines, priced_entries, steps_under_heading
 from ingest.segment_titles import title_over_parts
 from ingest.vocabulary import vocabulary
-from kb.lemmas import lemma
+from kb.lemmas import WORD_RE, lemma
 
 
 class PageMarkLike(Protocol):
@@ -73,6 +74,7 @@ def segment(
     pages: Sequence[PageMarkLike] | None = None,
     gaps: dict[int, int] | None = None,
     titled: bool = False,
+    site_cuts: Sequence[int] = (),
 ) -> Segmentation:
     """Split ``text`` (cleaned) into sections.
 
@@ -85,6 +87,8 @@ def segment(
             cleaning removed counts as one blank line at least).
         titled: the text opens right under a site's name ("RED ELF" over "ПОЛЕ БОЯ"): its
             first heading is the page's title.
+        site_cuts: offsets where cleaning cut a site's lines (its furniture, a running
+            header, a page footer): the rules above the first heading start below them.
     """
     vocab = vocabulary(system)
     lines = text.split("\n")
@@ -128,8 +132,73 @@ def segment(
                                colon, titled, set(parts))
     result.sections = repeated_headings(text, english_twins(text, result.sections))
     name_english_headings(text, result.sections)
+    if result.layout == "lines":
+        _lead_passage(text, result, site_cuts)
     _assign_pages(result.sections, pages or [])
     return result
+
+
+# ---------------------------------------------------------------------------------------
+# the text above the first heading
+
+
+_SENTENCE_END = re.compile(r"[.!?…:;][»\")]*$|[.!?…][»\")]*\s+[«\"(]?[А-ЯЁA-Z]")
+_ELLIPSIS_END = re.compile(r"(?:\.\.\.|…)[»\")]*$")
+LEAD_WORDS = 8
+"""Words the first sentence of rules text above a page's first heading holds at least."""
+_JOINED_LINES = 3
+"""Lines a sentence may be wrapped over (a PDF's column wraps it)."""
+
+
+def _opens_prose(lines: list[str], k: int) -> bool:
+    """Whether line ``k`` opens a sentence of :data:`LEAD_WORDS` words or more, in lower case
+    mostly, ended within :data:`_JOINED_LINES` lines ("Модель может атаковать, если она
+    находится в базовом контакте …"; "Автоматический огонь всегда ведется с" / "BS2. …"): not
+    a menu, a title, a date, a label, a pager's numbers or a teaser of another page cut off
+    with an ellipsis ("Адаптации растений …: Большое значение … склонов...")."""
+    words = WORD_RE.findall(lines[k])
+    if 2 * sum(1 for w in words if w.isalpha()) <= max(len(words), 2):
+        return False
+    joined = lines[k].strip()
+    for line in lines[k + 1:k + _JOINED_LINES]:
+        if _SENTENCE_END.search(joined) or not line.strip():
+            break
+        joined += " " + line.strip()
+    if len(WORD_RE.findall(joined)) < LEAD_WORDS or _ELLIPSIS_END.search(joined):
+        return False
+    lower = sum(1 for ch in joined if ch.islower())
+    return 2 * lower > sum(1 for ch in joined if ch.isalpha()) \
+        and _SENTENCE_END.search(joined) is not None
+
+
+def _lead_passage(text: str, result: Segmentation, site_cuts: Sequence[int]) -> None:
+    """The rules above a page's first heading, as a passage (:func:`ingest.sections.passage`):
+    a page copied from the middle of a chapter opens with the end of a rule whose heading
+    stood on the page before ("Модель может атаковать, если она находится в базовом контакте
+    …" above "Сколько атак"). It runs from the first line that opens a sentence
+    (:func:`_opens_prose`) below the site's lines cleaning cut (``site_cuts``) and the flavour
+    above the heading, to the heading; what stands above that line (a title, an author, a
+    date, a sentence of the site's) is no rule, and the build accounts for it as text before
+    the first heading."""
+    if not result.sections:
+        return
+    first = min(s.heading_span[0] for s in result.sections)
+    start = max([0, *(at for at in site_cuts if at <= first),
+                 *(f.span[1] for f in result.flavour if f.span[1] <= first)])
+    start = text.rfind("\n", 0, start) + 1  # (the line it stands in)
+    lines = text[start:first].split("\n")
+    at = start
+    for k, line in enumerate(lines):
+        if _opens_prose(lines, k):
+            lead = passage(text, at, first)
+            lead.flavour_spans = [f.span for f in result.flavour
+                                  if lead.body_span[0] <= f.span[0] < lead.body_span[1]]
+            for sec in result.sections:  # (its parents are positions in the list)
+                if sec.parent is not None:
+                    sec.parent += 1
+            result.sections.insert(0, lead)
+            return
+        at += len(line) + 1
 
 
 # ---------------------------------------------------------------------------------------

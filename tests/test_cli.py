@@ -182,6 +182,19 @@ def test_explain_shows_sections_and_removed_text(tmp_path: Path) -> None:
     assert not (tmp_path / "kb.json").exists()
 
 
+def test_explain_shows_the_rules_above_the_first_heading(tmp_path: Path) -> None:
+    f = tmp_path / "page.txt"
+    f.write_text("Модель может атаковать, если она находится в базовом контакте с моделью "
+                 "противника.\n\nСколько атак\n\nКаждая модель совершает столько атак, сколько "
+                 "указано в её профиле.\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", str(f), "--explain", "-s", "whfb8"])
+    assert result.exit_code == 0, result.output
+    assert ("1. «Модель может атаковать, если она находится …» · верхний уровень · стр. — · "
+            "отрывок без заголовка (назван первыми словами), текст 0–83") in result.stdout
+    assert "2. «Сколько атак» · верхний уровень" in result.stdout
+    assert "Удалено (0):" in result.stdout
+
+
 def test_explain_says_why_a_detected_system_was_chosen(tmp_path: Path) -> None:
     f = tmp_path / "page.txt"
     f.write_text("Паника\n\nПодразделение, потерявшее 25% моделей, проходит тест на Панику. "

@@ -221,6 +221,18 @@ def test_removed_text_account(kb: KnowledgeBase) -> None:
     assert banner and banner[0].source == "000_622e076ea61e0607.txt"
 
 
+def test_the_rules_above_a_first_heading_are_a_passage(graph: Graph) -> None:
+    # Kill Team's page opens with the battle round's first sentences above "THE BATTLE ROUND"
+    # (the PDF set them there): kept as a passage, which names the phase it refers to
+    (lead,) = [n for n in graph.nodes.values() if n.category == "passage"]
+    assert lead.system == "killteam2018" and lead.parent is None
+    assert lead.text.startswith("Каждая миссия Kill Team разыгрывается в серии боевых раундов.")
+    assert lead.title == "Каждая миссия Kill Team разыгрывается в …"
+    assert [graph.nodes[e.target].title for e in graph.out_edges(lead.id, "references")] == [
+        "Инициативная фаза"]
+    assert not [r for r in graph.kb.removed if r.step == "segment"]  # nothing of it dropped
+
+
 def test_lookup_and_search(graph: Graph) -> None:
     assert graph.names.get("регенерацию", "whfb8").title == "Регенерация"
     assert graph.names.get("Гравицыклы", "wh40k6").title == "Гравициклы"

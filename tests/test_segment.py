@@ -271,7 +271,7 @@ def test_an_english_original_gone_renumbers_the_parents() -> None:
 def test_headings_of_web_pages(case: dict[str, object]) -> None:
     result = segment(str(case["text"]), str(case["system"]))
     got = [f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
-           for s in result.sections]
+           for s in result.sections if not s.is_passage]  # (the rules above them: below)
     assert got == case["expected"]
 
 
@@ -281,7 +281,7 @@ def test_headings_of_built_pages(case: dict[str, object]) -> None:
                      system=str(case["system"]), system_from="option", text=str(case["text"]))
     _, result = prepare(src)
     got = [f"{s.title} | {result.sections[s.parent].title if s.parent is not None else '-'}"
-           for s in result.sections]
+           for s in result.sections if not s.is_passage]  # (the rules above them: below)
     assert got == case["expected"]
 
 
@@ -434,3 +434,17 @@ def test_headings_inside_a_long_line_under_lines(text: str, titles: list[str]) -
     result = segment(text, "whfb8")
     assert result.layout == "lines"
     assert [s.title for s in result.sections if not s.is_passage] == titles
+
+
+@pytest.mark.parametrize("case", _cases("lead_passages"), ids=lambda c: str(c["name"]))
+def test_rules_above_the_first_heading(case: dict[str, object]) -> None:
+    src = SourceText(name="page.txt", path="page.txt", encoding="utf-8",
+                     system=str(case["system"]), system_from="option", text=str(case["text"]))
+    cleaned, result = prepare(src)
+    leads = [s for s in result.sections if s.is_passage]
+    assert [cleaned.text[slice(*s.body_span)] for s in leads] == (
+        [case["passage"]] if case["passage"] else [])
+    assert [s.title for s in result.sections if not s.is_passage] == case["headings"]
+    if leads:  # the first section, heading no other
+        assert result.sections[0] is leads[0]
+        assert all(s.parent != 0 for s in result.sections)
