@@ -148,16 +148,21 @@ LEAD_WORDS = 8
 """Words the first sentence of rules text above a page's first heading holds at least."""
 _JOINED_LINES = 3
 """Lines a sentence may be wrapped over (a PDF's column wraps it)."""
+_LABEL = re.compile(r"\s*(?:[^\s:.!?]+\s+){0,3}[^\s:.!?]+\s*:\s+\S")
+"""A line that opens with a label of up to four words and a colon: a field of a site's card
+of the page ("Статья опубликована в рамках: …", "Источник: …"), or a term and its gloss."""
 
 
 def _opens_prose(lines: list[str], k: int) -> bool:
     """Whether line ``k`` opens a sentence of :data:`LEAD_WORDS` words or more, in lower case
     mostly, ended within :data:`_JOINED_LINES` lines ("Модель может атаковать, если она
     находится в базовом контакте …"; "Автоматический огонь всегда ведется с" / "BS2. …"): not
-    a menu, a title, a date, a label, a pager's numbers or a teaser of another page cut off
-    with an ellipsis ("Адаптации растений …: Большое значение … склонов...")."""
+    a menu, a title, a date, a pager's numbers, a labelled field (:data:`_LABEL`) or a teaser
+    of another page cut off with an ellipsis ("Адаптации растений …: Большое значение …
+    склонов...")."""
     words = WORD_RE.findall(lines[k])
-    if 2 * sum(1 for w in words if w.isalpha()) <= max(len(words), 2):
+    if 2 * sum(1 for w in words if w.isalpha()) <= max(len(words), 2) \
+            or _LABEL.match(lines[k]):
         return False
     joined = lines[k].strip()
     for line in lines[k + 1:k + _JOINED_LINES]:
