@@ -151,18 +151,21 @@ _JOINED_LINES = 3
 _LABEL = re.compile(r"\s*(?:[^\s:.!?]+\s+){0,3}[^\s:.!?]+\s*:\s+\S")
 """A line that opens with a label of up to four words and a colon: a field of a site's card
 of the page ("Статья опубликована в рамках: …", "Источник: …"), or a term and its gloss."""
+_QUOTED = re.compile(r"\s*[«\"„“‘'].*[»\"“”’']\s*")
+"""A line in quotation marks from end to end: an epigraph, flavour of the book, not its rules
+(one with its speaker under it is flavour already, :mod:`ingest.segment_flavour`)."""
 
 
 def _opens_prose(lines: list[str], k: int) -> bool:
     """Whether line ``k`` opens a sentence of :data:`LEAD_WORDS` words or more, in lower case
     mostly, ended within :data:`_JOINED_LINES` lines ("Модель может атаковать, если она
     находится в базовом контакте …"; "Автоматический огонь всегда ведется с" / "BS2. …"): not
-    a menu, a title, a date, a pager's numbers, a labelled field (:data:`_LABEL`) or a teaser
-    of another page cut off with an ellipsis ("Адаптации растений …: Большое значение …
-    склонов...")."""
+    a menu, a title, a date, a pager's numbers, a labelled field (:data:`_LABEL`), a quotation
+    (:data:`_QUOTED`) or a teaser of another page cut off with an ellipsis ("Адаптации
+    растений …: Большое значение … склонов...")."""
     words = WORD_RE.findall(lines[k])
     if 2 * sum(1 for w in words if w.isalpha()) <= max(len(words), 2) \
-            or _LABEL.match(lines[k]):
+            or _LABEL.match(lines[k]) or _QUOTED.fullmatch(lines[k]):
         return False
     joined = lines[k].strip()
     for line in lines[k + 1:k + _JOINED_LINES]:
@@ -188,9 +191,12 @@ def _lead_passage(text: str, result: Segmentation, site_cuts: Sequence[int]) -> 
     if not result.sections:
         return
     first = min(s.heading_span[0] for s in result.sections)
-    start = max([0, *(at for at in site_cuts if at <= first),
-                 *(f.span[1] for f in result.flavour if f.span[1] <= first)])
-    start = text.rfind("\n", 0, start) + 1  # (the line it stands in)
+    cut = max((at for at in site_cuts if at <= first), default=0)
+    start = text.rfind("\n", 0, cut) + 1  # (the line it stands in)
+    for f in result.flavour:
+        if f.span[1] <= first:  # (the line after it)
+            end = text.find("\n", f.span[1], first)
+            start = max(start, first if end < 0 else end + 1)
     lines = text[start:first].split("\n")
     at = start
     for k, line in enumerate(lines):
