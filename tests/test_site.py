@@ -491,6 +491,17 @@ def test_corpus_english_names_are_aliases_and_in_the_glossary(corpus: Site, syst
         assert "другое название" in definition.content
 
 
+def test_a_passage_has_its_page_and_no_glossary_entry(corpus: Site) -> None:
+    # Kill Team's sentences above its first heading: a passage, titled by its first words
+    (lead,) = [n for n in corpus.kb.nodes if n.category == "passage"]
+    path, element = corpus.locate(lead.id)
+    assert path.parent.name == lead.system and path.name != "glossary.html"
+    assert "Каждая миссия Kill Team разыгрывается" in element.content
+    glossary = corpus.page(corpus.root / "rules" / lead.system / "glossary.html")
+    assert not [t for t in glossary.tags if t.tag == "dt" and t.content == lead.title]
+    assert lead.id in corpus.entries  # and the search finds it
+
+
 def test_hostile_corpus_lines_are_shown_as_text(hostile_corpus: Site) -> None:
     site = hostile_corpus
     [node] = [n for n in site.kb.nodes if n.title.startswith("Ловушка")]

@@ -139,7 +139,9 @@ class GlossaryDirective(_KBDirective):
     """``.. rulekb-glossary:: SLUG``: every rule, unit type and concept, A to Я.
 
     Each other name (an English one too) is also an entry of its own that points to the
-    node, so a reader who knows only «Regeneration» finds it under R.
+    node, so a reader who knows only «Regeneration» finds it under R. A passage (rules text
+    under no heading, titled by its first words) names nothing: it stands where its file puts
+    it and in the search, not here.
     """
 
     def run(self) -> list[nodes.Node]:
@@ -147,6 +149,8 @@ class GlossaryDirective(_KBDirective):
         doc = self.env.docname
         entries: list[tuple[str, str, Any, str | None]] = []
         for node in layout.graph.in_system(system.id, ["rule", "unit_type", "concept"]):
+            if node.category == "passage":
+                continue
             entries.append((fold(node.title), node.id, node, None))
             titles = {fold(node.title)}
             for alias in node.aliases:
