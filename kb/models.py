@@ -36,9 +36,10 @@ RuleCategory = Literal[
     "section", "special_rule", "phase", "action", "test", "deployment_rule", "unit_type",
     "passage",
 ]
-"""``passage``: the text of a file with no heading at all (a page cut from the middle of a
-chapter), kept so that it is searched and cited; its title is its first words, no name of a
-rule, and it is no section a reader would mark."""
+"""``passage``: rules text under no heading (a file with no heading at all, or the sentences
+above a page's first heading: a page cut from the middle of a chapter), kept so that it is
+searched and cited; its title is its first words, no name of a rule (no name lookup finds
+it), and it is no section a reader would mark."""
 FactKind = Literal[
     "distance", "dice", "roll", "threshold", "range", "count", "profile", "modifier", "angle",
     "points",

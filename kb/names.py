@@ -217,7 +217,8 @@ class NameIndex:
 
     Args:
         nodes: the KB's nodes; kinds other than ``rule``, ``unit_type`` and ``concept``
-            are skipped.
+            are skipped, and so are passages (``category: passage``: titled by their first
+            words, they name nothing).
     """
 
     def __init__(self, nodes: Iterable[Node]) -> None:
@@ -226,7 +227,9 @@ class NameIndex:
         self._by_exact: dict[str, list[int]] = {}
         self._by_lemma: dict[str, list[int]] = {}
         self._choices: dict[str | None, _Choices] = {None: _Choices()}
-        for node in sorted((n for n in nodes if n.kind in KIND_ORDER), key=lambda n: n.id):
+        # (a passage's title is its first words, no name: it is found by its id and its text)
+        for node in sorted((n for n in nodes if n.kind in KIND_ORDER
+                            and n.category != "passage"), key=lambda n: n.id):
             self._nodes[node.id] = node
             seen: set[str] = set()
             for written in (node.title, *node.aliases):

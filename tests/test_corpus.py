@@ -11,6 +11,7 @@ import yaml
 from ingest import build, load
 from kb import Graph, KnowledgeBase, dumps
 from kb.lemmas import fold
+from rulekb.defaults import find_node
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 GOLD = CORPUS.parent / "gold-example"
@@ -231,6 +232,11 @@ def test_the_rules_above_a_first_heading_are_a_passage(graph: Graph) -> None:
     assert [graph.nodes[e.target].title for e in graph.out_edges(lead.id, "references")] == [
         "Инициативная фаза"]
     assert not [r for r in graph.kb.removed if r.step == "segment"]  # nothing of it dropped
+    # its first words name nothing: no name lookup gives it, its id does
+    assert all(m.node_id != lead.id
+               for m in graph.names.find("Каждая миссия Kill Team разыгрывается", None))
+    assert graph.names.resolve(lead.title, lead.system) is None
+    assert find_node(graph, lead.id, None) is lead
 
 
 def test_lookup_and_search(graph: Graph) -> None:
