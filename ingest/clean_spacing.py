@@ -43,6 +43,8 @@ def whitespace(text: str) -> list[Edit]:
     size = len(text)
     for m in _WHITESPACE_RE.finditer(text):
         run = m.group()
+        if (run == "\n" or run == "\n\n") and 0 < m.start() and m.end() < size:
+            continue  # a line's end, or one blank line, inside the text: already as it should be
         at_edge = m.start() == 0 or m.end() == size
         if m.group("lines") is not None:
             newlines = run.count("\n")

@@ -395,14 +395,21 @@ def name_mentions(
     n = len(tokens)
     own = own or {}
     firsts = _first_lemmas(keys)
-    own_firsts = {k[0] for k in own if k}  # (a few names: looked at anew for each text)
+    own_firsts: dict[str, int] = {}  # (a few names: looked at anew for each text)
+    for k in own:
+        if k:
+            own_firsts[k[0]] = max(own_firsts.get(k[0], 0), len(k))
+    lemmas = [t[0] for t in tokens]
     while i < n:
         hit = None
-        if tokens[i][0] not in firsts and tokens[i][0] not in own_firsts:
+        first = lemmas[i]
+        longest = max(firsts.get(first, 0), own_firsts.get(first, 0))
+        if not longest:
             i += 1
             continue
-        for length in range(min(max_len, n - i), 0, -1):
-            key = tuple(t[0] for t in tokens[i: i + length])
+        # (no name is longer than the longest that opens with this word)
+        for length in range(min(max_len, n - i, longest), 0, -1):
+            key = tuple(lemmas[i: i + length])
             if key in own:
                 hit = (length, own[key])
                 break
@@ -419,13 +426,21 @@ def name_mentions(
     return out
 
 
-_FIRSTS: dict[int, tuple[int, frozenset[str]]] = {}
+_FIRSTS: dict[int, tuple[dict[tuple[str, ...], str], int, dict[str, int]]] = {}
+_FIRSTS_HELD = 16
 
 
-def _first_lemmas(keys: dict[tuple[str, ...], str]) -> frozenset[str]:
-    """The first lemmas of the known names (cached per dict while it does not grow)."""
+def _first_lemmas(keys: dict[tuple[str, ...], str]) -> dict[str, int]:
+    """The first lemma of each known name → the most words a name opening with it has (cached
+    per dict while it does not grow; the dict is held, so its id names no other)."""
     cached = _FIRSTS.get(id(keys))
-    if cached is None or cached[0] != len(keys):
-        cached = (len(keys), frozenset(k[0] for k in keys if k))
+    if cached is None or cached[0] is not keys or cached[1] != len(keys):
+        longest: dict[str, int] = {}
+        for k in keys:
+            if k:
+                longest[k[0]] = max(longest.get(k[0], 0), len(k))
+        cached = (keys, len(keys), longest)
+        if len(_FIRSTS) >= _FIRSTS_HELD:
+            _FIRSTS.clear()  # (a long-lived process builds many graphs: hold the latest few)
         _FIRSTS[id(keys)] = cached
-    return cached[1]
+    return cached[2]

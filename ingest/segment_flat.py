@@ -28,8 +28,11 @@ _CAPS_ONE = r"[ИСВОАКУ](?=\s+[А-ЯЁ(][А-ЯЁ\s])"
 # a number inside a heading, between its words: "РУКОПАШНОЕ ОРУЖИЕ 41-ГО ТЫСЯЧЕЛЕТИЯ",
 # "УРОВЕНЬ 1: ЗЕЛЁНЫЙ НОВИЧОК"
 _CAPS_NUMBER = r"\d+(?:-[А-ЯЁа-яё]{1,3})?(?=(?:[ ,]+|:[ ]+)[А-ЯЁ]{2})"
+# (a run starts with a capital, looked ahead for first: the scan passes every other character
+# at once, before the look-behind is tried)
+CAPS_FIRST = "(?=[А-ЯЁ])"
 _CAPS_RUN = re.compile(
-    rf"(?<![А-Яа-яЁё\w])(?:{_CAPS_WORD}|{_CAPS_ONE})"
+    rf"{CAPS_FIRST}(?<![А-Яа-яЁё\w])(?:{_CAPS_WORD}|{_CAPS_ONE})"
     # (a subtitle after a colon goes on the title: "КАРТА РАССТАНОВКИ: РАССВЕТ ВОЙНЫ")
     # (and a part of two words or more after a dash: "АТРИБУТ ШКОЛЫ – ПРОКЛЯТИЕ БЕССМЕРТИЯ";
     # one word after it is the site's name after a page's title, "… — КИБЕРПЕДИЯ")

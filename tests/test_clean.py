@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ingest.clean import STEPS, apply_edits, clean, find_running_headers
+from ingest.clean import STEPS, apply_edits, clean, find_running_headers, identity_offsets
 from ingest.load import load_file
 from ingest.models import CleanedText, Edit, SourceText
 
@@ -246,3 +246,9 @@ def _covered(cleaned: CleanedText, size: int, *, only_replacements: bool) -> byt
             continue
         flags[change.span[0] : change.span[1]] = b"\x01" * (change.span[1] - change.span[0])
     return flags
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 255, 256, 257, 65_535, 65_536, 65_537, 300_001])
+def test_identity_offsets_counts_up(size: int) -> None:
+    # (each byte of the numbers is laid down apart: sizes around 256 and 65,536 carry a byte)
+    assert identity_offsets(size) == array("q", range(size))

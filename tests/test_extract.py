@@ -145,3 +145,34 @@ def test_inherit_cues(text: str, names: list[str]) -> None:
 def test_written_as_name(text: str, words: str, as_name: bool) -> None:
     start = text.index(words)
     assert ex.written_as_name(text, (start, start + len(words))) is as_name
+
+
+def _keys(*names: str, mark: str = "") -> dict[tuple[str, ...], str]:
+    return {tuple(t[0] for t in ex.lemma_tokens(n)): mark + n for n in names}
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "own", "found"),
+    [
+        # the longest name wins, and its words are not found again inside it
+        ("Модель со смертельным ударом и ударом.", ("Удар", "Смертельный удар"), (),
+         [("смертельным ударом", "Смертельный удар"), ("ударом", "Удар")]),
+        # a name of the text's own file is looked for beside the others: the longest wins,
+        # and of two of the same words, its own file's
+        ("Модели с правилом Большая цель стреляют.", ("Большая",),
+         ("Большая цель",), [("Большая цель", "свой:Большая цель")]),
+        ("Модели с правилом Большая цель стреляют.", ("Большая цель",), ("Большая",),
+         [("Большая цель", "Большая цель")]),
+        ("Модели с правилом Большая цель стреляют.", ("Большая цель",), ("Большая цель",),
+         [("Большая цель", "свой:Большая цель")]),
+        # a name longer than the text's rest is not looked for past its end
+        ("Смертельный", ("Смертельный удар",), (), []),
+        # the first word of a name alone names nothing
+        ("Удар по броне и смертельный исход.", ("Смертельный удар",), (), []),
+    ],
+)
+def test_name_mentions_longest_first(text: str, known: tuple[str, ...], own: tuple[str, ...],
+                                     found: list[tuple[str, str]]) -> None:
+    got = ex.name_mentions(ex.lemma_tokens(text), _keys(*known), text,
+                           own=_keys(*own, mark="свой:"))
+    assert [(m.raw, m.name) for m in got] == found

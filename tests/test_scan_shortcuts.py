@@ -22,6 +22,7 @@ from ingest.clean_words import _HYPHEN_AHEAD, _HYPHEN_RE, CASE_ARTIFACT_RE
 from ingest.extract import _INHERIT, _INHERIT_FIRST
 from ingest.facts import _SENTENCE_END, FACT_FIRST, FACT_RE
 from ingest.sections import _PAGE_AFTER_RE, ACTION_COST, has_action_cost
+from ingest.segment_flat import _CAPS_RUN, CAPS_FIRST
 from kb.lemmas import WORD_RE, name_tokens
 from rulekb.defaults import corpus_dir
 
@@ -36,6 +37,7 @@ SCANNED = [
     pytest.param(_INHERIT, _INHERIT_FIRST, id="inheritance"),
     pytest.param(_PAGE_AFTER_RE, "(?=\\d)", id="page after its number"),
     pytest.param(_SENTENCE_END, "(?=[.!?\\n])", id="sentence end"),
+    pytest.param(_CAPS_RUN, CAPS_FIRST, id="a run of capitals"),
     pytest.param(_furniture_lines_re(), _PAPER_FIRST, id="a study site's tagline"),
     pytest.param(_furniture_lines_re(), "(?=[нНоОrRзЗ\\d])", id="a site's rating line"),
 ]
