@@ -3,6 +3,7 @@ how many, and the same KB as on one."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 
 import ingest.pool as pool
 from ingest import build, load
-from ingest.build import prepare
+from ingest.build import COLLECTION_EVERY, fewer_collections, prepare
 from kb.store import dumps
 from rulekb.cli import cli
 from rulekb.defaults import corpus_dir
@@ -155,6 +156,26 @@ def test_a_failure_in_a_process_reaches_the_build() -> None:
         pool.in_stages(_fails, ["b", "a"], [10, 10], ["b", "a"], _fails_group, 2)
     with pytest.raises(ValueError, match="сбой на [xy]"):
         pool.in_stages(str.upper, ["b", "a"], [10, 10], ["x", "y"], _fails_group, 2)
+
+
+def _youngest_threshold(_: str) -> int:
+    return gc.get_threshold()[0]
+
+
+def test_a_build_collects_garbage_less_often_and_sets_it_back(tmp_path: Path) -> None:
+    before = gc.get_threshold()
+    seen: list[int] = []
+    build(load([corpus_dir()]), progress=lambda _: seen.append(gc.get_threshold()[0]))
+    assert seen and set(seen) == {COLLECTION_EVERY}
+    assert gc.get_threshold() == before
+    with fewer_collections():  # (a build's workers are forked inside it: they inherit it)
+        assert set(pool.in_order(_youngest_threshold, ["a", "b"], [10, 10], 2)) \
+            == {COLLECTION_EVERY}
+        with pytest.raises(ValueError):
+            with fewer_collections():
+                raise ValueError
+        assert gc.get_threshold()[0] == COLLECTION_EVERY
+    assert gc.get_threshold() == before
 
 
 def test_the_command_line_takes_the_number(tmp_path: Path) -> None:
