@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import lru_cache
 
-from ingest.clean_blog import BLOG_LINE, BLOG_REASON, MARKING_NOTE, MARKING_REASON
+from ingest.clean_blog import BLOG_LINE, BLOG_REASON, MARKED_WORDS, MARKING_NOTE, MARKING_REASON
 from ingest.clean_edits import (
     HSPACE,
     LETTERS,
@@ -71,6 +71,12 @@ def _line(body: str) -> re.Pattern[str]:
     return re.compile(rf"^{HSPACE}*({body}){HSPACE}*$", re.MULTILINE)
 
 
+# what every link of :data:`_NAV_LINK` holds, in lower case (the cheap test of a text first)
+_NAV_ANCHORS = ("главн", "случайн", "обратная связь", "контакты", "о нас", "о сайте",
+                "о проекте", "избранные статьи", "новые добавления", "написать работу",
+                "личный кабинет", "карта сайта", "разделы сайта", "skip to", "перейти к",
+                "меню", "мой профиль", "тем", "ответить", "скачать", "познавательные")
+
 _ADVERT = r"Мы поможем в написании ваш\w* работ\w*!?"
 # the other adverts of the sites that host students' papers (where many rulebooks' pages are
 # found): help offered with a paper ("Поможем в ✍️ написании учебной работы", "Поможем с
@@ -80,14 +86,17 @@ _STUDY_ADVERT = (r"(?i:(?:мы\s+)?поможем\b[^\n]{0,80}?(?:написан
                  r"|сделай сам свою работу на 5)")
 # such a site's tagline: the kinds of papers it holds, three or more in a row ("Lektsia -
 # бесплатные рефераты, доклады, курсовые работы, контрольные и дипломы для студентов")
-_PAPER = r"(?:реферат|доклад|курсов|контрольн|диплом|шпаргалк|лекци)\w*(?:\s+работ\w*)?"
+_PAPER_WORDS = ("реферат", "доклад", "курсов", "контрольн", "диплом", "шпаргалк", "лекци")
+_PAPER = rf"(?:{'|'.join(_PAPER_WORDS)})\w*(?:\s+работ\w*)?"
 # (the papers' first letters looked ahead for first at each place of the line, in both cases:
 # most places hold none, and the words are tried only where one stands)
 _PAPER_FIRST = "(?=[рдкшлРДКШЛ])"
 _STUDY_TAGLINE = (rf"[^\n]{{0,80}}?{_PAPER_FIRST}(?i:{_PAPER}(?:(?:\s*,\s*|\s+и\s+){_PAPER}){{2,}})"
                   rf"[^\n]{{0,160}}")
-# Whole lines the website adds; each is removed with the blank lines around it.
-_FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
+# Whole lines the website adds; each is removed with the blank lines around it. With each, what
+# every line it fits holds, in lower case, one at least (none: no such word): a pattern that
+# costs more a line is tried only in a text holding one (:func:`_furniture_lines_re`)
+_FURNITURE_LINES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     (
         # (a file catalogue's button too, its size in brackets and its upload's date after it:
         # "[ Скачать с сервера (59.5 Kb) ] 23.09.2009, 11:06")
@@ -95,6 +104,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               rf"{HSPACE}*(?:[KkMmGgКкМмГг][BbБб]|байт\w*|bytes?)\)?\.?{HSPACE}*(?:\]"
               rf"(?:{HSPACE}*\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}(?:,?{HSPACE}*\d{{1,2}}:\d{{2}})?)?)?"),
         "баннер «Скачать» сайта",
+        (),
     ),
     (
         _line(
@@ -109,6 +119,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"|Предыдущая(?:{HSPACE}*Стр\.?)?[\d \t\xa0]*(?:из{HSPACE}*\d+)?{HSPACE}*Следующая"
         ),
         "навигация по страницам сайта",
+        (),
     ),
     (_line(r"Дата (?:добавления|публикации):[^\n]*|Работа добавлена на сайт[^\n]{0,80}"
            # KiberPedia's date and views under an article's title: "2017-08-07 217", and the
@@ -119,10 +130,11 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
            r"|(?:Опубликовано в библиотеке|Размещено на|Публикатор|Автор\(ы\)"
            r"|Автор работы|Вложенные файлы|Текст добавлен|Автор книги|Авторство):[^\n]{0,120}"
            r"|Размещено на https?://[^\s]+|(?i:сообщить о нарушении)"),
-     "подпись сайта (дата добавления, просмотры)"),
-    (_line(_ADVERT), "реклама сайта «Мы поможем в написании…»"),
-    (_line(_STUDY_ADVERT), "реклама сайта студенческих работ («Поможем с курсовой…»)"),
-    (_line(_STUDY_TAGLINE), "подзаголовок сайта студенческих работ («рефераты, доклады, …»)"),
+     "подпись сайта (дата добавления, просмотры)", ()),
+    (_line(_ADVERT), "реклама сайта «Мы поможем в написании…»", ()),
+    (_line(_STUDY_ADVERT), "реклама сайта студенческих работ («Поможем с курсовой…»)", ()),
+    (_line(_STUDY_TAGLINE), "подзаголовок сайта студенческих работ («рефераты, доклады, …»)",
+     _PAPER_WORDS),
     (
         _line(
             r"(?:Читайте также|Поделиться|Поиск по сайту|Нарушение авторск\w+ прав\w*)"
@@ -133,6 +145,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
             r"|(?i:знаете ли вы)\?"
         ),
         "служебная строка сайта",
+        (),
     ),
     (
         # a site's search box ("Найти в Дзене", "Найти на сайте"), or its label alone over a
@@ -142,6 +155,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               rf"|(?:Поиск|поиск|Search|Найти|Искать)(?=(?:{HSPACE}*\n)+{HSPACE}*[^\s.!?:;,]"
               r"[^\n.!?:;]{0,80}\.?[ \t]*(?:\n|$))"),
         "поле поиска сайта",
+        (),
     ),
     (
         # a contents box the page shows folded: its label alone, a paragraph of the text right
@@ -152,9 +166,10 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"(?=[ \t]*(?:\n[ \t]*)+[A-ZА-ЯЁ«\"]"
               r"(?![^\n]*(?:\.{3}|…|\t|\s\d{1,3}[ \t]*(?:\n|$)))[^\n]{60,})"),
         "свёрнутое оглавление сайта: метка без пунктов над текстом",
+        (),
     ),
-    (_line(r"\|"), "строка-разделитель «|» сайта"),
-    (_line(r"[^\n]{1,80}[ \t]×"), "баннер сайта с кнопкой «×» (закрыть)"),
+    (_line(r"\|"), "строка-разделитель «|» сайта", ()),
+    (_line(r"[^\n]{1,80}[ \t]×"), "баннер сайта с кнопкой «×» (закрыть)", ("×",)),
     (
         _line(rf"(?i:(?:вы находитесь на странице|страница|стр\.?|page){HSPACE}*:?{HSPACE}*)"
               rf"\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+"
@@ -164,12 +179,14 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               # a pager of numbers that skips some ("1   2   3 … 20")
               rf"|1(?:{HSPACE}+\d{{1,4}})+{HSPACE}+(?:\.\.\.|…)(?:{HSPACE}+\d{{1,4}})+"),
         "счётчик страниц сайта («страница N из M»)",
+        (),
     ),
     (
         # (or "·", in brackets: "[ Новые сообщения · Участники · Правила форума · Поиск ]")
         _line(r"[^|.!?\n]{1,40}(?:\|[^|.!?\n]{1,40}){2,}\|?"
               rf"|\[{HSPACE}*[^·|.!?\n\[\]]{{1,40}}(?:·[^·|.!?\n\[\]]{{1,40}}){{2,}}\]"),
         "навигация сайта: пункты через «|»",
+        ("|", "·"),
     ),
     (
         # one link or a row of them ("Главная страница Случайная страница"), spaced or
@@ -180,6 +197,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
         # (rows after the site's name: :data:`_ANCHORED_LINES`)
         _line(rf"{_NAV_LINK}(?:{_NAV_SEP}(?:{_NAV_LINK}|{_LOGIN_LINK}))*"),
         NAV_REASON,
+        _NAV_ANCHORS,
     ),
     (
         # (the words' first letters looked ahead for first at each place of the line)
@@ -188,9 +206,10 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"|rate this (?:work|document)|заказать работу|\d+[.,]\d+ из \d+[.,]\d+ \d+ оцен\w*)"
               r"[^\n]{0,80}"),
         "служебная строка сайта (авторские права, оценка, заказ)",
+        ("нарушает ваши авторские права", "оцен", "rate this", "заказать работу"),
     ),
-    (_line(BLOG_LINE), BLOG_REASON),
-    (_line(MARKING_NOTE), MARKING_REASON),
+    (_line(BLOG_LINE), BLOG_REASON, ()),
+    (_line(MARKING_NOTE), MARKING_REASON, MARKED_WORDS),
     (
         _line(r"(?i:изображение пользователя|аватар(?: пользователя)?)[ \t]+\S{1,40}"
               r"|[\w.-]{1,80}\.(?i:png|jpe?g|gif|webp|svg|bmp)"
@@ -199,6 +218,9 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"|Подписчики|Избранное|Закладки)){2,}"
               r"|Поддержать проект"),
         "служебная строка сайта (аватар, имя файла картинки, меню профиля, «Поддержать проект»)",
+        ("изображение пользователя", "аватар", ".png", ".jp", ".gif", ".webp", ".svg", ".bmp",
+         "профиль", "публикации", "комментарии", "подписки", "подписчики", "избранное",
+         "закладки", "поддержать проект"),
     ),
     (
         # a site's counters, its banner switch and teaser buttons, its login form
@@ -220,6 +242,7 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"|(?i:ваша оценка)(?: \w+)?|(?i:оценка)[ \t]+\d(?:[.,]\d)?"
               r"|\d+(?:[.,]\d+)?[ \t]+(?i:оцен(?:ка|ки|ок))"),
         "служебная строка сайта (счётчик, баннер, вход, оценка)",
+        (),
     ),
     (
         # a web address alone on its line: a copy's source, a site's name ("WWW.NEW.PDFM.RU")
@@ -227,15 +250,11 @@ _FURNITURE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
               r"|[a-z0-9-]{1,60}(?:\.[a-z0-9-]{1,60})*\.(?:ru|com|net|org|info|su|ua|by|рф)"
               r"(?:/[^\s]{0,200})?)"),
         "адрес сайта отдельной строкой",
+        (),
     ),
 )
 
 
-# what every link of :data:`_NAV_LINK` holds, in lower case (the cheap test of a text first)
-_NAV_ANCHORS = ("главн", "случайн", "обратная связь", "контакты", "о нас", "о сайте",
-                "о проекте", "избранные статьи", "новые добавления", "написать работу",
-                "личный кабинет", "карта сайта", "разделы сайта", "skip to", "перейти к",
-                "меню", "мой профиль", "тем", "ответить", "скачать", "познавательные")
 _ANCHORED_LINES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     # a link to the site's other pages ("Вся электронная библиотека >>>")
     (_line(r"[^\n]{1,80}>>>"), "ссылка сайта на другие страницы («… >>>»)", (">>>",)),
@@ -272,14 +291,24 @@ _ANCHORED_LINES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
 only in a text holding one of its anchors (in lower case)."""
 
 
-@lru_cache(maxsize=1)
-def _furniture_lines_re() -> re.Pattern[str]:
-    """All of :data:`_FURNITURE_LINES` in one pattern, so the text is scanned once: a whole
-    line that is one of their bodies, the first that fits (group ``l<k>``, k its place)."""
+@lru_cache(maxsize=64)
+def _furniture_lines_re(kept: tuple[int, ...] | None = None) -> re.Pattern[str]:
+    """All of :data:`_FURNITURE_LINES` (or those at the places ``kept``) in one pattern, so the
+    text is scanned once: a whole line that is one of their bodies, the first that fits (group
+    ``l<k>``, k its place)."""
     bodies = "|".join(
         f"(?P<l{k}>{pattern.pattern.removeprefix(f'^{HSPACE}*(').removesuffix(f'){HSPACE}*$')})"
-        for k, (pattern, _) in enumerate(_FURNITURE_LINES))
+        for k, (pattern, _, _) in enumerate(_FURNITURE_LINES) if kept is None or k in kept)
     return re.compile(rf"^{HSPACE}*(?:{bodies}){HSPACE}*$", re.MULTILINE)
+
+
+def _lines_for(low: str) -> tuple[int, ...]:
+    """The places of the :data:`_FURNITURE_LINES` that may fit a line of a text (``low``, in
+    lower case): those without words to hold, and those whose words it holds one of (a pattern
+    whose words a text lacks fits none of its lines, and leaving it out changes which of the
+    others fits first nowhere)."""
+    return tuple(k for k, (_, _, anchors) in enumerate(_FURNITURE_LINES)
+                 if not anchors or any(a in low for a in anchors))
 
 
 _BAR_INLINE = re.compile(rf"{HSPACE}*(?<!\S)\|(?!\S)")
@@ -803,13 +832,13 @@ def site_furniture(text: str) -> list[Edit]:
     40k - 6th edition - …"). A whole line goes with the blank lines around it.
     """
     tables = _bar_tables(text) if "|" in text else []
+    low = text.lower()
     blocks = [
         block_edit(text, m.start(m.lastgroup or 0), m.end(m.lastgroup or 0), "site_furniture",
                    _FURNITURE_LINES[int((m.lastgroup or "l0")[1:])][1])
-        for m in _furniture_lines_re().finditer(text)
+        for m in _furniture_lines_re(_lines_for(low)).finditer(text)
         if not (tables and "|" in m.group() and _in_spans(m.start(), tables))
     ]
-    low = text.lower()
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", reason)
                   for pattern, reason, anchors in _ANCHORED_LINES
                   if any(a in low for a in anchors) for m in pattern.finditer(text))

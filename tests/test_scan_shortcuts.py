@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from ingest.clean_furniture import _ANCHORED_LINES, _PAPER_FIRST, _furniture_lines_re
+from ingest.clean_furniture import (
+    _ANCHORED_LINES,
+    _FURNITURE_LINES,
+    _PAPER_FIRST,
+    _furniture_lines_re,
+    _lines_for,
+)
 from ingest.clean_scripts import _mixed_words
 from ingest.clean_spacing import _WHITESPACE_RE
 from ingest.clean_words import _HYPHEN_AHEAD, _HYPHEN_RE, CASE_ARTIFACT_RE
@@ -97,6 +103,32 @@ def test_anchored_lines_need_their_anchors(k: int, texts: list[str]) -> None:
     for text in texts:
         if not any(a in text.lower() for a in anchors):
             assert pattern.search(text) is None
+
+
+@pytest.mark.parametrize("k", [k for k, line in enumerate(_FURNITURE_LINES) if line[2]])
+def test_furniture_lines_need_their_words(k: int, texts: list[str]) -> None:
+    pattern, _, anchors = _FURNITURE_LINES[k]
+    for text in texts:
+        if not any(a in text.lower() for a in anchors):
+            assert pattern.search(text) is None
+
+
+@pytest.mark.parametrize("line", [
+    "Lektsia - бесплатные рефераты, доклады, курсовые работы, контрольные и дипломы",
+    "Подпишитесь на рассылку ×", "Главная | Форум | Правила", "[ Новые · Участники · Поиск ]",
+    "Главная страница Случайная страница", "Опубликованный материал нарушает ваши авторские права?",
+    "Оцените работу: 4.5 из 5.0 12 оценок", "Rate this document",
+    "Красным выделены дополнения", "Изменения отмечены жирным шрифтом",
+    "аватар Herald", "rules_page.JPG", "Профиль Публикации Комментарии", "Поддержать проект",
+])
+def test_each_line_a_furniture_pattern_with_words_fits_holds_them(line: str) -> None:
+    fits = [k for k, (pattern, _, anchors) in enumerate(_FURNITURE_LINES)
+            if anchors and pattern.search(line)]
+    assert fits, line  # (each line is one of theirs)
+    assert all(any(a in line.lower() for a in _FURNITURE_LINES[k][2]) for k in fits)
+    # and the scan of a text holding it keeps the pattern that fits it
+    assert set(fits) <= set(_lines_for(line.lower()))
+    assert _furniture_lines_re(_lines_for(line.lower())).search(line) is not None
 
 
 @pytest.mark.parametrize("line", [
