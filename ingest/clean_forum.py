@@ -334,7 +334,7 @@ def _post_headers(text: str) -> list[Edit]:
     if not anchors:
         return []  # the cheap test first: most texts hold no line of a forum engine
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    lines = [(a, text.find("\n", a) if text.find("\n", a) >= 0 else len(text)) for a in starts]
+    lines = list(zip(starts, [s - 1 for s in starts[1:]] + [len(text)], strict=True))
     marks = sorted({bisect_right(starts, a) - 1 for a in anchors})
 
     def kind(k: int) -> str:
