@@ -78,32 +78,36 @@ Step = Callable[[str], list[Edit]]
 # --------------------------------------------------------------------------------------------
 
 
+_IDENTITY_BLOCK = 1 << 16
+"""Offsets laid down at a time by :func:`identity_offsets` (their low two bytes run through
+every value once)."""
+
+
 def identity_offsets(size: int) -> OffsetArray:
     """The offsets ``0, 1, …, size - 1`` (a text's map to itself, before any step).
 
-    Built byte by byte: the k-th byte of every 8-byte number is one column of the array's
-    bytes, a pattern of repeated bytes that C copies into place (``bytearray``'s extended
-    slices), so the map costs what copying it does rather than a Python ``int`` for each
-    character (fourteen times less for a 200,000-character text).
+    Built a block of 65,536 at a time, byte by byte: the k-th byte of every 8-byte number is
+    one column of the block's bytes, which C copies into place (``bytearray``'s extended
+    slices). The two low columns are the same in every block and the others hold one byte
+    each, so the map costs about what copying it does rather than a Python ``int`` for each
+    character (a fifth of the time or less for a 200,000-character text), and it needs no
+    more memory than the map and one block.
 
     >>> list(identity_offsets(4))
     [0, 1, 2, 3]
     """
     if sys.byteorder != "little":  # (the columns below are little-endian bytes)
         return array("q", range(size))
-    raw = bytearray(8 * size)
-    run = 1  # how many numbers in a row share byte k: 256 ** k
-    for k in range(8):
-        if k and run >= size:
-            break  # every number below ``size`` has this byte and the rest zero
-        if k == 0:
-            column = (bytes(range(256)) * (size // 256 + 1))[:size]
-        else:
-            column = b"".join(bytes((v & 0xFF,)) * run for v in range(size // run + 1))[:size]
-        raw[k::8] = column
-        run *= 256
-    offsets = array("q")
-    offsets.frombytes(raw)
+    block = bytearray(8 * _IDENTITY_BLOCK)
+    block[0::8] = bytes(range(256)) * (_IDENTITY_BLOCK // 256)
+    block[1::8] = b"".join(bytes((v,)) * 256 for v in range(256))
+    offsets: OffsetArray = array("q")
+    for first in range(0, size, _IDENTITY_BLOCK):
+        high = first >> 16  # (the block's number: its numbers' bytes from the third on)
+        for k in range(2, 8):
+            block[k::8] = bytes(((high >> (8 * (k - 2))) & 0xFF,)) * _IDENTITY_BLOCK
+        offsets.frombytes(block)
+    del offsets[size:]  # (the last block's numbers past the end)
     return offsets
 
 

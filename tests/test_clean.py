@@ -248,7 +248,9 @@ def _covered(cleaned: CleanedText, size: int, *, only_replacements: bool) -> byt
     return flags
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 255, 256, 257, 65_535, 65_536, 65_537, 300_001])
+@pytest.mark.parametrize("size", [0, 1, 2, 255, 256, 257, 65_535, 65_536, 65_537, 131_073,
+                                  300_001, 16_777_217])
 def test_identity_offsets_counts_up(size: int) -> None:
-    # (each byte of the numbers is laid down apart: sizes around 256 and 65,536 carry a byte)
+    # (each byte of the numbers is laid down apart, a block of 65,536 at a time: sizes around
+    # 256, 65,536 and 2 ** 24 carry a byte)
     assert identity_offsets(size) == array("q", range(size))
