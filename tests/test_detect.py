@@ -173,6 +173,8 @@ def test_a_text_that_names_other_games_more_says_so() -> None:
     ("Орки, гоблины, демоны Хаоса и рыцари", 0, 0, 0, None),  # the worlds' shared words
     ("Эльдары против эльфов, маг и дракон", 1, 3, 1, "fantasy"),
     ("Эльдары и некроны против эльфов и гномов", 2, 2, 2, None),  # neither more than twice
+    ("В 41-м тысячелетии армии ведут в бой кавалерию", 1, 0, 0, None),  # the far future's
+    # dating, a world's word (one only: no clear world, a lean)
 ])
 def test_setting_words(text: str, future: int, fantasy: int, own: int, world: str | None
                        ) -> None:
