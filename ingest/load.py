@@ -31,12 +31,13 @@ from ingest.clean_furniture import site_furniture
 from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
 from ingest.pool import in_order
-from kb.files import os_reason
+from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
 TEXT_SUFFIXES = (".txt", ".md")
 CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
-EXPECTED = "ожидался текст правил в кодировке UTF-8 (с BOM или без) или cp1251"
+EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
+            "с BOM")
 BINARY = "двоичный файл (много управляющих символов), а не текст"
 HTML = ("страница HTML (разметка, а не текст): сохраните её как текст (в браузере «Сохранить "
         "как…» → «Текст») или скопируйте текст страницы в файл .txt")
@@ -125,7 +126,8 @@ def load(
             raise error
         on_error(error)
 
-    configs: dict[Path, _CorpusConfig | None] = {}
+    configs: dict[Path, _CorpusConfig | LoadError | None] = {}  # (a folder's description
+    # read once: one that does not read is reported once, and each of its files skipped)
     texts: list[SourceText] = []
     seen: dict[str, str] = {}
     for raw in paths:
@@ -139,8 +141,16 @@ def load(
             try:
                 folder = file.parent
                 if folder not in configs:
-                    configs[folder] = read_corpus_config(folder)
-                text = _load_file(file, configs[folder], stated, detect=False)
+                    try:
+                        configs[folder] = read_corpus_config(folder)
+                    except LoadError as exc:
+                        configs[folder] = exc
+                        fail(exc)
+                config = configs[folder]
+                if isinstance(config, LoadError):
+                    raise LoadError(f"{file}: не прочитан: описание корпуса "
+                                    f"{config.where_and_why()[0]} не читается")
+                text = _load_file(file, config, stated, detect=False)
                 if text.name in seen:
                     raise LoadError(
                         f"{file}: файл с именем «{text.name}» уже прочитан из "
@@ -261,20 +271,23 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
 
 
 def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
-    """Decode a rule text: UTF-8 (a BOM is dropped) or else cp1251 if it reads as Russian.
+    """Decode a rule text: UTF-16 or UTF-32 after its byte order mark (Windows Notepad's
+    "Unicode"), else UTF-8 (a BOM is dropped), or else cp1251 if it reads as Russian.
 
     Args:
         data: The bytes of the file.
         where: The file's name for error messages.
 
     Returns:
-        The text and the encoding (``"utf-8"``, ``"utf-8-sig"`` or ``"cp1251"``).
+        The text and the encoding (``"utf-8"``, ``"utf-8-sig"``, ``"cp1251"``,
+        ``"utf-16-le"``, ``"utf-16-be"``, ``"utf-32-le"`` or ``"utf-32-be"``).
 
     Raises:
-        LoadError: The bytes are empty, binary, or neither UTF-8 nor Russian cp1251.
+        LoadError: The bytes are empty, binary, or neither UTF-16/32 with its mark, UTF-8
+            nor Russian cp1251.
     """
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise LoadError(f"{where}: файл в кодировке UTF-16; {EXPECTED}")
+    if (wide := wide_encoding(data)) is not None:
+        return _decode_wide(data, wide[1], wide[0], where), wide[0]
     if b"\x00" in data:
         raise LoadError(f"{where}: двоичный файл (есть нулевые байты), а не текст; {EXPECTED}")
     if data.startswith(codecs.BOM_UTF8):
@@ -317,6 +330,24 @@ def _is_html(text: str) -> bool:
         return True
     tags = len(_TAG.findall(head))
     return tags >= 20 and tags >= len(head) * _TAGS_PER_CHAR
+
+
+def _decode_wide(data: bytes, bom: int, encoding: str, where: str) -> str:
+    """A text after its UTF-16 or UTF-32 byte order mark (``bom`` bytes), refused as
+    :func:`decode` refuses a UTF-8 one (empty, binary, a web page's markup)."""
+    name = encoding.removesuffix("-le").removesuffix("-be").upper()
+    try:
+        text = data[bom:].decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise LoadError(f"{where}: файл начинается с метки {name} (BOM), но байт "
+                        f"{exc.start + bom} не {name}; {EXPECTED}") from exc
+    if _nontext_share(text) > _MAX_NONTEXT:
+        raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
+    if not text.strip():
+        raise LoadError(f"{where}: файл пуст; {EXPECTED}")
+    if _is_html(text):
+        raise LoadError(f"{where}: {HTML}; {EXPECTED}")
+    return text
 
 
 def _decode_cp1251(data: bytes, where: str) -> str:
@@ -437,8 +468,15 @@ def _parse_corpus_config(path: Path, origin: SystemSource) -> _CorpusConfig:
     try:
         raw = path.read_text(encoding="utf-8-sig")
         data: Any = tomllib.loads(raw) if origin == "corpus.toml" else yaml.safe_load(raw)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
-        raise LoadError(f"{path}: не удалось прочитать описание корпуса: {exc}") from exc
+    except OSError as exc:
+        raise LoadError(f"{path}: не удалось прочитать описание корпуса "
+                        f"({os_reason(exc)})") from exc
+    except UnicodeDecodeError as exc:
+        raise LoadError(f"{path}: не удалось прочитать описание корпуса: байт {exc.start} не "
+                        "UTF-8 (ожидался текст в UTF-8)") from exc
+    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        raise LoadError(f"{path}: не удалось прочитать описание корпуса: "
+                        f"{_syntax_error(exc)}") from exc
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -458,6 +496,28 @@ def _parse_corpus_config(path: Path, origin: SystemSource) -> _CorpusConfig:
         if title is not None:
             config.titles[str(file_name)] = title
     return config
+
+
+_TOML_AT = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
+
+
+def _syntax_error(exc: tomllib.TOMLDecodeError | yaml.YAMLError) -> str:
+    """Where a corpus description's syntax fails and what the parser says (its own words, in
+    English): "ошибка синтаксиса TOML в строке 2, столбце 5 (Invalid value)"."""
+    if isinstance(exc, tomllib.TOMLDecodeError):
+        message = str(exc)
+        at = _TOML_AT.search(message)
+        what = message[:at.start()] if at else message
+        if at is None:
+            return f"ошибка синтаксиса TOML ({what})"
+        if at.group(1) is None:
+            return f"ошибка синтаксиса TOML в конце файла ({what})"
+        return f"ошибка синтаксиса TOML в строке {at.group(1)}, столбце {at.group(2)} ({what})"
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    if mark is None:
+        return f"ошибка синтаксиса YAML ({problem})"
+    return f"ошибка синтаксиса YAML в строке {mark.line + 1}, столбце {mark.column + 1} ({problem})"
 
 
 def _title(value: object, path: Path, file_name: str | None) -> str | None:

@@ -38,7 +38,9 @@ class SourceText(_Frozen):
         name: The file name (``"001_ba20f991b5661e29.txt"``); it identifies the source.
         path: The path the file was read from.
         text: The decoded text, without a BOM. Every offset of the pipeline counts its characters.
-        encoding: ``"utf-8"``, ``"utf-8-sig"`` (UTF-8 with a BOM) or ``"cp1251"``.
+        encoding: ``"utf-8"``, ``"utf-8-sig"`` (UTF-8 with a BOM), ``"cp1251"``, or
+            ``"utf-16-le"``, ``"utf-16-be"``, ``"utf-32-le"``, ``"utf-32-be"`` (after their
+            byte order mark).
         system: The game system (``"wh40k6"``, ``"whfb8"``, ``"killteam2018"``), or ``None``
             when the text does not tell and no ``corpus.toml`` states it.
         system_from: Where ``system`` came from: ``"detected"`` from the text's words,

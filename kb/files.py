@@ -12,11 +12,13 @@ Example::
         out.write(text)
 
 :func:`os_reason` says what went wrong with a file in Russian (the OS's own words are English
-or depend on the locale).
+or depend on the locale). :func:`wide_encoding` tells a UTF-16 or UTF-32 text by its byte
+order mark, for the readers of rule texts and of lists.
 """
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 from collections.abc import Iterator
@@ -106,3 +108,20 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` all at once (see :func:`atomic_writer`)."""
     with atomic_writer(path) as out:
         out.write(text)
+
+
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+              (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
+def wide_encoding(data: bytes) -> tuple[str, int] | None:
+    r"""The encoding of bytes that open with a UTF-32 or UTF-16 byte order mark (what Windows
+    Notepad saves as "Unicode") and the mark's length, or None.
+
+    >>> wide_encoding("\ufeffПаника".encode("utf-16-le")), wide_encoding(b"\xef\xbb\xbfa")
+    (('utf-16-le', 2), None)
+    """
+    for bom, encoding in _WIDE_BOMS:  # (UTF-32's little-endian mark opens with UTF-16's)
+        if data.startswith(bom):
+            return encoding, len(bom)
+    return None

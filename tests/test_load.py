@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from ingest.clean import clean
-from ingest.load import HTML, LoadError, detect_system, load, load_file
+from ingest.load import BINARY, HTML, LoadError, detect_system, load, load_file
 
 DATA = Path(__file__).parent / "data" / "load"
 CORPUS = Path("/work/shared/corpus")
-EXPECTED = "ожидался текст правил в кодировке UTF-8 (с BOM или без) или cp1251"
+EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
+            "с BOM")
 
 
 def detect_cases() -> list[Any]:
@@ -120,7 +121,15 @@ def test_english_text_is_of_the_game_it_names(tmp_path: Path) -> None:
             "кодировка не распознана (не UTF-8 и не cp1251)",
             id="neither encoding",
         ),
-        pytest.param(b"\xff\xfe\x1f\x04", "файл в кодировке UTF-16", id="UTF-16"),
+        pytest.param(b"\xff\xfe\x1f\x04\x1f", "файл начинается с метки UTF-16 (BOM), но байт 4 "
+                     "не UTF-16", id="UTF-16 cut in a character"),
+        pytest.param(b"\xfe\xff\xd8\x00\x00\x41", "файл начинается с метки UTF-16 (BOM), но "
+                     "байт 2 не UTF-16", id="UTF-16 with a lone surrogate"),
+        pytest.param(b"\xff\xfe\x00\x00\x00\x00\x11\x00", "файл начинается с метки UTF-32 "
+                     "(BOM), но байт 4 не UTF-32", id="UTF-32 beyond Unicode"),
+        pytest.param(b"\xff\xfe \x00\n\x00", "файл пуст", id="UTF-16 whitespace only"),
+        pytest.param(("\ufeff" + "".join(map(chr, range(1, 32))) * 4).encode("utf-16-le"), BINARY,
+                     id="UTF-16 control characters"),
         pytest.param(
             "<!DOCTYPE html>\n<html><head><title>Паника</title></head><body><h1>Паника</h1>"
             "<p>Подразделение проходит тест на Панику.</p></body></html>".encode(),
@@ -137,6 +146,17 @@ def test_unreadable_files_are_refused(tmp_path: Path, content: bytes, message: s
     with pytest.raises(LoadError) as error:
         load_file(path)
     assert str(error.value) == f"{path}: {message}; {EXPECTED}"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_utf16_and_utf32_with_a_byte_order_mark_are_read(tmp_path: Path, encoding: str) -> None:
+    """Windows Notepad saves "Unicode" as UTF-16 with its byte order mark: read as such, the
+    mark dropped, every offset counting characters as for any other text."""
+    text = "Паника\n\nПодразделение проходит тест на Панику, «Лидерство» 7.\n"
+    path = tmp_path / "rules.txt"
+    path.write_bytes(("\ufeff" + text).encode(encoding))
+    loaded = load_file(path)
+    assert (loaded.text, loaded.encoding) == (text, encoding)
 
 
 def test_empty_data_file_is_refused() -> None:
@@ -205,6 +225,35 @@ def test_broken_corpus_toml_is_refused(tmp_path: Path) -> None:
     (tmp_path / "corpus.toml").write_text("system = ", encoding="utf-8")
     with pytest.raises(LoadError, match="не удалось прочитать описание корпуса"):
         load([tmp_path])
+
+
+@pytest.mark.parametrize(("name", "content", "why"), [
+    ("corpus.toml", 'system = "whfb8"\n[files\n',
+     "ошибка синтаксиса TOML в строке 2, столбце 7 (Expected ']' at the end of a table "
+     "declaration)"),
+    ("corpus.toml", "system = ", "ошибка синтаксиса TOML в конце файла (Invalid value)"),
+    ("corpus.yaml", "system: [whfb8\n",
+     "ошибка синтаксиса YAML в строке 2, столбце 1 (expected ',' or ']', but got '<stream "
+     "end>')"),
+])
+def test_a_broken_corpus_description_is_reported_once_and_each_file_accounted_for(
+        tmp_path: Path, name: str, content: str, why: str) -> None:
+    """Where the description fails, in Russian, once; then each file of its folder, by its
+    own path, skipped for it (the files of other folders are read)."""
+    (tmp_path / "book").mkdir()
+    for file in ("a.txt", "b.txt"):
+        (tmp_path / "book" / file).write_text("Текст правил.", encoding="utf-8")
+    (tmp_path / "book" / name).write_text(content, encoding="utf-8")
+    shutil.copy(CORPUS / "004_d2d0171a53cebe38.txt", tmp_path)
+    errors: list[LoadError] = []
+    texts = load([tmp_path], on_error=errors.append)
+    assert [t.name for t in texts] == ["004_d2d0171a53cebe38.txt"]
+    description = tmp_path / "book" / name
+    assert [str(e) for e in errors] == [
+        f"{description}: не удалось прочитать описание корпуса: {why}",
+        f"{tmp_path / 'book' / 'a.txt'}: не прочитан: описание корпуса {description} не читается",
+        f"{tmp_path / 'book' / 'b.txt'}: не прочитан: описание корпуса {description} не читается",
+    ]
 
 
 def test_two_files_with_one_name_are_refused(tmp_path: Path) -> None:

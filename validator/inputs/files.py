@@ -1,7 +1,8 @@
 """Input files: which files are lists, reading their bytes, and decoding their text.
 
 A list is UTF-8 (with or without a BOM) or cp1251, like the rule texts: a Russian player's
-editor on Windows saves cp1251. cp1251 is believed only when the bytes are not UTF-8 and
+editor on Windows saves cp1251 (and Notepad's "Unicode" UTF-16 with its byte order mark,
+read as well). cp1251 is believed only when the bytes are not UTF-8 and
 what is not ASCII reads as Russian (letters and the punctuation Russian text uses), so a
 binary file or a text in some other code page (a Latin-1 "Café" would read "Cafй": a word
 mixing Latin and Cyrillic letters) is refused with the byte where it fails.
@@ -18,14 +19,14 @@ import codecs
 import re
 from pathlib import Path
 
-from kb.files import os_reason
+from kb.files import os_reason, wide_encoding
 from validator.inputs.errors import fail
 from validator.inputs.models import DEFAULT_MAX_BYTES
 
 LIST_SUFFIXES = (".yaml", ".yml", ".json")
 ROSTER_SUFFIXES = (".ros", ".rosz")
 ALL_SUFFIXES = LIST_SUFFIXES + ROSTER_SUFFIXES
-ENCODINGS = "UTF-8 (с BOM или без) или cp1251"
+ENCODINGS = "UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 с BOM"
 
 # What a cp1251 reading of Russian text holds beyond ASCII: letters, «» „“ — – № and the like.
 _RUSSIAN = re.compile("[А-Яа-яЁё«»„“”‘’—–…№\u00a0·•°±§]")
@@ -79,15 +80,15 @@ def _where(data: bytes, offset: int) -> dict[str, int]:
 
 
 def decode(data: bytes, file: str | None) -> str:
-    """The text of a list file: UTF-8 (a BOM is dropped), else Russian cp1251.
+    """The text of a list file: UTF-16 or UTF-32 after its byte order mark, else UTF-8 (a
+    BOM is dropped), else Russian cp1251.
 
     Raises:
-        ListInputError: UTF-16, binary bytes, or neither UTF-8 nor Russian cp1251; the error
-            stands at the first byte that fails.
+        ListInputError: binary bytes, or neither UTF-16/32 with its mark, UTF-8 nor Russian
+            cp1251; the error stands at the first byte (character) that fails.
     """
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise fail(file, f"файл в кодировке UTF-16; ожидался текст в кодировке {ENCODINGS}",
-                   "encoding", line=1, column=1)
+    if (wide := wide_encoding(data)) is not None:
+        return _wide(data, wide[1], wide[0], file)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -103,6 +104,29 @@ def decode(data: bytes, file: str | None) -> str:
                    f"ожидался текст в кодировке {ENCODINGS}",
                    "encoding", **_where(data, offset))
     return text
+
+
+def _wide(data: bytes, bom: int, encoding: str, file: str | None) -> str:
+    """A list's text after its UTF-16 or UTF-32 byte order mark (``bom`` bytes); an error
+    stands at the character where the text fails."""
+    name = encoding.removesuffix("-le").removesuffix("-be").upper()
+    try:
+        text = data[bom:].decode(encoding)
+    except UnicodeDecodeError as exc:
+        good = data[bom:bom + exc.start].decode(encoding)
+        raise fail(file, f"файл начинается с метки {name} (BOM), но байт {bom + exc.start} не "
+                   f"{name}", "encoding", **_where_text(good, len(good))) from None
+    control = _CONTROL.search(text)
+    if control is not None:
+        raise fail(file, f"двоичный файл, а не текст (символ U+{ord(control.group()):04X}); "
+                   f"ожидался текст в кодировке {ENCODINGS}",
+                   "encoding", **_where_text(text, control.start()))
+    return text
+
+
+def _where_text(text: str, index: int) -> dict[str, int]:
+    line = text.count("\n", 0, index) + 1
+    return {"line": line, "column": index - (text.rfind("\n", 0, index) + 1) + 1}
 
 
 def _cp1251(data: bytes, file: str | None, first_bad: int) -> str:
