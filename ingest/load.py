@@ -287,10 +287,11 @@ def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
             nor Russian cp1251.
     """
     if (wide := wide_encoding(data)) is not None:
-        return _decode_wide(data, wide[1], wide[0], where), wide[0]
-    if b"\x00" in data:
+        encoding = wide[0]
+        text = _decode_wide(data, wide[1], encoding, where)
+    elif b"\x00" in data:
         raise LoadError(f"{where}: двоичный файл (есть нулевые байты), а не текст; {EXPECTED}")
-    if data.startswith(codecs.BOM_UTF8):
+    elif data.startswith(codecs.BOM_UTF8):
         encoding = "utf-8-sig"
         try:
             text = data[len(codecs.BOM_UTF8) :].decode("utf-8")
@@ -333,21 +334,13 @@ def _is_html(text: str) -> bool:
 
 
 def _decode_wide(data: bytes, bom: int, encoding: str, where: str) -> str:
-    """A text after its UTF-16 or UTF-32 byte order mark (``bom`` bytes), refused as
-    :func:`decode` refuses a UTF-8 one (empty, binary, a web page's markup)."""
+    """The text after a UTF-16 or UTF-32 byte order mark (``bom`` bytes)."""
     name = encoding.removesuffix("-le").removesuffix("-be").upper()
     try:
-        text = data[bom:].decode(encoding)
+        return data[bom:].decode(encoding)
     except UnicodeDecodeError as exc:
         raise LoadError(f"{where}: файл начинается с метки {name} (BOM), но байт "
                         f"{exc.start + bom} не {name}; {EXPECTED}") from exc
-    if _nontext_share(text) > _MAX_NONTEXT:
-        raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
-    if not text.strip():
-        raise LoadError(f"{where}: файл пуст; {EXPECTED}")
-    if _is_html(text):
-        raise LoadError(f"{where}: {HTML}; {EXPECTED}")
-    return text
 
 
 def _decode_cp1251(data: bytes, where: str) -> str:
