@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ingest.clean import clean
 from ingest.clean_furniture import MASTHEAD_REASON
+from ingest.clean_markdown import markdown_structure
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
 from ingest.pool import in_stages
@@ -45,8 +46,27 @@ def prepare(source: SourceText) -> Prepared:
     seg = segment(cleaned.text, source.system, cleaned.pages, gaps,
                   titled=_under_site_name(source.text, cleaned),
                   site_cuts=[cleaned.from_source(ch.span[1]) for ch in cleaned.changes
-                             if ch.step in _SITE_STEPS and not ch.after.strip()])
+                             if ch.step in _SITE_STEPS and not ch.after.strip()],
+                  marked=_marked(source.text, cleaned))
     return cleaned, seg
+
+
+def _marked(original: str, cleaned: CleanedText
+            ) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]]] | None:
+    """A Markdown text's headings (start, end, level) and quotations, in cleaned offsets
+    (:func:`ingest.clean_markdown.markdown_structure`); None for another text. A heading
+    another cleaning step removed (a site's line) heads nothing."""
+    structure = markdown_structure(original)
+    if structure is None:
+        return None
+    headings = []
+    for h in structure.headings:
+        start, end = cleaned.from_source(h.start), cleaned.from_source(h.end)
+        line_start = cleaned.text.rfind("\n", 0, start) + 1
+        if end > start and not cleaned.text[line_start:start].strip():
+            headings.append((start, end, h.level))
+    quotes = [(cleaned.from_source(a), cleaned.from_source(b)) for a, b in structure.quotes]
+    return headings, [(a, b) for a, b in quotes if b > a]
 
 
 _SITE_STEPS = frozenset({"site_furniture", "running_header", "page_footer"})
@@ -241,7 +261,7 @@ def account(src: SourceText, cleaned: CleanedText, seg: Segmentation) -> list[Re
     if seg.sections:
         first = min(s.heading_span[0] for s in seg.sections)
         lead = cleaned.text[:first].strip()
-        if lead and seg.layout == "lines":
+        if lead and seg.layout in ("lines", "markdown"):
             out.append(Removal(source=src.name, span=cleaned.to_source_span(0, first), text=lead,
                                step="segment", reason="текст до первого заголовка"))
         if seg.layout == "flat":

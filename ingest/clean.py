@@ -15,6 +15,9 @@ The steps, in order:
 ``mixed_scripts``
     A word typed in two alphabets is written in one: "Эпохa" (a Latin "a") → "Эпоха",
     "Сounteract" (a Cyrillic "С") → "Counteract".
+``markdown``
+    A text written in Markdown loses its marks: "## " before a heading, "**" around a word,
+    a link's address, a code fence (:mod:`ingest.clean_markdown`).
 ``site_furniture``
     What the website added: download banners, a title line that repeats the book's name,
     page navigation, "Дата добавления …", "Мы поможем в написании …", ``|`` separators.
@@ -42,7 +45,8 @@ The steps, in order:
 
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
 ``whitespace``), :mod:`ingest.clean_chars` (``combining_marks``), :mod:`ingest.clean_scripts`
-(``mixed_scripts``), :mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
+(``mixed_scripts``), :mod:`ingest.clean_markdown` (``markdown``),
+:mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
 (``running_header``, ``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
 :mod:`ingest.clean_words` (``hyphenation``, ``glued_title``, ``small_caps``,
 ``drop_capital``);
@@ -59,6 +63,7 @@ from functools import partial
 from ingest.clean_chars import combining_marks
 from ingest.clean_furniture import site_furniture
 from ingest.clean_headings import heading_translation
+from ingest.clean_markdown import markdown
 from ingest.clean_pages import (
     find_running_headers,
     page_footer,
@@ -179,6 +184,7 @@ STEPS: list[tuple[str, Step]] = [
     ("line_endings", line_endings),
     ("combining_marks", combining_marks),
     ("mixed_scripts", mixed_scripts),
+    ("markdown", markdown),
     ("site_furniture", site_furniture),
     ("running_header", running_header),
     ("heading_translation", heading_translation),

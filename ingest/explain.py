@@ -15,7 +15,8 @@ from ingest.models import SourceText
 
 _SHOWN = 70  # characters of a removed piece shown on its line
 _LAYOUTS = {"lines": "веб-страница (заголовки на отдельных строках)",
-            "flat": "сплошной текст из PDF (заголовки внутри строк)"}
+            "flat": "сплошной текст из PDF (заголовки внутри строк)",
+            "markdown": "Markdown (заголовки размечены «#» или подчёркиванием)"}
 _FROM = {"detected": "определена по тексту", "option": "указана --system"}
 
 

@@ -69,7 +69,7 @@ class Segmentation:
 
     sections: list[Section]
     flavour: list[Flavour]
-    layout: str  # "lines" | "flat"
+    layout: str  # "lines" | "flat" | "markdown"
 
 
 # ---------------------------------------------------------------------------------------

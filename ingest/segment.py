@@ -1,6 +1,7 @@
 """Segment a cleaned text into sections with their hierarchy, pages and flavour text.
 
-Two layouts occur in the rule texts:
+Two layouts occur in the rule texts (and a text written in Markdown marks its own headings:
+:mod:`ingest.segment_markdown`):
 
 * **web pages** (WHFB, Kill Team): a heading stands on its own line; "Страница N" footers
   close a page; line-wrapped paragraphs continue on lines that start in lower case;
@@ -38,6 +39,7 @@ from ingest.segment_flat import FLAT_LINE, caps_runs, flat_line_breaks, segment_
 from ingest.segment_headings import is_heading_line
 from ingest.segment_lines import segment_lines
 from ingest.segment_lists import flattened_list_breaks
+from ingest.segment_markdown import segment_markdown
 from ingest.segment_names import english_twins, name_english_headings, repeated_headings
 from ingest.segment_nesting import nest_lines, priced_entries, steps_under_heading
 from ingest.segment_titles import title_over_parts
@@ -75,6 +77,7 @@ def segment(
     gaps: dict[int, int] | None = None,
     titled: bool = False,
     site_cuts: Sequence[int] = (),
+    marked: tuple[Sequence[tuple[int, int, int]], Sequence[tuple[int, int]]] | None = None,
 ) -> Segmentation:
     """Split ``text`` (cleaned) into sections.
 
@@ -89,8 +92,17 @@ def segment(
             first heading is the page's title.
         site_cuts: offsets where cleaning cut a site's lines (its furniture, a running
             header, a page footer): the rules above the first heading start below them.
+        marked: a Markdown text's headings (start, end, level) and quotations (start, end)
+            (:mod:`ingest.segment_markdown`): its headings are those, no other line.
     """
     vocab = vocabulary(system)
+    if marked is not None and marked[0]:
+        result = segment_markdown(text, marked[0], marked[1], vocab)
+        result.sections = english_twins(text, result.sections)
+        name_english_headings(text, result.sections)
+        _lead_passage(text, result, site_cuts)
+        _assign_pages(result.sections, pages or [])
+        return result
     lines = text.split("\n")
     # the flattened PDF: long lines with headings inside them
     flat = sum(len(line) for line in lines

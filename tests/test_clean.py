@@ -52,6 +52,7 @@ def test_steps_run_in_the_documented_order() -> None:
         "line_endings",
         "combining_marks",
         "mixed_scripts",
+        "markdown",
         "site_furniture",
         "running_header",
         "heading_translation",

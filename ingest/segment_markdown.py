@@ -1,0 +1,77 @@
+"""The sections of a text written in Markdown: its marked headings, and no other line.
+
+A Markdown text says which lines are headings and at what level ("#", "##" …, or a line of
+"=" or "-" under them: :func:`ingest.clean_markdown.markdown_structure`), so nothing is
+guessed: each marked heading opens a section that runs to the next one, and hangs under the
+nearest heading above it of a higher level (a "###" under the "##" above it, a "##" after a
+"###" under the "#" above both). A pictogram before a heading's words ("🎮 Как играть") is no
+part of its title. Its quotations ("> …") are flavour.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from bisect import bisect_left
+from collections.abc import Sequence
+
+from ingest.sections import Flavour, Section, Segmentation, title_and_aliases
+from ingest.vocabulary import Vocabulary
+
+LAYOUT = "markdown"
+
+
+def segment_markdown(text: str, headings: Sequence[tuple[int, int, int]],
+                     quotes: Sequence[tuple[int, int]], vocab: Vocabulary) -> Segmentation:
+    """The sections of a cleaned Markdown text.
+
+    Args:
+        text: the cleaned text.
+        headings: each marked heading's words as (start, end, level), cleaned offsets, in
+            order.
+        quotes: each quotation line's words as (start, end), cleaned offsets.
+        vocab: the unit type vocabulary of the system (a heading that names a unit type is
+            one).
+    """
+    sections: list[Section] = []
+    open_levels: list[tuple[int, int]] = []  # (level, section) of the headings still open
+    kept = [(s, e, level) for s, e, level in headings if text[s:e].strip()]
+    for n, (start, end, level) in enumerate(kept):
+        heading = text[start:end]
+        body_end = kept[n + 1][0] if n + 1 < len(kept) else len(text)
+        body_end = text.rfind("\n", end, body_end) + 1 or body_end  # (its line's start)
+        while body_end > end and text[body_end - 1].isspace():
+            body_end -= 1
+        title, aliases = title_and_aliases(" ".join(_without_pictograms(heading).split()))
+        while open_levels and open_levels[-1][0] >= level:
+            open_levels.pop()
+        sections.append(Section(title, heading, (start, end), (end, max(end, body_end)),
+                                parent=open_levels[-1][1] if open_levels else None,
+                                is_unit_type=bool(vocab.unit_type(title)), aliases=aliases))
+        open_levels.append((level, len(sections) - 1))
+    flavour = [Flavour("quote", (a, b), text[a:b]) for a, b in quotes if text[a:b].strip()]
+    starts = [f.span[0] for f in flavour]
+    for sec in sections:
+        first = bisect_left(starts, sec.body_span[0])
+        last = bisect_left(starts, sec.body_span[1], first)
+        sec.flavour_spans = [f.span for f in flavour[first:last]
+                             if f.span[1] <= sec.body_span[1]]
+    return Segmentation(sections, flavour, LAYOUT)
+
+
+_JOINERS = frozenset("\ufe0f\ufe0e\u200d\u20e3")
+"""What an emoji is written with besides its symbols: a variation selector, a zero-width
+joiner, a keycap."""
+
+
+def _without_pictograms(heading: str) -> str:
+    """A heading without the pictograms a Markdown page sets before its words ("🎮 Как
+    играть", "⚠️ Важно"): no part of the name.
+
+    >>> _without_pictograms("🛡️ Безопасность"), _without_pictograms("+1 к броску")
+    ('Безопасность', '+1 к броску')
+    """
+    k = 0
+    while k < len(heading) and (heading[k].isspace() or heading[k] in _JOINERS
+                                or unicodedata.category(heading[k]) == "So"):
+        k += 1
+    return heading[k:] or heading
