@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -70,6 +71,18 @@ class Segmentation:
     sections: list[Section]
     flavour: list[Flavour]
     layout: str  # "lines" | "flat" | "markdown"
+
+
+def assign_flavour(sections: list[Section], flavour: list[Flavour]) -> None:
+    """Give each section the spans of the flavour items (sorted by span) inside its body,
+    each found by bisection: not every item read for every section, which a long text of many
+    short sections and many captions would pay as their product."""
+    starts = [f.span[0] for f in flavour]
+    for sec in sections:
+        first = bisect_left(starts, sec.body_span[0])
+        last = bisect_left(starts, sec.body_span[1], first)
+        sec.flavour_spans = [f.span for f in flavour[first:last]
+                             if f.span[1] <= sec.body_span[1]]
 
 
 # ---------------------------------------------------------------------------------------

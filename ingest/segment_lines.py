@@ -19,6 +19,7 @@ from ingest.sections import (
     Flavour,
     Section,
     Segmentation,
+    assign_flavour,
     normal_case,
     title_and_aliases,
     unparen,
@@ -291,14 +292,7 @@ def segment_lines(
     flavour += [Flavour("caption", span, text[span[0]:span[1]])
                 for span in label_spans(lines, offsets, labels)]
     flavour.sort(key=lambda f: f.span)
-    # each section's flavour found by bisection (not every item read for every section: a long
-    # text of many short sections and many captions would cost their product)
-    starts = [f.span[0] for f in flavour]
-    for sec in sections:
-        first = bisect_left(starts, sec.body_span[0])
-        last = bisect_left(starts, sec.body_span[1], first)
-        sec.flavour_spans = [f.span for f in flavour[first:last]
-                             if f.span[1] <= sec.body_span[1]]
+    assign_flavour(sections, flavour)
     # (an errata's entries are such a list: each the next one's sibling)
     entries = {n for n, i in enumerate(heads) if i in colon_lines or i in errata}
     nest_lines(sections, text, vocab, system, gaps, page_ends, entries,

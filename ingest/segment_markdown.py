@@ -11,10 +11,9 @@ part of its title. Its quotations ("> …") are flavour.
 from __future__ import annotations
 
 import unicodedata
-from bisect import bisect_left
 from collections.abc import Sequence
 
-from ingest.sections import Flavour, Section, Segmentation, title_and_aliases
+from ingest.sections import Flavour, Section, Segmentation, assign_flavour, title_and_aliases
 from ingest.vocabulary import Vocabulary
 
 LAYOUT = "markdown"
@@ -49,12 +48,7 @@ def segment_markdown(text: str, headings: Sequence[tuple[int, int, int]],
                                 is_unit_type=bool(vocab.unit_type(title)), aliases=aliases))
         open_levels.append((level, len(sections) - 1))
     flavour = [Flavour("quote", (a, b), text[a:b]) for a, b in quotes if text[a:b].strip()]
-    starts = [f.span[0] for f in flavour]
-    for sec in sections:
-        first = bisect_left(starts, sec.body_span[0])
-        last = bisect_left(starts, sec.body_span[1], first)
-        sec.flavour_spans = [f.span for f in flavour[first:last]
-                             if f.span[1] <= sec.body_span[1]]
+    assign_flavour(sections, flavour)
     return Segmentation(sections, flavour, LAYOUT)
 
 
