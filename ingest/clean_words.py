@@ -33,6 +33,11 @@ def text_vocabulary(text: str) -> set[str]:
 _HYPHEN_AHEAD = r"(?=\w+-[ \n])"
 _HYPHEN_RE = re.compile(rf"(?<!\w){_HYPHEN_AHEAD}({LETTERS}+)-( |\n{HSPACE}*)(?=({LETTERS}+))")
 _SOFT_HYPHEN_RE = re.compile(rf"\u00ad(?:{HSPACE}*\n{HSPACE}*)?")
+# a character of no width (a web page's break opportunity, U+200B, U+200C, U+2060; a byte order
+# mark or a joiner left inside the text, U+FEFF, U+200D): inside a word it parts nothing
+# ("Па\u200bнику"); between words with no space it is their space
+_ZERO_WIDTH_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]+")
+ZERO_WIDTH_REASON = "невидимый символ нулевой ширины"
 
 
 def hyphenation(text: str, vocabulary: Collection[str] | None = None) -> list[Edit]:
@@ -71,7 +76,24 @@ def hyphenation(text: str, vocabulary: Collection[str] | None = None) -> list[Ed
             )
     for m in _SOFT_HYPHEN_RE.finditer(text):
         edits.append(Edit(m.start(), m.end(), "", "hyphenation", "мягкий перенос"))
+    if any(ch in text for ch in "\u200b\u200c\u200d\u2060\ufeff"):
+        edits += _zero_width(text)
     return first_fit(edits)
+
+
+def _zero_width(text: str) -> list[Edit]:
+    """Edits removing characters of no width (:data:`_ZERO_WIDTH_RE`): inside a word, or
+    beside a space, nothing stands for them; between two words (a letter in lower case or a
+    mark before, a capital or a digit after: "Паника\u200bУжас") a space does."""
+    edits = []
+    for m in _ZERO_WIDTH_RE.finditer(text):
+        before = text[m.start() - 1] if m.start() else " "
+        after = text[m.end()] if m.end() < len(text) else " "
+        inside = before.isalnum() and after.isalnum() and not (
+            after.isupper() and not before.isupper() or before.isalpha() != after.isalpha())
+        space = "" if inside or before.isspace() or after.isspace() else " "
+        edits.append(Edit(m.start(), m.end(), space, "hyphenation", ZERO_WIDTH_REASON))
+    return edits
 
 
 def _evidence(word: str, vocabulary: Collection[str]) -> int:
