@@ -7,7 +7,8 @@ size — one huge line, 100,000 short lines, a text with no headings —, a numb
 shape (a post header of the forum engine's lines before every paragraph) and a glossary of
 thousands of headings in alphabetical order (:mod:`ingest.segment_alphabet`), and phases
 whose steps a diagram lists before heading each (:mod:`ingest.segment_summary`), and a book's
-pages run into one line with their headings in capitals (:mod:`ingest.segment_flat`), and prints
+pages run into one line with their headings in capitals (:mod:`ingest.segment_flat`), and a
+text written in Markdown (:mod:`ingest.segment_markdown`), and prints
 the speed of
 each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
 shape is also timed at a third of its size: the cost per megabyte must not grow with the size
@@ -73,9 +74,15 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
     # each over a paragraph (:mod:`ingest.segment_flat`, the page nested as a page of lines)
     flattened = "".join(f"{names[i % len(names)].upper()} {paragraphs[i % len(paragraphs)]} "
                         for i in range(len(names)))
+    # a text written in Markdown: headings of three levels marked with "#", emphasis and links
+    # in each paragraph (:mod:`ingest.clean_markdown`, :mod:`ingest.segment_markdown`)
+    markdown = "".join(f"{'#' * (1 + i % 3)} {names[i % len(names)]}\n\n"
+                       f"**{names[(i + 1) % len(names)]}** — {paragraphs[i % len(paragraphs)]}"
+                       f" [см.](rules.md)\n\n" for i in range(len(names)))
     return {
         "одна строка": repeat(" ".join(words)),
         "страница в одну строку": repeat(flattened),
+        "текст в разметке Markdown": repeat(markdown),
         "нумерованный список": repeat(numbered, lines),
         "100 000 коротких строк": repeat(short, lines),
         "без заголовков": repeat(prose + "\n\n"),

@@ -198,30 +198,36 @@ def _inline(line: str, offset: int) -> list[Edit]:
     if not any(ch in line for ch in "`[*_\\"):
         return []
     edits: list[Edit] = []
-    taken: list[tuple[int, int]] = []
+    taken = bytearray(len(line))  # the characters a mark found already holds (a text run into
+    # one line may hold many marks: each is looked up where it stands, not against all before)
 
     def free(a: int, b: int) -> bool:
-        return all(b <= s or a >= e for s, e in taken)
+        return taken.find(1, a, b) < 0
+
+    def take(a: int, b: int) -> None:
+        taken[a:b] = b"\x01" * (b - a)
 
     for m in _CODE_SPAN.finditer(line):
         edits += [_removed(offset + m.start(), offset + m.start(2)),
                   _removed(offset + m.end(2), offset + m.end())]
-        taken.append(m.span())
+        take(*m.span())
     for m in _IMAGE.finditer(line):
         if free(*m.span()):
             edits.append(_removed(offset + m.start(), offset + m.end()))
-            taken.append(m.span())
+            take(*m.span())
     for m in _LINK.finditer(line):
         if free(*m.span()):
             edits += [_removed(offset + m.start(1), offset + m.end(1)),
                       _removed(offset + m.start(2), offset + m.end(2))]
-            taken += [m.span(1), m.span(2)]
+            take(*m.span(1))
+            take(*m.span(2))
     for pattern in (_STRONG, _EMPHASIS):
         for m in pattern.finditer(line):
             if free(*m.span(1)) and free(*m.span(2)):
                 edits += [_removed(offset + m.start(1), offset + m.end(1)),
                           _removed(offset + m.start(2), offset + m.end(2))]
-                taken += [m.span(1), m.span(2)]
+                take(*m.span(1))
+                take(*m.span(2))
     for m in _ESCAPE.finditer(line):
         if free(m.start(), m.start() + 2):
             edits.append(_removed(offset + m.start(), offset + m.end()))
