@@ -10,6 +10,9 @@ The steps, in order:
 
 ``line_endings``
     ``\\r\\n`` and ``\\r`` become ``\\n``.
+``html_entities``
+    An HTML character reference becomes its character: "&nbsp;" → a no-break space,
+    "&laquo;" → "«", "&#171;" → "«".
 ``combining_marks``
     A letter written as a base letter and a separate mark ("и" + "̆") becomes one ("й").
 ``mixed_scripts``
@@ -44,8 +47,8 @@ The steps, in order:
     Runs of spaces, spaces at line ends, runs of blank lines.
 
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
-``whitespace``), :mod:`ingest.clean_chars` (``combining_marks``), :mod:`ingest.clean_scripts`
-(``mixed_scripts``), :mod:`ingest.clean_markdown` (``markdown``),
+``whitespace``), :mod:`ingest.clean_chars` (``html_entities``, ``combining_marks``),
+:mod:`ingest.clean_scripts` (``mixed_scripts``), :mod:`ingest.clean_markdown` (``markdown``),
 :mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
 (``running_header``, ``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
 :mod:`ingest.clean_words` (``hyphenation``, ``glued_title``, ``small_caps``,
@@ -60,7 +63,7 @@ from array import array
 from collections.abc import Callable, Collection, Iterable
 from functools import partial
 
-from ingest.clean_chars import combining_marks
+from ingest.clean_chars import combining_marks, html_entities
 from ingest.clean_furniture import site_furniture
 from ingest.clean_headings import heading_translation
 from ingest.clean_markdown import markdown
@@ -182,6 +185,7 @@ def apply_edits(
 
 STEPS: list[tuple[str, Step]] = [
     ("line_endings", line_endings),
+    ("html_entities", html_entities),
     ("combining_marks", combining_marks),
     ("mixed_scripts", mixed_scripts),
     ("markdown", markdown),
@@ -261,6 +265,7 @@ __all__ = [
     "drop_capital",
     "find_running_headers",
     "heading_translation",
+    "html_entities",
     "hyphenation",
     "identity_offsets",
     "line_endings",

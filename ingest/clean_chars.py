@@ -1,4 +1,6 @@
-"""The cleaning step that composes letters written as a base letter and a separate mark.
+"""The cleaning steps of characters: HTML's character references written as the characters
+(:func:`html_entities`), and letters written as a base letter and a separate mark composed
+(:func:`combining_marks`).
 
 Unicode lets "й" be written as one character or as "и" followed by a combining breve (and
 "ё" as "е" with a combining diaeresis): texts copied from some programs, PDF extractions and
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from html.entities import html5
 
 from ingest.models import Edit
 
@@ -38,4 +41,35 @@ def combining_marks(text: str) -> list[Edit]:
         composed = unicodedata.normalize("NFC", m.group())
         if composed != m.group():
             edits.append(Edit(m.start(), m.end(), composed, "combining_marks", REASON))
+    return edits
+
+
+ENTITY_REASON = "мнемоника HTML записана символом («&nbsp;» → пробел, «&laquo;» → «««)"
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def html_entities(text: str) -> list[Edit]:
+    """Write each HTML character reference as its character: "&nbsp;", "&laquo;", "&quot;",
+    "&#171;", "&#xAB;" (a text copied from a page's source, a forum's export that escaped its
+    quotes twice). Only a reference closed by its semicolon is one, and only a name HTML
+    defines ("&Paniс;" stays); a number of no character stays too.
+
+    >>> [e.replacement for e in html_entities("тест на&nbsp;Панику, &laquo;Ужас&raquo; &#8804; 4")]
+    ['\\xa0', '«', '»', '≤']
+    >>> html_entities("&Panic; и &#0; и AT&T")
+    []
+    """
+    if "&" not in text:
+        return []
+    edits = []
+    for m in _ENTITY_RE.finditer(text):
+        ref = m.group()
+        if ref[1] == "#":
+            number = int(ref[3:-1], 16) if ref[2] in "xX" else int(ref[2:-1])
+            char = chr(number) if 0 < number <= 0x10FFFF and not 0xD800 <= number <= 0xDFFF \
+                and unicodedata.category(chr(number)) != "Cc" or number in (9, 10) else None
+        else:
+            char = html5.get(ref[1:])
+        if char:
+            edits.append(Edit(m.start(), m.end(), char, "html_entities", ENTITY_REASON))
     return edits
