@@ -18,6 +18,7 @@ Without a stated title, the text's own words may name its book (:func:`detect_ti
 from __future__ import annotations
 
 import codecs
+import html
 import re
 import tomllib
 from collections.abc import Callable, Iterable
@@ -410,6 +411,9 @@ def detection_text(text: str) -> str:
     'Боевая единица проходит проверку на боевой дух.'
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "&" in text:  # (an HTML character reference is its character to the reader: "&nbsp;"
+        # is a space, no word "nbsp")
+        text = html.unescape(text)
     kept, pos = [], 0
     for edit in sorted(site_furniture(text), key=lambda e: (e.start, e.end)):
         if edit.start < pos:  # the steps' edits never overlap; be safe all the same
