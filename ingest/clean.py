@@ -21,6 +21,9 @@ The steps, in order:
 ``markdown``
     A text written in Markdown loses its marks: "## " before a heading, "**" around a word,
     a link's address, a code fence (:mod:`ingest.clean_markdown`).
+``bbcode``
+    A forum's tags in square brackets go, what they enclose stays: "[b]Паника[/b]" → "Паника"
+    (:mod:`ingest.clean_bbcode`).
 ``site_furniture``
     What the website added: download banners, a title line that repeats the book's name,
     page navigation, "Дата добавления …", "Мы поможем в написании …", ``|`` separators.
@@ -49,6 +52,7 @@ The steps, in order:
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
 ``whitespace``), :mod:`ingest.clean_chars` (``html_entities``, ``combining_marks``),
 :mod:`ingest.clean_scripts` (``mixed_scripts``), :mod:`ingest.clean_markdown` (``markdown``),
+:mod:`ingest.clean_bbcode` (``bbcode``),
 :mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
 (``running_header``, ``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
 :mod:`ingest.clean_words` (``hyphenation``, ``glued_title``, ``small_caps``,
@@ -63,6 +67,7 @@ from array import array
 from collections.abc import Callable, Collection, Iterable
 from functools import partial
 
+from ingest.clean_bbcode import bbcode
 from ingest.clean_chars import combining_marks, html_entities
 from ingest.clean_furniture import site_furniture
 from ingest.clean_headings import heading_translation
@@ -189,6 +194,7 @@ STEPS: list[tuple[str, Step]] = [
     ("combining_marks", combining_marks),
     ("mixed_scripts", mixed_scripts),
     ("markdown", markdown),
+    ("bbcode", bbcode),
     ("site_furniture", site_furniture),
     ("running_header", running_header),
     ("heading_translation", heading_translation),
@@ -260,6 +266,7 @@ __all__ = [
     "STEPS",
     "Step",
     "apply_edits",
+    "bbcode",
     "clean",
     "combining_marks",
     "drop_capital",

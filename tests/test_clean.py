@@ -54,6 +54,7 @@ def test_steps_run_in_the_documented_order() -> None:
         "combining_marks",
         "mixed_scripts",
         "markdown",
+        "bbcode",
         "site_furniture",
         "running_header",
         "heading_translation",
