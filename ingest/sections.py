@@ -73,6 +73,25 @@ class Segmentation:
     layout: str  # "lines" | "flat" | "markdown"
 
 
+_PICTOGRAMS = re.compile(
+    "[\U0001F000-\U0001FAFF\u2300-\u23FF\u2600-\u27BF\u2B00-\u2BFF\ufe0e\ufe0f\u200d\u20e3]"
+    "[\U0001F000-\U0001FAFF\u2300-\u23FF\u2600-\u27BF\u2B00-\u2BFF\ufe0e\ufe0f\u200d\u20e3\\s]*")
+"""Pictograms (emoji, dingbats: "⚔️", "🔥", "📌", "★") and what they are written with (a
+variation selector, a joiner, a keycap), with the spaces after them."""
+
+
+def without_pictograms(heading: str) -> str:
+    """A heading without the pictograms a post or a page sets before its words ("⚔️ Паника",
+    "🎮 Как играть", a channel's way of marking its headings): no part of the name. A
+    bullet ("●", "•") or a sign ("©", "№") is no pictogram.
+
+    >>> [without_pictograms(h) for h in ("🛡️ Безопасность", "● Когти", "⭐")]
+    ['Безопасность', '● Когти', '⭐']
+    """
+    m = _PICTOGRAMS.match(heading)
+    return heading[m.end():] or heading if m else heading
+
+
 def assign_flavour(sections: list[Section], flavour: list[Flavour]) -> None:
     """Give each section the spans of the flavour items (sorted by span) inside its body,
     each found by bisection: not every item read for every section, which a long text of many
@@ -272,7 +291,7 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     # a footnote's mark beside a name ("Отравленное 4+ (Poisoned 4+) *", "*Раздирающий") is
     # no part of it
     # nor is a list's bullet and a label's colon ("· Wound Roll бросок на ранение:")
-    h = _FOOTNOTE_MARKS.sub("", " ".join(heading.split())).rstrip(".").strip()
+    h = _FOOTNOTE_MARKS.sub("", " ".join(without_pictograms(heading).split())).rstrip(".").strip()
     h = _BULLET_MARK.sub("", h).rstrip(":").strip() or h
     if h[:1] in QUOTES:  # a name in quotes ("‘Take Aim!’ («Возьми упреждение!»)"): no marks
         h = re.sub(f"[{QUOTES}]", "", h).strip()

@@ -18,6 +18,7 @@ from ingest.sections import (
     is_cyrillic,
     pages_after,
     unparen,
+    without_pictograms,
 )
 from kb.lemmas import WORD_RE, lemma, morph, pos, words
 
@@ -130,7 +131,7 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
     о …") goes on from the sentence before it, unless it is a short name ending in a word over
     a sentence of its own ("И не познают они страха").
     """
-    s = line.strip()
+    s = without_pictograms(line.strip())  # ("⚔️ Паника": a post's mark before its heading)
     if not s or BULLET.match(s):
         return False
     # an entry's price and who may take it ("- 60 очков (только Морской Шлем)") are no part of

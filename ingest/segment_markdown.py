@@ -5,12 +5,12 @@ A Markdown text says which lines are headings and at what level ("#", "##" …, 
 guessed: each marked heading opens a section that runs to the next one, and hangs under the
 nearest heading above it of a higher level (a "###" under the "##" above it, a "##" after a
 "###" under the "#" above both). A pictogram before a heading's words ("🎮 Как играть") is no
-part of its title. Its quotations ("> …") are flavour.
+part of its title (:func:`ingest.sections.without_pictograms`). Its quotations ("> …") are
+flavour.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from ingest.sections import Flavour, Section, Segmentation, assign_flavour, title_and_aliases
@@ -40,7 +40,7 @@ def segment_markdown(text: str, headings: Sequence[tuple[int, int, int]],
         body_end = text.rfind("\n", end, body_end) + 1 or body_end  # (its line's start)
         while body_end > end and text[body_end - 1].isspace():
             body_end -= 1
-        title, aliases = title_and_aliases(" ".join(_without_pictograms(heading).split()))
+        title, aliases = title_and_aliases(" ".join(heading.split()))
         while open_levels and open_levels[-1][0] >= level:
             open_levels.pop()
         sections.append(Section(title, heading, (start, end), (end, max(end, body_end)),
@@ -50,22 +50,3 @@ def segment_markdown(text: str, headings: Sequence[tuple[int, int, int]],
     flavour = [Flavour("quote", (a, b), text[a:b]) for a, b in quotes if text[a:b].strip()]
     assign_flavour(sections, flavour)
     return Segmentation(sections, flavour, LAYOUT)
-
-
-_JOINERS = frozenset("\ufe0f\ufe0e\u200d\u20e3")
-"""What an emoji is written with besides its symbols: a variation selector, a zero-width
-joiner, a keycap."""
-
-
-def _without_pictograms(heading: str) -> str:
-    """A heading without the pictograms a Markdown page sets before its words ("🎮 Как
-    играть", "⚠️ Важно"): no part of the name.
-
-    >>> _without_pictograms("🛡️ Безопасность"), _without_pictograms("+1 к броску")
-    ('Безопасность', '+1 к броску')
-    """
-    k = 0
-    while k < len(heading) and (heading[k].isspace() or heading[k] in _JOINERS
-                                or unicodedata.category(heading[k]) == "So"):
-        k += 1
-    return heading[k:] or heading

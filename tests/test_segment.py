@@ -186,6 +186,9 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         ("Рывок - 1AP", "Рывок", []),
         ("Стрельба: 1 очко действия", "Стрельба", []),
         ("Фаза-1AP", "Фаза-1AP", []),
+        # a pictogram a post sets before its heading is no part of it; a bullet stays
+        ("⚔️ Паника", "Паника", []),
+        ("🎮 Как играть (How to play)", "Как играть", ["How To Play"]),
     ],
 )
 def test_titles(heading: str, title: str, aliases: list[str]) -> None:
