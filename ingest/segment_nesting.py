@@ -46,9 +46,11 @@ def _is_phase(title: str) -> bool:
 
 
 # a heading's number in an outline: before its title ("1.1 Dwarf Lord", "2.3. Магия", "4)
-# Стрельба") or on the line of its own just above it ("1" / "Лорды", a list's number that a
-# converted document set apart)
-_OUTLINE_IN_HEADING = re.compile(r"\s*(\d{1,2}(?:\.\d{1,2})*)(?:[.)]\s|\s)(?=\s*[^\W\d_])")
+# Стрельба", a chapter's "Глава 3. Психология" over its "3.1 Паника") or on the line of its own
+# just above it ("1" / "Лорды", a list's number that a converted document set apart)
+_OUTLINE_IN_HEADING = re.compile(
+    r"\s*(?:(?:[Гг]лава|[Рр]аздел|[Чч]асть|Chapter|Part|Section)\s+)?(\d{1,2}(?:\.\d{1,2})*)"
+    r"(?:[.):]\s|\s)(?=\s*[^\W\d_])")
 _OUTLINE_LINE_ABOVE = re.compile(r"(?:^|\n)[^\S\n]*(\d{1,2}(?:\.\d{1,2})*)\.?[^\S\n]*\n\s*\Z")
 _OUTLINE_LOOK = 40  # characters above a heading where its number may stand alone
 
