@@ -118,11 +118,29 @@ _ALSO_KNOWN = re.compile(r"^(.{2,60}?),?\s+\(?(?:(?:он|она|оно|они)\s
 # 4+", "Lethal x+", "Killzone: Volkus")
 _NAME_PAREN = re.compile(
     r"^(.+?)\s*\(([A-Za-z][A-Za-z '&:,!?-]*(?<![ ,])(?: (?:\d+|[xX])\+?)?|[А-ЯЁ]{1,3})\)\s*$")
-# "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия": a heading's number (one
-# alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
+ROMAN = r"(?=[IVXLC])M{0,0}C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+"""A Roman numeral up to CCCXCIX (a part's or a chapter's number: "II. Паника")."""
+
+
+def roman_value(numeral: str) -> int:
+    """The value of a Roman numeral (:data:`ROMAN`).
+
+    >>> roman_value("XIV"), roman_value("III")
+    (14, 3)
+    """
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+    total = 0
+    for k, ch in enumerate(numeral):
+        v = values[ch]
+        total += -v if k + 1 < len(numeral) and values[numeral[k + 1]] > v else v
+    return total
+
+
+# "4. Отступление", "2) Стрельба", "1.1 Dwarf Lord", "2.3.1. Магия", "II. Паника": a heading's
+# number (one alone needs its point or bracket: "5 вещей, которые …" is a title with a number in it)
 # (a table's roll before its result, "1-2: Combat Drop", "5–6. Засада", numbers it too)
-_NUMBERED = re.compile(r"^(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+[.)]?|\d{1,2}\s?[-–]\s?\d{1,2}[.):])"
-                       r"\s+(?=[^\W\d_])")
+_NUMBERED = re.compile(r"^(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+[.)]?|\d{1,2}\s?[-–]\s?\d{1,2}[.):]"
+                       rf"|{ROMAN}[.)])\s+(?=[^\W\d_])")
 # what an army book's entry says after its name: its price ("Обсидиановый магнит - 45 очков",
 # "(25 очков)", "15 pts"), with who may take it in brackets after it ("Лук Мореплавателя - 60
 # очков (только Морской Шлем)"), or a spell's casting value ("Огненный шар (5+)"): no part of

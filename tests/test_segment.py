@@ -189,6 +189,11 @@ def test_heading_lines(line: str, next_line: str, expected: bool) -> None:
         # a pictogram a post sets before its heading is no part of it; a bullet stays
         ("⚔️ Паника", "Паника", []),
         ("🎮 Как играть (How to play)", "Как играть", ["How To Play"]),
+        # a Roman number is a heading's number too; a Roman letter that opens a word is not
+        ("II. Паника", "Паника", []),
+        ("XIV) Ужас", "Ужас", []),
+        ("Civil. War", "Civil. War", []),
+        ("Vendetta", "Vendetta", []),
     ],
 )
 def test_titles(heading: str, title: str, aliases: list[str]) -> None:
