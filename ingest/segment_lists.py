@@ -214,13 +214,19 @@ def lead_in_items(lines: list[str], nonblank: list[int]) -> set[int]:
 _PAGE_AFTER_NAME = re.compile(r"[^\W\d_][)?!.]?\s+\d{1,3}$")
 _CONTENTS_NEAR = 3  # lines each side where the other entries of a contents list stand
 _CONTENTS_OTHERS = 2  # how many of them must end in a page too
+# "Паника ........ 57", "ХИМИЧЕСКИЙ КОМПЛЕКС ……… 5", "Ужас · · · · 58": a name, a leader of dots
+# (or an ellipsis, middle dots, underscores) and a page: a contents entry whatever stands around
+_LEADER_TO_PAGE = re.compile(r"[^\W\d_][)?!]?[ \t]*(?:[.…·_][ \t]*){3,}\d{1,3}$")
 
 
 def contents_entry(lines: list[str], i: int) -> bool:
     """Whether a heading-like line is an entry of a table of contents: it ends in a page
     number after a name, and so do at least two of the lines around it in its paragraph (one
     line "Фаза 2" is a heading; a column of "Бег 38", "ВООРУЖЕНИЕ 40", "Пистолеты 42" is a
-    contents page, which the heading above it, "СОДЕРЖАНИЕ", heads)."""
+    contents page, which the heading above it, "СОДЕРЖАНИЕ", heads); a line that leads to its
+    page with dots ("Паника ........ 57") is one alone."""
+    if _LEADER_TO_PAGE.search(lines[i].rstrip()) is not None:
+        return True
     if _PAGE_AFTER_NAME.search(lines[i].rstrip()) is None:
         return False
     around = []
