@@ -131,6 +131,7 @@ def load(
     # read once: one that does not read is reported once, and each of its files skipped)
     texts: list[SourceText] = []
     seen: dict[str, str] = {}
+    walked: dict[Path, set[str]] = {}  # a folder read whole → the names of its texts
     for raw in paths:
         path = Path(raw)
         try:
@@ -138,6 +139,9 @@ def load(
         except LoadError as exc:
             fail(exc)
             continue
+        if path.is_dir():
+            for file in files:
+                walked.setdefault(file.parent, set()).add(file.name)
         for file in files:
             try:
                 folder = file.parent
@@ -162,6 +166,13 @@ def load(
                 continue
             seen[text.name] = text.path
             texts.append(text)
+    for folder, names in walked.items():
+        config = configs.get(folder)
+        if isinstance(config, _CorpusConfig):
+            for name in sorted({*config.files, *config.titles} - names):
+                fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
+                               f"найден среди текстов папки {folder} (*.txt, *.md); проверьте "
+                               "имя"))
     return _detected(texts, jobs)
 
 

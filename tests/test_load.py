@@ -326,3 +326,24 @@ def test_a_text_quoting_a_few_tags_is_text(tmp_path: Path) -> None:
     path.write_text("Паника<br>\nПодразделение проходит <b>тест на Панику</b>, если потеряло "
                     "четверть моделей.\n" * 3, encoding="utf-8")
     assert "тест на Панику" in load_file(path).text
+
+
+def test_a_corpus_description_naming_no_file_of_its_folder_is_reported(tmp_path: Path) -> None:
+    """A name that stands in ``corpus.toml`` for no text of its folder (a typo: "a.tx") is
+    reported, and the folder's texts are read; read alone, a file of the folder is no reason
+    to report the others' names."""
+    (tmp_path / "a.txt").write_text("Текст правил.", encoding="utf-8")
+    (tmp_path / "rules.pdf").write_bytes(b"%PDF")
+    (tmp_path / "corpus.toml").write_text(
+        '[files]\n"a.txt" = "whfb8"\n"a.tx" = "wh40k6"\n"rules.pdf" = "wh40k6"\n',
+        encoding="utf-8")
+    errors: list[LoadError] = []
+    texts = load([tmp_path], on_error=errors.append)
+    assert [(t.name, t.system) for t in texts] == [("a.txt", "whfb8")]
+    description = tmp_path / "corpus.toml"
+    assert [str(e) for e in errors] == [
+        f"{description}: файл «{name}» из описания корпуса не найден среди текстов папки "
+        f"{tmp_path} (*.txt, *.md); проверьте имя" for name in ("a.tx", "rules.pdf")]
+    errors.clear()
+    load([tmp_path / "a.txt"], on_error=errors.append)
+    assert errors == []
