@@ -46,17 +46,6 @@ _LETTERS_SHARE = 0.6
 """Of a marked heading's characters (spaces aside), the share that letters make at least: a
 PDF's scrambled formula ("## P = n!= 1 2 3...( n 1)n;1!= 1") opens with the marks, not a
 heading."""
-
-
-def _atx(line: str, pos: int = 0) -> re.Match[str] | None:
-    """The heading marked with "#" at ``pos`` of ``line`` (:data:`_ATX`), if its words are
-    words (:data:`_LETTERS_SHARE`)."""
-    m = _ATX.match(line, pos)
-    if m is None:
-        return None
-    chars = [c for c in m.group(2) if not c.isspace()]
-    letters = sum(1 for c in chars if c.isalpha())
-    return m if letters >= _LETTERS_SHARE * len(chars) else None
 _FENCE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})[^\n]*$", re.MULTILINE)
 _SETEXT = re.compile(r"^[ ]{0,3}(=+|-+)[ \t\r]*$")
 _BREAK = re.compile(r"^[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\r?$")
@@ -80,6 +69,17 @@ _ANCHOR = re.compile(r"[ \t]*\{#[^{}\n]*\}[ \t]*$")
 """A heading's anchor after its words ("## Паника {#panic}", Pandoc's and kramdown's)."""
 _LINK_DEFINITION = re.compile(r"^[ ]{0,3}\[[^\]\n]+\]:[ \t]+\S+(?:[ \t]+[\"'(][^\n]*)?[ \t\r]*$")
 """A reference link's address on a line of its own ("[1]: https://…")."""
+
+
+def _atx(line: str, pos: int = 0) -> re.Match[str] | None:
+    """The heading marked with "#" at ``pos`` of ``line`` (:data:`_ATX`), if its words are
+    words (:data:`_LETTERS_SHARE`)."""
+    m = _ATX.match(line, pos)
+    if m is None:
+        return None
+    chars = [c for c in m.group(2) if not c.isspace()]
+    letters = sum(1 for c in chars if c.isalpha())
+    return m if letters >= _LETTERS_SHARE * len(chars) else None
 
 
 @dataclass(frozen=True)
