@@ -20,8 +20,10 @@ edit accounted for like any other ("разметка Markdown"):
 * a list item's "*" or "+" becomes a bullet, "•" (a "-" is one already).
 
 A text is taken for Markdown when a line of it is a heading so marked ("## Паника": one to
-six "#", a space, words): no rule text of a book or a web page's copy opens a line so, and a
-text without one is left alone whatever marks it holds (an asterisk of a footnote, "Ужас*").
+six "#", a space, words): no rule text of a book or a web page's copy opens a line so; or when
+two lines of it are set in bold from end to end ("**Паника**", a chat's or a forum's Markdown,
+whose headings have no "#": its lines are then read as a web page's, the marks gone). A text
+of neither is left alone whatever marks it holds (an asterisk of a footnote, "Ужас*").
 Inside a code block ("```" … "```", or four spaces before each line) nothing is a mark.
 """
 
@@ -102,15 +104,32 @@ class Structure:
     quotes: tuple[tuple[int, int], ...]
 
 
+_STRONG_LINE = re.compile(r"^[ \t]*(\*\*|__)(?=[^\s*_])[^\n*_]{1,80}(?<=[^\s*_])\1[ \t:.]*\r?$",
+                          re.MULTILINE)
+"""A line set in bold from end to end ("**Паника**"): a chat's or a forum's Markdown marks its
+headings so, with no "#"."""
+_STRONG_LINES = 2
+
+
 def is_markdown(text: str) -> bool:
-    """Whether a text is written in Markdown: a line of it is a heading marked with "#".
+    """Whether a text is written in Markdown: a line of it is a heading marked with "#", or
+    two lines or more are set in bold from end to end (:data:`_STRONG_LINE`: a chat's copy).
 
     >>> is_markdown("# Паника\\n\\nПодразделение …"), is_markdown("#warhammer #40k\\nТекст")
     (True, False)
+    >>> is_markdown("**Паника**\\nТекст.\\n**Ужас**\\nТекст."), is_markdown("**Паника** и текст")
+    (True, False)
     """
-    if "#" not in text:
+    if "#" in text and any(_atx(text, m.start()) for m in _ATX.finditer(text)):
+        return True
+    if "**" not in text and "__" not in text:
         return False
-    return any(_atx(text, m.start()) for m in _ATX.finditer(text))
+    found = 0
+    for _ in _STRONG_LINE.finditer(text):
+        found += 1
+        if found >= _STRONG_LINES:
+            return True
+    return False
 
 
 def markdown_structure(text: str) -> Structure | None:

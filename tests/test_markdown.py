@@ -12,6 +12,7 @@ from ingest import build, load
 from ingest.build import prepare
 from ingest.clean_markdown import markdown, markdown_structure
 from ingest.load import load_file
+from ingest.models import SourceText
 
 DATA = Path(__file__).parent / "data" / "markdown"
 
@@ -72,3 +73,16 @@ def test_a_text_that_is_not_markdown_keeps_its_asterisks() -> None:
     assert seg.layout == "lines"
     assert not [ch for ch in cleaned.changes if ch.step == "markdown"]
     assert "2*D6" in cleaned.text and "Ужас*" in cleaned.text
+
+
+def test_a_chat_s_bold_headings_are_headings_of_its_lines() -> None:
+    """Headings set in bold from end to end, no "#" (a chat's copy): the marks go and the
+    lines are read as a web page's."""
+    text = ("**Паника**\n\nПодразделение, потерявшее 25% моделей, проходит тест на **Панику**.\n"
+            "\n**Ужас**\n\nМодель, вызывающая *Ужас*, вызывает и Страх.\n")
+    src = SourceText(name="chat.txt", path="chat.txt", text=text, encoding="utf-8",
+                     system="whfb8")
+    cleaned, seg = prepare(src)
+    assert seg.layout == "lines"
+    assert [s.title for s in seg.sections] == ["Паника", "Ужас"]
+    assert "*" not in cleaned.text
