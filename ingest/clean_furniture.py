@@ -394,6 +394,8 @@ _BLOCK_VALUE_LINE = re.compile(
     rf"^{HSPACE}*(?:#\d+|\d{{1,3}}(?:{HSPACE}+\d{{1,3}})+"
     rf"|(?i:страница|стр\.?|page){HSPACE}*\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+){HSPACE}*$")
 _MIN_BLOCK_LINES = 3
+_SENTENCE_VALUE = re.compile(rf"{HSPACE}*(?:[^\s]+{HSPACE}+){{5,}}[^\n]*[.!?…]{HSPACE}*$")
+"""A line of six words or more that ends a sentence: text, never a field's value."""
 _FORM_VALUE = 40  # characters of a form's value in words at most ("Элитные войска")
 _MAX_FURNITURE_LINE = 400
 # A word glued of several ("АвтомобилиАстрономияБиология"): a site's list of categories.
@@ -447,7 +449,7 @@ def _furniture_lines(text: str) -> list[Edit]:
         if kinds[k] not in members:
             k += 1
             continue
-        j, count, worded, closed = k, 0, 0, False
+        j, count, worded, prose, closed = k, 0, 0, 0, False
         while j < len(lines):
             if closed and kinds[j] != "value":
                 break  # after the download button, its values alone (a page's number)
@@ -456,6 +458,9 @@ def _furniture_lines(text: str) -> list[Edit]:
             elif not (kinds[j - 1] == "label" and j + 1 < len(lines)
                       and kinds[j + 1] in members) or j == k:
                 break  # a line of text that is no label's value ends the block
+            elif _SENTENCE_VALUE.match(text, *lines[j]):
+                prose += 1  # a sentence under a label: a banner's, or a rule's text under
+                # its name ("Паника:" / "Подразделение, потерявшее 25% моделей, …")
             elif lines[j][1] - lines[j][0] <= _FORM_VALUE:
                 worded += 1  # a short line of words: a field's value
             closed = closed or (kinds[j] == "value" and text[slice(*lines[j])].strip().lower()
@@ -464,8 +469,10 @@ def _furniture_lines(text: str) -> list[Edit]:
         values = kinds[k:j].count("value")
         # a form whose values are mostly words ("Название:" / "Ликтор" / "Тип:" / "Пехота" /
         # "Очки:" / "50") is the page's own datasheet, not a site's block of numbers, dates,
-        # sizes and file names
-        if count >= _MIN_BLOCK_LINES and "label" in kinds[k:j] and worded <= values:
+        # sizes and file names; nor are names over sentences with no number, date or
+        # category list among them (rules, each under its name and colon)
+        if count >= _MIN_BLOCK_LINES and "label" in kinds[k:j] and worded <= values \
+                and prose <= values + kinds[k:j].count("glued"):
             edits.append(block_edit(text, lines[k][0], lines[j - 1][1], "site_furniture",
                                     UPLOAD_REASON))
         else:  # no block: a line of glued words alone is a category list, with its label
