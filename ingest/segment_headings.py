@@ -164,6 +164,8 @@ def is_heading_line(line: str, next_line: str | None, title: bool = False) -> bo
         # (a house's number or a city's "г." first: the cheap test, as few lines hold either)
     if is_field(s) or _NUMBERED_LOWER.match(s) or _VALUE.match(s):
         return False
+    if _QA_LABEL.match(s):
+        return False  # "Вопрос: Считается ли колесница большой целью?": a FAQ's entry
     if s[0].isdigit() and _TIME_OF_DAY.match(s):
         return False  # "12:20 - 13:50 Первый раунд.", "19:30 End of first day": a schedule's row
     if _PROFILE_HEADER.match(s) or _PROFILE_VALUES.search(s) or _PROFILE_TERMS.search(s) \
@@ -251,6 +253,10 @@ _ADDRESS = re.compile(
     r"(?:\bул\.|\bулица\s|\bпр-т\b|\bпроспект\b|\bпер\.|\bпереулок\s|\bш\.|\bшоссе\s)"
     r"[^\n]{0,40}?\d|\bг\.\s?[А-ЯЁ][а-яё]+,|\bд\.\s?\d", re.IGNORECASE)
 _TRAILING_NOTES = re.compile(r"(?:\s*\([^()\n]{1,60}\))+$")
+# a question's or an answer's label before its words ("Вопрос: …", "Ответ. …", "В: …", "Q: …";
+# a letter and a point alone may number a part, "В. Рукопашная")
+_QA_LABEL = re.compile(r"(?:(?:[Вв]опрос|[Оо]твет|ВОПРОС|ОТВЕТ|Question|Answer)\s*[:.]"
+                       r"|[ВОQA]\s*:)\s")
 
 
 # the words a statement about every or some of its things opens with ("Все атаки – огненные.")
