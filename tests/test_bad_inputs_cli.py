@@ -84,6 +84,9 @@ LOGS: list[tuple[str, bytes, int, list[str]]] = [
     ("empty.jsonl", b"", 2, ["empty.jsonl: файл пуст: нет заголовка партии"]),
     ("binary.jsonl", b"\x00\x01\xff\n", 2,
      ["binary.jsonl:1:3: строка не в кодировке UTF-8 (байт 0xff)"]),
+    ("utf16.jsonl", ("\ufeff" + HEADER.decode() + MOVE.decode()).encode("utf-16-le"), 2,
+     ["utf16.jsonl:1:1: файл в кодировке UTF-16 (метка BOM в начале); журнал партии читается "
+      "в UTF-8: сохраните его в UTF-8"]),
     ("no_header.jsonl", MOVE, 2, ['no_header.jsonl:1:1: нет заголовка партии: первая строка — '
                                   'событие «move»; ожидалось {"type": "game", "system": …, '
                                   '"armies": {…}}']),

@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from kb.files import os_reason
+from kb.files import os_reason, wide_encoding
 from validator.inputs.events import EVENT_TYPES, BaseEvent, GameHeader, KnownEvent, UnknownEvent
 from validator.inputs.lists import (
     Positions,
@@ -66,6 +66,12 @@ def _decode(raw: bytes, file: str, line: int) -> str | InputError:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        wide = wide_encoding(raw) if line == 1 else None
+        if wide is not None:  # (a recorder on Windows saved it as "Unicode")
+            name = wide[0].removesuffix("-le").removesuffix("-be").upper()
+            return InputError(message=f"файл в кодировке {name} (метка BOM в начале); журнал "
+                              "партии читается в UTF-8: сохраните его в UTF-8",
+                              kind="encoding", file=file, line=1, column=1)
         return InputError(message=f"строка не в кодировке UTF-8 (байт 0x{raw[exc.start]:02x})",
                           kind="encoding", file=file, line=line, column=exc.start + 1)
 
