@@ -80,6 +80,12 @@ _PICTOGRAMS = re.compile(
 variation selector, a joiner, a keycap), with the spaces after them."""
 
 
+def pictogram_mark(line: str) -> str | None:
+    """The pictogram a line opens with ("✅" of "✅ Модель может стрелять"), or None."""
+    m = _PICTOGRAMS.match(line.lstrip())
+    return m.group().strip() or None if m else None
+
+
 def without_pictograms(heading: str) -> str:
     """A heading without the pictograms a post or a page sets before its words ("⚔️ Паника",
     "🎮 Как играть", a channel's way of marking its headings): no part of the name. A

@@ -50,6 +50,7 @@ from ingest.segment_lists import (
     is_label,
     lead_in_items,
     numeric_table_headers,
+    pictogram_items,
     pipe_cells,
     split_list_items,
     table_cells,
@@ -123,6 +124,7 @@ def segment_lines(
     # "Лук Огонь залпом"): a row is no heading, whatever its words
     rows = {i for i in nonblank if i and column_header(lines[i - 1].strip())}
     rows |= split_list_items(lines, nonblank)
+    rows |= pictogram_items(lines, nonblank)
     rows |= table_cells(lines, nonblank)
     if "|" in text:  # (the cheap test first)
         rows |= pipe_cells(lines, nonblank)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from ingest.sections import pictogram_mark
 from ingest.segment_colons import _NAME_HEADS, ASIDES
 from ingest.segment_headings import (
     _COLUMN_NAMES,
@@ -150,6 +151,18 @@ def _paragraph_at(lines: list[str], j: int) -> str:
 
 
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]?\s*$")
+
+
+def pictogram_items(lines: list[str], nonblank: list[int]) -> set[int]:
+    """The items of a list a post marks with a pictogram ("✅ Модель может двигаться" / "✅
+    Модель может стрелять"): two lines or more in a row, no blank line between, opening with
+    the same one. A pictogram before one line over its text marks a heading ("⚔️ Паника")."""
+    out: set[int] = set()
+    marks = {i: pictogram_mark(lines[i]) for i in nonblank if not lines[i][:1].isalnum()}
+    for i, mark in marks.items():
+        if mark is not None and (marks.get(i - 1) == mark or marks.get(i + 1) == mark):
+            out.add(i)
+    return out
 
 
 def split_list_items(lines: list[str], nonblank: list[int]) -> set[int]:
