@@ -145,7 +145,8 @@ def markdown_structure(text: str) -> Structure | None:
         return None
     headings: list[Heading] = []
     quotes: list[tuple[int, int]] = []
-    for start, line, kind in _lines(text):
+    lines = _lines(text)
+    for start, line, kind in lines:
         if kind != "text":
             continue
         m = _atx(line)
@@ -160,7 +161,7 @@ def markdown_structure(text: str) -> Structure | None:
             if quotes and text.count("\n", quotes[-1][1], span[0]) == 1:
                 span = (quotes.pop()[0], span[1])  # (a quotation's next line goes on with it)
             quotes.append(span)
-    for start, line, level in _setext(text):
+    for start, line, level in _setext(lines):
         headings.append(Heading(start + len(line) - len(line.lstrip()),
                                 start + len(line.rstrip()), level))
     return Structure(tuple(sorted(headings, key=lambda h: h.start)), tuple(quotes))
@@ -175,8 +176,9 @@ def markdown(text: str) -> list[Edit]:
     front = _FRONT_MATTER.match(text)
     if front:
         edits.append(Edit(0, front.end(), "", STEP, FRONT_MATTER_REASON))
-    underlines = {start for start, _, _ in _setext(text, underline=True)}
-    for start, line, kind in _lines(text):
+    lines = _lines(text)
+    underlines = {start for start, _, _ in _setext(lines, underline=True)}
+    for start, line, kind in lines:
         end = start + len(line)
         if kind == "fence" or start in underlines or _BREAK.match(line) \
                 or _TABLE_RULE.match(line) and "|" in line or _LINK_DEFINITION.match(line):
@@ -277,11 +279,11 @@ def _lines(text: str) -> list[tuple[int, str, str]]:
     return out
 
 
-def _setext(text: str, underline: bool = False) -> list[tuple[int, str, int]]:
+def _setext(lines: list[tuple[int, str, str]], underline: bool = False
+            ) -> list[tuple[int, str, int]]:
     """The headings marked by a line of "=" or "-" under them: (start, line, level) of each
     heading's line, or with ``underline`` of each underline. A line under a blank line, a list
     item or a heading marked with "#" is no heading ("---" there is a thematic break)."""
-    lines = _lines(text)
     out = []
     for (start, line, kind), (u_start, u_line, u_kind) in pairwise(lines):
         m = _SETEXT.match(u_line)
