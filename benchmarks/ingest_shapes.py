@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -79,6 +80,19 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
     markdown = "".join(f"{'#' * (1 + i % 3)} {names[i % len(names)]}\n\n"
                        f"**{names[(i + 1) % len(names)]}** — {paragraphs[i % len(paragraphs)]}"
                        f" [см.](rules.md)\n\n" for i in range(len(names)))
+    # a web page saved as HTML: headings of three levels, paragraphs wrapped in the source
+    # with inline tags, a list, a menu beside each part (:mod:`ingest.clean_html`)
+    page_parts = "".join(
+        f"<h{2 + i % 3}>{names[i % len(names)]}</h{2 + i % 3}>\n<p>"
+        + "\n".join(textwrap.wrap(paragraphs[i % len(paragraphs)], 80)).replace(
+            " ", " <b>", 1).replace(" ", "</b> ", 1)
+        + f"</p>\n<ul><li>{words[i % len(words)]}</li><li>{words[(i + 1) % len(words)]}</li></ul>"
+        + f"\n<nav><a href=\"/{i}\">Главная</a></nav>\n" for i in range(len(names)))
+    page = f"<!DOCTYPE html>\n<html><head><title>Правила</title></head><body>{page_parts}"
+    # the same, every inline tag left open (an old page's "<font>" thousands deep) and an end
+    # tag of nothing open after each paragraph
+    unclosed = page.replace("</b>", "").replace("<b>", "<font size=2>").replace(
+        "</p>", "</p></span>")
     return {
         "одна строка": repeat(" ".join(words)),
         "страница в одну строку": repeat(flattened),
@@ -89,6 +103,8 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         "страница форума": repeat(forum),
         "словарь по алфавиту": repeat(glossary),
         "схема шагов": repeat(diagram),
+        "веб-страница HTML": repeat(page),
+        "HTML с незакрытыми тегами": repeat(unclosed),
     }
 
 

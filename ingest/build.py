@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ingest.clean import clean
 from ingest.clean_furniture import MASTHEAD_REASON
+from ingest.clean_html import html_structure, is_html
 from ingest.clean_markdown import markdown_structure
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
@@ -42,21 +43,24 @@ Prepared = tuple[CleanedText, Segmentation]
 def prepare(source: SourceText) -> Prepared:
     """Clean and segment one source text."""
     cleaned = clean(source)
-    gaps = _gaps(source.text, cleaned)
+    page = is_html(source.text)
+    gaps = _blank_lines(cleaned.text) if page else _gaps(source.text, cleaned)
     seg = segment(cleaned.text, source.system, cleaned.pages, gaps,
                   titled=_under_site_name(source.text, cleaned),
                   site_cuts=[cleaned.from_source(ch.span[1]) for ch in cleaned.changes
                              if ch.step in _SITE_STEPS and not ch.after.strip()],
-                  marked=_marked(source.text, cleaned))
+                  marked=_marked(source.text, cleaned, page),
+                  marked_layout="html" if page else "markdown")
     return cleaned, seg
 
 
-def _marked(original: str, cleaned: CleanedText
+def _marked(original: str, cleaned: CleanedText, page: bool = False
             ) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]]] | None:
     """A Markdown text's headings (start, end, level) and quotations, in cleaned offsets
-    (:func:`ingest.clean_markdown.markdown_structure`); None for another text. A heading
-    another cleaning step removed (a site's line) heads nothing."""
-    structure = markdown_structure(original)
+    (:func:`ingest.clean_markdown.markdown_structure`), or a web page's
+    (:func:`ingest.clean_html.html_structure`, when ``page``); None for another text. A
+    heading another cleaning step removed (a site's line) heads nothing."""
+    structure = html_structure(original) if page else markdown_structure(original)
     if structure is None:
         return None
     headings = []
@@ -83,6 +87,21 @@ def _under_site_name(original: str, cleaned: CleanedText) -> bool:
     at = cleaned.to_source(first)
     return any(ch.reason == MASTHEAD_REASON and not original[ch.span[1]:at].strip()
                for ch in cleaned.changes if ch.span[1] <= at)
+
+
+def _blank_lines(text: str) -> dict[int, int]:
+    """For each line start of a text: the blank lines right before it (a web page's text,
+    whose paragraphs the markup parts, not its source's line breaks)."""
+    gaps: dict[int, int] = {}
+    pos = blank = 0
+    for line in text.split("\n"):
+        if line.strip():
+            gaps[pos] = blank
+            blank = 0
+        else:
+            blank += 1
+        pos += len(line) + 1
+    return gaps
 
 
 def _gaps(original: str, cleaned: CleanedText) -> dict[int, int]:
@@ -261,7 +280,7 @@ def account(src: SourceText, cleaned: CleanedText, seg: Segmentation) -> list[Re
     if seg.sections:
         first = min(s.heading_span[0] for s in seg.sections)
         lead = cleaned.text[:first].strip()
-        if lead and seg.layout in ("lines", "markdown"):
+        if lead and seg.layout in ("lines", "markdown", "html"):
             out.append(Removal(source=src.name, span=cleaned.to_source_span(0, first), text=lead,
                                step="segment", reason="текст до первого заголовка"))
         if seg.layout == "flat":

@@ -10,6 +10,10 @@ The steps, in order:
 
 ``line_endings``
     ``\\r\\n`` and ``\\r`` become ``\\n``.
+``html``
+    A web page saved as HTML becomes its text: its tags go (a paragraph's end a blank line,
+    an item a "•" line), and so do its head, scripts and the site's parts (``<nav>``,
+    ``<header>``, what lies outside its ``<main>``) (:mod:`ingest.clean_html`).
 ``html_entities``
     An HTML character reference becomes its character: "&nbsp;" → a no-break space,
     "&laquo;" → "«", "&#171;" → "«".
@@ -51,7 +55,8 @@ The steps, in order:
 
 The steps live in modules by theme: :mod:`ingest.clean_spacing` (``line_endings``,
 ``whitespace``), :mod:`ingest.clean_chars` (``html_entities``, ``combining_marks``),
-:mod:`ingest.clean_scripts` (``mixed_scripts``), :mod:`ingest.clean_markdown` (``markdown``),
+:mod:`ingest.clean_scripts` (``mixed_scripts``), :mod:`ingest.clean_html` (``html``),
+:mod:`ingest.clean_markdown` (``markdown``),
 :mod:`ingest.clean_bbcode` (``bbcode``),
 :mod:`ingest.clean_furniture` (``site_furniture``), :mod:`ingest.clean_pages`
 (``running_header``, ``page_footer``), :mod:`ingest.clean_headings` (``heading_translation``) and
@@ -71,6 +76,7 @@ from ingest.clean_bbcode import bbcode
 from ingest.clean_chars import combining_marks, html_entities
 from ingest.clean_furniture import site_furniture
 from ingest.clean_headings import heading_translation
+from ingest.clean_html import html
 from ingest.clean_markdown import markdown
 from ingest.clean_pages import (
     find_running_headers,
@@ -190,6 +196,7 @@ def apply_edits(
 
 STEPS: list[tuple[str, Step]] = [
     ("line_endings", line_endings),
+    ("html", html),
     ("html_entities", html_entities),
     ("combining_marks", combining_marks),
     ("mixed_scripts", mixed_scripts),
@@ -272,6 +279,7 @@ __all__ = [
     "drop_capital",
     "find_running_headers",
     "heading_translation",
+    "html",
     "html_entities",
     "hyphenation",
     "identity_offsets",

@@ -16,7 +16,8 @@ from ingest.models import SourceText
 _SHOWN = 70  # characters of a removed piece shown on its line
 _LAYOUTS = {"lines": "веб-страница (заголовки на отдельных строках)",
             "flat": "сплошной текст из PDF (заголовки внутри строк)",
-            "markdown": "Markdown (заголовки размечены «#» или подчёркиванием)"}
+            "markdown": "Markdown (заголовки размечены «#» или подчёркиванием)",
+            "html": "страница HTML (заголовки по тегам <h1>–<h6>)"}
 _FROM = {"detected": "определена по тексту", "option": "указана --system"}
 
 

@@ -29,19 +29,18 @@ from typing import Any, Literal
 import yaml
 
 from ingest.clean_furniture import site_furniture
+from ingest.clean_html import page_text
 from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
 from ingest.pool import in_order
 from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
-TEXT_SUFFIXES = (".txt", ".md")
+TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm")
 CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
 EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
             "с BOM")
 BINARY = "двоичный файл (много управляющих символов), а не текст"
-HTML = ("страница HTML (разметка, а не текст): сохраните её как текст (в браузере «Сохранить "
-        "как…» → «Текст») или скопируйте текст страницы в файл .txt")
 
 # Share of control characters above which a decoded file counts as binary, not text.
 _MAX_NONTEXT = 0.05
@@ -92,7 +91,8 @@ def load(
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
-    A folder gives all its ``*.txt`` and ``*.md`` files except ``README.md``, sorted by name,
+    A folder gives all its ``*.txt``, ``*.md`` and ``*.html`` files except ``README.md``,
+    sorted by name,
     then those of the folders inside it (hidden ones left out), each with its own
     ``corpus.toml``.
 
@@ -171,8 +171,8 @@ def load(
         if isinstance(config, _CorpusConfig):
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
-                               f"найден среди текстов папки {folder} (*.txt, *.md); проверьте "
-                               "имя"))
+                               f"найден среди текстов папки {folder} (*.txt, *.md, *.html); "
+                               "проверьте имя"))
     return _detected(texts, jobs)
 
 
@@ -196,7 +196,8 @@ def _files_of(path: Path) -> list[Path]:
     if path.is_dir():
         files = _texts_below(path)
         if not files:
-            raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt или *.md)")
+            raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md "
+                            "или *.html)")
         return files
     if path.is_file():
         return [path]
@@ -223,8 +224,8 @@ def _texts_below(folder: Path, seen: set[Path] | None = None) -> list[Path]:
 
 
 def text_files(folder: Path) -> list[Path]:
-    """The rule texts of a folder: ``*.txt`` and ``*.md`` except ``README.md`` and hidden
-    files, sorted by name."""
+    """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html`` and ``*.htm`` except
+    ``README.md`` and hidden files, sorted by name."""
     return sorted(
         (
             p
@@ -321,28 +322,9 @@ def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
         raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
     if not text.strip():
         raise LoadError(f"{where}: файл пуст; {EXPECTED}")
-    if _is_html(text):
-        raise LoadError(f"{where}: {HTML}; {EXPECTED}")
     return text, encoding
 
 
-_HTML_START = re.compile(r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
-                         r"<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])",
-                         re.IGNORECASE | re.DOTALL)
-_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]{0,300})?/?>")
-_HTML_CHARS = 20_000  # how much of a text is looked at for its markup
-_TAGS_PER_CHAR = 1 / 100  # a saved web page holds a tag every few dozen characters at least
-
-
-def _is_html(text: str) -> bool:
-    """Whether a text is a web page's markup rather than its text: it opens as an HTML
-    document does, or it is dense with tags (a fragment of one). A text quoting a tag or two
-    ("<b>", a forum's leftover "<br>") is text."""
-    head = text[:_HTML_CHARS]
-    if _HTML_START.match(head):
-        return True
-    tags = len(_TAG.findall(head))
-    return tags >= 20 and tags >= len(head) * _TAGS_PER_CHAR
 
 
 def _decode_wide(data: bytes, bom: int, encoding: str, where: str) -> str:
@@ -402,6 +384,7 @@ def detect_system(text: str) -> str | None:
     >>> detect_system("The quick brown fox") is None
     True
     """
+    text = page_text(text)  # (a web page by the text its reader sees)
     for size in (DETECT_FIRST, DETECT_CHARS):
         found = detect_model().judge(detection_text(text[:size]), text[:size]).system
         if found is not None or len(text) <= size:
@@ -439,6 +422,7 @@ def detection_text(text: str) -> str:
 def describe_evidence(text: str) -> str:
     """What the words of a text say of its system, for a message that it stays unclear:
     "больше всего похоже на whfb8 (отрыв от следующей 1.2, нужно 3.0): whfb8 — «паника», …"."""
+    text = page_text(text)
     return detect_model().judge(detection_text(text[:DETECT_CHARS]), text[:DETECT_CHARS]).describe()
 
 
@@ -446,6 +430,7 @@ def detection_grounds(text: str, system: str) -> str:
     """Why ``text`` was judged of ``system``, for the explain view: the words of the game it
     holds (the most telling first), the names of the game and the words of its world, in
     Russian ("«подразделение», «паника», «тест на панику»; названия игры ×1")."""
+    text = page_text(text)
     for size in (DETECT_FIRST, DETECT_CHARS):
         judged = detect_model().judge(detection_text(text[:size]), text[:size])
         if judged.system == system or len(text) <= size:

@@ -78,6 +78,7 @@ def segment(
     titled: bool = False,
     site_cuts: Sequence[int] = (),
     marked: tuple[Sequence[tuple[int, int, int]], Sequence[tuple[int, int]]] | None = None,
+    marked_layout: str = "markdown",
 ) -> Segmentation:
     """Split ``text`` (cleaned) into sections.
 
@@ -93,11 +94,12 @@ def segment(
         site_cuts: offsets where cleaning cut a site's lines (its furniture, a running
             header, a page footer): the rules above the first heading start below them.
         marked: a Markdown text's headings (start, end, level) and quotations (start, end)
-            (:mod:`ingest.segment_markdown`): its headings are those, no other line.
+            (:mod:`ingest.segment_markdown`): its headings are those, no other line; so are a
+            web page's headings its tags mark, with ``marked_layout`` "html".
     """
     vocab = vocabulary(system)
     if marked is not None and marked[0]:
-        result = segment_markdown(text, marked[0], marked[1], vocab)
+        result = segment_markdown(text, marked[0], marked[1], vocab, marked_layout)
         result.sections = english_twins(text, result.sections)
         name_english_headings(text, result.sections)
         _lead_passage(text, result, site_cuts)

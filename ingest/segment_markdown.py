@@ -1,4 +1,5 @@
-"""The sections of a text written in Markdown: its marked headings, and no other line.
+"""The sections of a text written in Markdown (or a web page's HTML): its marked headings, and
+no other line.
 
 A Markdown text says which lines are headings and at what level ("#", "##" …, or a line of
 "=" or "-" under them: :func:`ingest.clean_markdown.markdown_structure`), so nothing is
@@ -20,7 +21,8 @@ LAYOUT = "markdown"
 
 
 def segment_markdown(text: str, headings: Sequence[tuple[int, int, int]],
-                     quotes: Sequence[tuple[int, int]], vocab: Vocabulary) -> Segmentation:
+                     quotes: Sequence[tuple[int, int]], vocab: Vocabulary,
+                     layout: str = LAYOUT) -> Segmentation:
     """The sections of a cleaned Markdown text.
 
     Args:
@@ -30,14 +32,17 @@ def segment_markdown(text: str, headings: Sequence[tuple[int, int, int]],
         quotes: each quotation line's words as (start, end), cleaned offsets.
         vocab: the unit type vocabulary of the system (a heading that names a unit type is
             one).
+        layout: the layout named in the result: "markdown", or "html" for a web page whose
+            headings its tags mark (:func:`ingest.clean_html.html_structure`).
     """
     sections: list[Section] = []
     open_levels: list[tuple[int, int]] = []  # (level, section) of the headings still open
     kept = [(s, e, level) for s, e, level in headings if text[s:e].strip()]
     for n, (start, end, level) in enumerate(kept):
         heading = text[start:end]
-        body_end = kept[n + 1][0] if n + 1 < len(kept) else len(text)
-        body_end = text.rfind("\n", end, body_end) + 1 or body_end  # (its line's start)
+        body_end = len(text)
+        if n + 1 < len(kept):  # (the next heading's line's start)
+            body_end = text.rfind("\n", end, kept[n + 1][0]) + 1 or kept[n + 1][0]
         while body_end > end and text[body_end - 1].isspace():
             body_end -= 1
         title, aliases = title_and_aliases(" ".join(heading.split()))
@@ -49,4 +54,4 @@ def segment_markdown(text: str, headings: Sequence[tuple[int, int, int]],
         open_levels.append((level, len(sections) - 1))
     flavour = [Flavour("quote", (a, b), text[a:b]) for a, b in quotes if text[a:b].strip()]
     assign_flavour(sections, flavour)
-    return Segmentation(sections, flavour, LAYOUT)
+    return Segmentation(sections, flavour, layout)

@@ -50,6 +50,7 @@ def test_step(step: str, text: str, expected: str) -> None:
 def test_steps_run_in_the_documented_order() -> None:
     assert [name for name, _ in STEPS] == [
         "line_endings",
+        "html",
         "html_entities",
         "combining_marks",
         "mixed_scripts",

@@ -217,14 +217,19 @@ def test_one_megabyte_line(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_a_web_page_saved_as_html_is_refused_with_what_to_do(tmp_path: Path) -> None:
-    """An HTML file is not read with its markup as words: exit 2, one line saying to save the
-    page as text, no KB written."""
+def test_a_web_page_saved_as_html_is_built_by_its_tags(tmp_path: Path) -> None:
+    """An HTML file is read by its markup, not with it: its headings are the sections, its
+    menu and head are accounted for as removed, no tag is a word of a rule."""
     page = tmp_path / "panic.html"
-    page.write_text("<!DOCTYPE html><html><head><title>Паника</title></head><body><h1>Паника"
-                    "</h1><p>Подразделение проходит тест на Панику.</p></body></html>",
-                    encoding="utf-8")
-    result = CliRunner().invoke(cli, ["build", str(page), "-o", str(tmp_path / "kb.json")])
-    assert result.exit_code == 2, result.output
-    assert "страница HTML" in result.output and "сохраните её как текст" in result.output
-    assert "Traceback" not in result.output and not (tmp_path / "kb.json").exists()
+    page.write_text("<!DOCTYPE html><html><head><title>Сайт</title></head><body><nav><a href="
+                    "\"/\">Главная</a></nav><h1>Психология</h1><h2>Паника</h2><p>Подразделение "
+                    "проходит тест на Панику.</p></body></html>", encoding="utf-8")
+    out = tmp_path / "kb.json"
+    result = CliRunner().invoke(cli, ["build", str(page), "-o", str(out), "--system", "whfb8"])
+    assert result.exit_code == 0, result.output
+    kb = json.loads(out.read_text(encoding="utf-8"))
+    rules = {n["title"]: n for n in kb["nodes"] if n.get("kind") != "unit_type"}
+    assert set(rules) >= {"Психология", "Паника"}
+    assert "<" not in rules["Паника"]["text"] and "тест на Панику" in rules["Паника"]["text"]
+    removed = " ".join(r["text"] for r in kb["removed"])
+    assert "Главная" in removed and "Сайт" in removed

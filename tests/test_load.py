@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ingest.clean import clean
-from ingest.load import BINARY, HTML, LoadError, detect_system, load, load_file
+from ingest.load import BINARY, LoadError, detect_system, load, load_file
 
 DATA = Path(__file__).parent / "data" / "load"
 CORPUS = Path("/work/shared/corpus")
@@ -130,14 +130,6 @@ def test_english_text_is_of_the_game_it_names(tmp_path: Path) -> None:
         pytest.param(b"\xff\xfe \x00\n\x00", "файл пуст", id="UTF-16 whitespace only"),
         pytest.param(("\ufeff" + "".join(map(chr, range(1, 32))) * 4).encode("utf-16-le"), BINARY,
                      id="UTF-16 control characters"),
-        pytest.param(
-            "<!DOCTYPE html>\n<html><head><title>Паника</title></head><body><h1>Паника</h1>"
-            "<p>Подразделение проходит тест на Панику.</p></body></html>".encode(),
-            HTML, id="an HTML page"),
-        pytest.param(
-            "".join(f"<div class=\"post\"><p>Ответ {i}: <b>да</b></p></div>\n"
-                    for i in range(30)).encode(),
-            HTML, id="a fragment of HTML, dense with tags"),
     ],
 )
 def test_unreadable_files_are_refused(tmp_path: Path, content: bytes, message: str) -> None:
@@ -170,7 +162,7 @@ def test_folder_without_texts_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LoadError) as error:
         load([tmp_path])
     assert str(error.value) == (
-        f"{tmp_path}: в папке нет текстов правил (ожидались файлы *.txt или *.md)"
+        f"{tmp_path}: в папке нет текстов правил (ожидались файлы *.txt, *.md или *.html)"
     )
 
 
@@ -343,7 +335,33 @@ def test_a_corpus_description_naming_no_file_of_its_folder_is_reported(tmp_path:
     description = tmp_path / "corpus.toml"
     assert [str(e) for e in errors] == [
         f"{description}: файл «{name}» из описания корпуса не найден среди текстов папки "
-        f"{tmp_path} (*.txt, *.md); проверьте имя" for name in ("a.tx", "rules.pdf")]
+        f"{tmp_path} (*.txt, *.md, *.html); проверьте имя" for name in ("a.tx", "rules.pdf")]
     errors.clear()
     load([tmp_path / "a.txt"], on_error=errors.append)
     assert errors == []
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(
+            "<!DOCTYPE html>\n<html><head><title>Паника</title></head><body><h1>Паника</h1>"
+            "<p>Подразделение проходит тест на Панику.</p></body></html>", id="an HTML page"),
+        pytest.param("".join(f"<div class=\"post\"><p>Ответ {i}: <b>да</b></p></div>\n"
+                             for i in range(30)), id="a fragment of HTML, dense with tags"),
+    ],
+)
+def test_a_web_page_saved_as_html_is_read_as_it_stands(tmp_path: Path, content: str) -> None:
+    """A web page's markup is read (the cleaning stage takes its text out of it,
+    ``tests/test_html.py``), not refused: the source text is the file as it stands."""
+    path = tmp_path / "page.html"
+    path.write_text(content, encoding="utf-8")
+    assert load_file(path).text == content
+
+
+def test_a_folder_gives_its_html_pages(tmp_path: Path) -> None:
+    """A folder's ``*.html`` and ``*.htm`` files are among its texts, beside ``*.txt``."""
+    for name in ("a.txt", "b.html", "c.htm", "d.css"):
+        (tmp_path / name).write_text("<p>Подразделение проходит тест на Панику.</p>\n",
+                                     encoding="utf-8")
+    assert [t.name for t in load([tmp_path], system="whfb8")] == ["a.txt", "b.html", "c.htm"]

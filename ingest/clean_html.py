@@ -1,0 +1,483 @@
+"""A web page saved as HTML: its text, its headings by their tags, its template left out.
+
+A browser's "Save page as…" (or a static site's file) gives the page's markup, not its text:
+every word stands between tags, the source's line breaks are no breaks to a reader, and the
+site's menus, header, footer and sidebars stand around the article. The markup says what a
+text copied from the page can only let us guess: which lines are headings and at what level
+(``<h1>`` … ``<h6>``), where a paragraph ends (``<p>``, ``<div>``, ``<br><br>``), what is a
+list's item (``<li>``), and, on most sites, which parts are the site's own (HTML5's
+``<nav>``, ``<header>``, ``<footer>``, ``<aside>``; ARIA's ``role="navigation"``,
+``"banner"``, ``"contentinfo"``, ``"complementary"``; the page's ``<main>`` or its
+``<article>`` elements, outside which everything is the template; the class and id names of
+menus, sidebars, breadcrumbs and comment blocks that Mozilla's Readability passes over).
+
+The cleaning step :func:`html` turns such a page into its text, each change accounted for:
+the markup («разметка HTML»: tags, comments, the source's line breaks inside a paragraph, which
+become spaces), the document's head, scripts and styles («служебная часть страницы HTML»), and
+the site's parts («меню и оформление сайта (<nav>)», «вне основного текста страницы
+(<main>)»). A paragraph's end becomes a blank line, a line break a line's end, a table's
+cell a space, a list's item a line opening with "•" (or its number in a numbered list).
+Character references ("&nbsp;") are left to the next step
+(:func:`ingest.clean_chars.html_entities`).
+
+:func:`html_structure` gives the page's headings (their words' spans, their levels) and its
+quotations (``<blockquote>``) in the offsets of the text given, as
+:func:`ingest.clean_markdown.markdown_structure` does for Markdown: the sections are the
+headings the page marks, no other line. A page that marks no heading is read as lines, as a
+copied text is.
+
+The tags are read by the standard library's :class:`html.parser.HTMLParser`, which
+tolerates what browsers tolerate (unclosed paragraphs and items, stray end tags, upper case).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from html.parser import HTMLParser
+
+from ingest.clean_markdown import Heading, Structure
+from ingest.models import Edit
+
+STEP = "html"
+MARKUP_REASON = "разметка HTML"
+HEAD_REASON = "служебная часть страницы HTML (заголовок документа, скрипты, стили)"
+SITE_REASON = "меню и оформление сайта ({tag})"
+OUTSIDE_REASON = "вне основного текста страницы ({tag})"
+HIDDEN_REASON = "скрытая часть страницы HTML"
+
+_START = re.compile(r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+                    r"<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])",
+                    re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]{0,300})?/?>")
+_HTML_CHARS = 20_000  # how much of a text is looked at for its markup
+_TAGS_PER_CHAR = 1 / 100  # a saved web page holds a tag every few dozen characters at least
+
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                  "param", "source", "track", "wbr"})
+_HEAD = frozenset({"head", "script", "style", "noscript", "template", "title"})
+"""Elements a reader never sees as the page's text."""
+_WIDGETS = frozenset({"svg", "math", "iframe", "object", "canvas", "video", "audio", "button",
+                      "select", "textarea", "dialog", "menu"})
+"""Elements of the page's machinery: pictures, players, form controls."""
+_SITE_TAGS = frozenset({"nav", "aside"})
+_FRAME_TAGS = frozenset({"header", "footer"})
+"""A page's header and footer: the site's, unless inside an article or the main part (where
+they hold the article's title and its signature)."""
+_SITE_ROLES = frozenset({"navigation", "complementary", "search", "menu", "menubar",
+                         "toolbar"})
+_FRAME_ROLES = frozenset({"banner", "contentinfo"})
+_MAIN_TAGS = frozenset({"main", "article"})
+_UNLIKELY = re.compile(
+    r"-ad-|banner|breadcrumb|combx|comment|community|disqus|footer|gdpr|header|menu|"
+    r"related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|pagination|"
+    r"pager|popup|share|cookie|navbar|topbar", re.IGNORECASE)
+_MAYBE = re.compile(r"and|article|body|column|content|main|shadow|post|text|entry",
+                    re.IGNORECASE)
+"""Mozilla Readability's ``unlikelyCandidates`` and ``okMaybeItsACandidate``: class and id
+names of a template's parts, and of the parts that hold the text."""
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+_PARAGRAPH = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl",
+                        "table", "blockquote", "pre", "section", "article", "main", "header",
+                        "footer", "nav", "aside", "figure", "hr", "address", "details",
+                        "summary", "fieldset", "form", "center", "body", "html", "thead",
+                        "tbody", "tfoot"})
+_LINE = frozenset({"li", "tr", "dt", "dd", "caption", "figcaption", "legend"})
+_CELL = frozenset({"td", "th"})
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_WHOLE_PAGE = frozenset({"main", "article", "h1", "h2"})
+"""Elements a form built around a whole page holds."""
+_NEWLINE_SPACE = re.compile(r"\s*\n\s*")
+_REACH = 64
+"""How far down the open elements an end tag, or a start tag that closes one, looks for its
+element: an end tag whose element is deeper (under thousands of unclosed "<font>" of an old
+page) closes nothing, so a tag costs the same however many stand open."""
+
+
+def is_html(text: str) -> bool:
+    """Whether a text is a web page's markup rather than its text: it opens as an HTML
+    document does, or it is dense with tags (a fragment of one). A text quoting a tag or two
+    ("<b>", a forum's leftover "<br>") is text.
+
+    >>> is_html("<!DOCTYPE html><html><body><p>Паника</p></body></html>")
+    True
+    >>> is_html("Тег <b> делает текст жирным.")
+    False
+    """
+    head = text[:_HTML_CHARS]
+    if _START.match(head):
+        return True
+    tags = len(_TAG.findall(head))
+    return tags >= 20 and tags >= len(head) * _TAGS_PER_CHAR
+
+
+@dataclass
+class _Element:
+    tag: str
+    start: int  # the start tag's first character
+    inner: int  # after the start tag
+    attrs: dict[str, str]
+    drop: str | None  # why the element is left out whole, or None
+    in_main: bool = False  # inside the page's main part, an article or a section
+    end: int = -1  # after the end tag (or where the element was closed)
+    inner_end: int = -1  # the end tag's first character
+
+
+@dataclass(frozen=True)
+class _Tag:
+    start: int
+    end: int
+    tag: str
+    closing: bool
+    label: str = ""  # a list item's mark: "•" or its number ("3.")
+
+
+class _Reader(HTMLParser):
+    """The tags of a page with their offsets, and its elements' spans."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.text = text
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.tags: list[_Tag] = []
+        self.other: list[tuple[int, int]] = []  # comments, declarations, a script's text
+        self.elements: list[_Element] = []
+        self.open: list[_Element] = []
+        self.counters: list[int] = []  # an ordered list's items so far, per open list
+
+    def _at(self) -> int:
+        line, col = self.getpos()
+        return self.line_starts[line - 1] + col
+
+    def _drop(self, tag: str, attrs: dict[str, str]) -> str | None:
+        if tag in _HEAD:
+            return HEAD_REASON
+        if "hidden" in attrs or _HIDDEN_STYLE.search(attrs.get("style") or ""):
+            return HIDDEN_REASON
+        role = (attrs.get("role") or "").lower()
+        inside = bool(self.open) and self.open[-1].in_main
+        if tag in _WIDGETS or tag in _SITE_TAGS or role in _SITE_ROLES:
+            return SITE_REASON.format(tag=f"<{tag}>")
+        if (tag in _FRAME_TAGS or role in _FRAME_ROLES) and not inside:
+            return SITE_REASON.format(tag=f"<{tag}>")
+        if tag in ("body", "html", "main", "article") or role == "main":
+            return None
+        names = " ".join(filter(None, (attrs.get("class"), attrs.get("id"))))
+        if names and _UNLIKELY.search(names) and not _MAYBE.search(names):
+            shown = " ".join(f'{k}="{attrs[k][:40]}"' for k in ("class", "id") if attrs.get(k))
+            return SITE_REASON.format(tag=f"<{tag} {shown}>")
+        return None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        start = self._at()
+        raw = self.get_starttag_text() or ""
+        end = start + len(raw)
+        values = {k: v or "" for k, v in attrs}
+        label = ""
+        if tag == "body":
+            self._close("head", start)
+        if tag in ("ul", "ol") and raw and not raw.endswith("/>"):
+            self.counters.append(0 if tag == "ol" else -1)
+        if tag == "li":
+            if self.counters and self.counters[-1] >= 0:
+                self.counters[-1] += 1
+                label = f"{self.counters[-1]}."
+            else:
+                label = "•"
+            self._close("li", start, within=("ul", "ol"))
+        if tag == "p":
+            self._close("p", start, within=("div", "td", "li", "blockquote", "section",
+                                            "article", "main", "body"))
+        self.tags.append(_Tag(start, end, tag, False, label))
+        if tag in VOID or raw.endswith("/>"):
+            return
+        element = _Element(tag, start, end, values, self._drop(tag, values))
+        element.in_main = (bool(self.open) and self.open[-1].in_main) or tag in _MAIN_TAGS \
+            or tag == "section" or (values.get("role") or "").lower() == "main"
+        self.open.append(element)
+        self.elements.append(element)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        start = self._at()
+        self.tags.append(_Tag(start, start + len(self.get_starttag_text() or ""), tag, False))
+
+    def handle_endtag(self, tag: str) -> None:
+        start = self._at()
+        close = self.text.find(">", start)
+        end = close + 1 if close >= 0 else len(self.text)
+        self.tags.append(_Tag(start, end, tag, True))
+        if tag in ("ul", "ol") and self.counters:
+            self.counters.pop()
+        if any(e.tag == tag for e in self.open[-_REACH:]):
+            while self.open:
+                element = self.open.pop()
+                element.inner_end = start
+                element.end = end if element.tag == tag else start
+                if element.tag == tag:
+                    break
+
+    def _close(self, tag: str, at: int, within: tuple[str, ...] = ()) -> None:
+        """Close an open ``tag`` that a start tag ends implicitly (a paragraph before the
+        next, an item before the next, the head before the body), unless an element of
+        ``within`` opened after it."""
+        for k in range(len(self.open) - 1, max(-1, len(self.open) - 1 - _REACH), -1):
+            if self.open[k].tag == tag:
+                for element in self.open[k:]:
+                    element.inner_end = element.end = at
+                del self.open[k:]
+                return
+            if self.open[k].tag in within:
+                return
+
+    def handle_comment(self, data: str) -> None:
+        start = self._at()
+        close = self.text.find("-->", start + 4)
+        self.other.append((start, close + 3 if close >= 0 else len(self.text)))
+
+    def handle_decl(self, decl: str) -> None:
+        start = self._at()
+        self.other.append((start, self.text.find(">", start) + 1 or len(self.text)))
+
+    def handle_pi(self, data: str) -> None:
+        self.handle_decl(data)
+
+    def unknown_decl(self, data: str) -> None:
+        self.handle_decl(data)
+
+    def handle_data(self, data: str) -> None:
+        if self.open and self.open[-1].tag in ("script", "style"):
+            start = self._at()
+            self.other.append((start, start + len(data)))
+
+
+def _read(text: str) -> _Reader:
+    reader = _Reader(text)
+    reader.feed(text)
+    reader.close()
+    for element in reader.open:  # never closed: its start tag alone is markup, its text kept
+        element.end = element.inner_end = len(text)
+        if element.drop is not None and element.tag not in ("head", "script", "style"):
+            element.drop = None
+    # a form is the page's machinery (an order form, a comment box, a login), unless the page
+    # is built inside one (ASP.NET's pages are): it holds the page's main heading or its text
+    holders = [e.start for e in reader.elements if e.tag in _WHOLE_PAGE]
+    for element in reader.elements:
+        if element.tag == "form" and element.drop is None and element.end > element.start \
+                and not any(element.start < at < element.end for at in holders):
+            element.drop = SITE_REASON.format(tag="<form>")
+    return reader
+
+
+def _drops(reader: _Reader, size: int) -> list[tuple[int, int, str]]:
+    """The spans left out whole, with why: the site's parts, and what lies outside the page's
+    main part or its articles where it marks them. Outermost first, in order."""
+    spans = [(e.start, e.end, e.drop) for e in reader.elements if e.drop is not None]
+    main = [e for e in reader.elements
+            if e.tag == "main" or (e.attrs.get("role") or "").lower() == "main"]
+    keep = main or [e for e in reader.elements if e.tag == "article"]
+    if keep:
+        reason = OUTSIDE_REASON.format(tag=f"<{keep[0].tag}>" if keep[0].tag in _MAIN_TAGS
+                                       else 'role="main"')
+        kept = _outermost([(e.start, e.end, "") for e in keep])
+        pos = 0
+        for start, end, _ in kept:
+            if start > pos:
+                spans.append((pos, start, reason))
+            pos = max(pos, end)
+        if pos < size:
+            spans.append((pos, size, reason))
+    return _outermost(spans)
+
+
+def _outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    for span in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if out and span[0] < out[-1][1]:
+            continue
+        if span[1] > span[0]:
+            out.append(span)
+    return out
+
+
+@lru_cache(maxsize=2)
+def _parsed(text: str) -> tuple[_Reader, list[tuple[int, int, str]]]:
+    """A page's tags and elements, and the spans left out whole: read once for the cleaning
+    step and the headings both (the source and the text the step is given are one string
+    unless the page's lines end in "\\r\\n")."""
+    reader = _read(text)
+    return reader, _drops(reader, len(text))
+
+
+def _pre(reader: _Reader) -> list[tuple[int, int]]:
+    return [(e.inner, e.inner_end) for e in reader.elements if e.tag == "pre"]
+
+
+def html(text: str) -> list[Edit]:
+    """The edits that turn a web page's markup into its text (the module's docstring); none
+    for a text that is not one (:func:`is_html`).
+
+    >>> page = "<html><body><nav>Главная | Форум</nav><h2>Паника</h2><p>Тест\\nна Панику.</p>"
+    >>> from ingest.clean import apply_edits, identity_offsets
+    >>> apply_edits(page, identity_offsets(len(page) + 1), html(page), page)[0]
+    'Паника\\n\\nТест на Панику.\\n'
+    """
+    if not is_html(text):
+        return []
+    reader, drops = _parsed(text)
+    pieces: list[tuple[int, int, str]] = []  # markup and dropped spans: (start, end, reason)
+    pieces += [(s, e, why) for s, e, why in drops]
+    pieces += [(t.start, t.end, MARKUP_REASON) for t in reader.tags]
+    pieces += [(s, e, MARKUP_REASON) for s, e in reader.other]
+    pieces = _outermost(pieces)
+    tag_at = {t.start: t for t in reader.tags}
+    pre = _pre(reader)
+    pre_starts = [a for a, _ in pre]
+
+    def in_pre(at: int) -> bool:
+        k = bisect_right(pre_starts, at) - 1
+        return k >= 0 and pre[k][0] <= at < pre[k][1]
+
+    edits: list[Edit] = []
+    k = 0
+    pos = 0
+    while k < len(pieces):
+        # a run: markup pieces with nothing but whitespace between them
+        run = [pieces[k]]
+        k += 1
+        while k < len(pieces) and not text[run[-1][1]:pieces[k][0]].strip():
+            run.append(pieces[k])
+            k += 1
+        start, end = run[0][0], run[-1][1]
+        newlines, label, space = 0, "", False
+        for s, _, why in run:
+            tag = tag_at.get(s)
+            if why != MARKUP_REASON or tag is None:
+                if why != MARKUP_REASON and why != HIDDEN_REASON:
+                    newlines = 2  # (a site's part, the head: a block of the page)
+                continue
+            if tag.tag in _PARAGRAPH:
+                newlines = 2
+            elif tag.tag == "br":
+                newlines = min(2, newlines + 1)
+            elif tag.tag in _LINE:
+                newlines = max(newlines, 1)
+                if tag.label:
+                    label = tag.label + " "
+            elif tag.tag in _CELL:
+                space = True
+        # the whitespace around the run is the run's (not inside a <pre>)
+        before = text[pos:start]
+        after = text[end:pieces[k][0] if k < len(pieces) else len(text)]
+        lead = 0 if in_pre(start - 1) else len(before) - len(before.rstrip())
+        trail = 0 if in_pre(end) else len(after) - len(after.lstrip())
+        space = space or bool(lead or trail) or any(
+            text[a[1]:b[0]] for a, b in zip(run, run[1:], strict=False))
+        start, end = start - lead, end + trail
+        if not text[:start].strip():
+            start, replacement = 0, label
+        elif k >= len(pieces) and not text[end:].strip():
+            end, replacement = len(text), "\n"
+        else:
+            replacement = "\n" * newlines + label if newlines else (" " if space else "")
+        # the text before the run: the source's line breaks inside it are spaces
+        for m in _NEWLINE_SPACE.finditer(text, pos, start):
+            if not in_pre(m.start()):
+                edits.append(Edit(m.start(), m.end(), " ", STEP, MARKUP_REASON))
+        edits += _run_edits(run, start, end, replacement)
+        pos = end
+    for m in _NEWLINE_SPACE.finditer(text, pos):
+        if not in_pre(m.start()):
+            edits.append(Edit(m.start(), m.end(), " ", STEP, MARKUP_REASON))
+    return edits
+
+
+def _run_edits(run: list[tuple[int, int, str]], start: int, end: int, replacement: str
+               ) -> list[Edit]:
+    """A run's edits: each dropped span on its own (its reason), the markup between as one;
+    the run's replacement on its first edit."""
+    edits: list[Edit] = []
+    pos = start
+    for s, e, why in run:
+        if why == MARKUP_REASON:
+            continue
+        if s > pos:
+            edits.append(Edit(pos, s, "", STEP, MARKUP_REASON))
+        edits.append(Edit(s, e, "", STEP, why))
+        pos = e
+    if end > pos or not edits:
+        edits.append(Edit(pos, end, "", STEP, MARKUP_REASON))
+    first = edits[0]
+    edits[0] = first._replace(replacement=replacement)
+    return edits
+
+
+_MARKUP_OR_SPACE = re.compile(r"(?:<[^<>]*>|\s)+")
+
+
+def _words_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the words of ``text[start:end]`` start and end, past the tags and whitespace
+    around them ("<a name="x"></a> Паника <br>"); None when it holds no words."""
+    lead = _MARKUP_OR_SPACE.match(text, start, end)
+    pos = lead.end() if lead else start
+    if pos >= end:
+        return None
+    stop = end
+    for m in _MARKUP_OR_SPACE.finditer(text, pos, end):
+        if m.end() == end:
+            stop = m.start()
+    return pos, stop
+
+
+def html_structure(text: str) -> Structure | None:
+    """The headings (``<h1>`` … ``<h6>``) and quotations (``<blockquote>``) of a web page
+    outside the parts :func:`html` leaves out, in ``text``'s offsets; None for a text that is
+    no web page, or a page that marks no heading (read as lines).
+
+    >>> page = "<html><body><h1>Психология</h1><h2>Паника</h2><p>Текст</p></body></html>"
+    >>> s = html_structure(page)
+    >>> [(page[h.start:h.end], h.level) for h in s.headings]
+    [('Психология', 1), ('Паника', 2)]
+    """
+    if not is_html(text):
+        return None
+    reader, drops = _parsed(text)
+    starts = [s for s, _, _ in drops]
+
+    def dropped(at: int) -> bool:
+        k = bisect_right(starts, at) - 1
+        return k >= 0 and drops[k][0] <= at < drops[k][1]
+
+    headings = []
+    for e in reader.elements:
+        if e.tag in _HEADINGS and not dropped(e.start) and e.inner_end > e.inner:
+            words = _words_span(text, e.inner, e.inner_end)
+            if words is not None:
+                headings.append(Heading(*words, _HEADINGS[e.tag]))
+    if not headings:
+        return None
+    quotes = tuple(words for e in reader.elements
+                   if e.tag == "blockquote" and not dropped(e.start) and e.inner_end > e.inner
+                   and (words := _words_span(text, e.inner, e.inner_end)) is not None)
+    return Structure(tuple(sorted(headings, key=lambda h: h.start)), quotes)
+
+
+def page_text(text: str) -> str:
+    """The text a reader sees of a web page (the edits of :func:`html` applied), or ``text``
+    itself when it is no web page: what the game is judged by.
+
+    >>> page_text("<html><body><h2>Паника</h2><p>Тест на Панику.</p></body></html>")
+    'Паника\\n\\nТест на Панику.\\n'
+    """
+    edits = html(text)
+    if not edits:
+        return text
+    kept, pos = [], 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        kept.append(text[pos:edit.start])
+        kept.append(edit.replacement)
+        pos = edit.end
+    kept.append(text[pos:])
+    return "".join(kept)

@@ -1,0 +1,143 @@
+"""A web page saved as HTML: its text read out of its markup, its headings by their tags, the
+site's template left out and accounted for (``ingest/clean_html.py``; the step's table is
+``data/clean/html.toml``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest import build, load
+from ingest.build import prepare
+from ingest.clean_html import html, html_structure, is_html, page_text
+from ingest.load import load_file
+
+DATA = Path(__file__).parent / "data" / "html"
+REAL = DATA / "real"
+
+
+@pytest.mark.parametrize(("page", "headings"), [
+    ("<html><body><h1>Психология</h1><h2>Паника</h2><h3>Кто</h3><h2>Ужас</h2></body></html>",
+     [("Психология", 1), ("Паника", 2), ("Кто", 3), ("Ужас", 2)]),
+    # a heading's anchor and the whitespace around its words are no part of it
+    ("<html><body><h2>\n  <a name=\"x\"></a> Паника <br>\n</h2></body></html>", [("Паника", 2)]),
+    # the headings of a menu, a sidebar, the part outside <main> head nothing
+    ("<html><body><nav><h2>Меню</h2></nav><main><h1>Страх</h1></main><aside><h3>Топ</h3>"
+     "</aside></body></html>", [("Страх", 1)]),
+    ("<html><body><p>Текст без заголовков.</p></body></html>", None),  # read as lines
+    ("Страх\n\nТекст.", None),  # no web page
+])
+def test_html_structure_headings(page: str, headings: list[tuple[str, int]] | None) -> None:
+    found = html_structure(page)
+    got = None if found is None else [(page[h.start:h.end], h.level) for h in found.headings]
+    assert got == headings
+
+
+def test_every_change_says_why() -> None:
+    page = (DATA / "rules.html").read_text(encoding="utf-8")
+    reasons = {e.reason for e in html(page)}
+    assert reasons == {
+        "разметка HTML",
+        "вне основного текста страницы (<main>)",
+        "меню и оформление сайта (<div class=\"share\">)",
+        "меню и оформление сайта (<section class=\"comments\">)",
+    }
+
+
+def test_a_page_is_cut_by_its_headings_and_loses_its_template() -> None:
+    src = load_file(DATA / "rules.html").model_copy(update={"system": "whfb8"})
+    cleaned, seg = prepare(src)
+    assert seg.layout == "html"
+    sections = [(s.title, seg.sections[s.parent].title if s.parent is not None else None)
+                for s in seg.sections]
+    assert sections == [("Психология", None), ("Паника", "Психология"),
+                        ("Кто проходит тест", "Паника"), ("Ужас", "Психология"),
+                        ("Страх", "Психология")]
+    assert [f.text for f in seg.flavour] == ["Побежали все — побежал и я.\n— Гоблин-копейщик"]
+    assert "<" not in cleaned.text and ">" not in cleaned.text
+    for furniture in ("Главная", "Поиск по сайту", "Поделиться", "Комментарии", "Популярное",
+                      "Все права защищены", "dataLayer", "Железный Топор»\n"):
+        assert furniture not in cleaned.text, furniture
+    # a paragraph's source line breaks are spaces; a list's items are lines
+    assert "тест на Панику по своему Лидерству" in cleaned.text
+    assert "• подразделения пехоты и кавалерии;\n• боевые машины" in cleaned.text
+    # every character removed is in the account, and the map leads back into the source
+    removed = sum(len(ch.before) - len(ch.after) for ch in cleaned.changes)
+    assert len(src.text) - len(cleaned.text) == removed
+    panic = seg.sections[1]
+    start, end = cleaned.to_source_span(*panic.heading_span)
+    assert src.text[start:end] == "Паника"
+
+
+def test_a_page_builds_references_and_page_citations() -> None:
+    kb = build(load([DATA / "rules.html"])).kb  # its system found in its words
+    assert {n.system for n in kb.nodes} == {"whfb8"}
+    edges = {(e.source, e.kind, e.target) for e in kb.edges}
+    assert ("whfb8:psikhologiya/uzhas", "references", "whfb8:psikhologiya/panika") in edges
+    assert ("whfb8:psikhologiya/uzhas", "references", "whfb8:psikhologiya/strakh") in edges
+    assert ("whfb8:psikhologiya/panika", "cites_page", "whfb8:page:57") in edges
+    texts = {n.id: n.text for n in kb.nodes}
+    assert "бегство (см. стр. 57)" in texts["whfb8:psikhologiya/panika"]
+    reasons = {r.reason for r in kb.removed}
+    assert "вне основного текста страницы (<main>)" in reasons
+
+
+def test_the_last_section_keeps_its_last_line() -> None:
+    """The last heading's section runs to the text's end (its one line included), in a web
+    page and in Markdown alike."""
+    for name, text in (("a.html", "<html><body><h1>Психология</h1><h2>Паника</h2><p>Тест на "
+                                  "Панику.</p></body></html>"),
+                       ("a.md", "# Психология\n\n## Паника\n\nТест на Панику.\n")):
+        src = load_file(_write(name, text)).model_copy(update={"system": "whfb8"})
+        cleaned, seg = prepare(src)
+        body = cleaned.text[slice(*seg.sections[-1].body_span)]
+        assert body.strip() == "Тест на Панику.", name
+
+
+def _write(name: str, text: str) -> Path:
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    (folder / name).write_text(text, encoding="utf-8")
+    return folder / name
+
+
+# -- pages of public repositories (real/SOURCES.tsv) ----------------------------------------
+
+def test_a_wordpress_template_s_rules_page() -> None:
+    """A board game's rules in a WordPress template: its headings in capitals are the
+    sections under the page's title, its pictures and its order form are no text."""
+    src = load_file(REAL / "federation_rules_wp_template.html").model_copy(
+        update={"system": "whfb8"})
+    cleaned, seg = prepare(src)
+    titles = [s.title for s in seg.sections]
+    assert titles[:3] == ["Правила игры", "Игровые предметы", "Подготовка к игре"]
+    assert "Штрафные санкции" in titles and "Оформить заказ" not in titles
+    assert "<?php" not in cleaned.text and "bloginfo" not in cleaned.text
+
+
+def test_a_template_s_breadcrumbs_and_a_text_parted_by_line_breaks() -> None:
+    src = load_file(REAL / "blackjack_ochko_rules_blade.html").model_copy(
+        update={"system": "whfb8"})
+    cleaned, seg = prepare(src)
+    assert [s.title for s in seg.sections] == ["Правила игры"]
+    lines = cleaned.text.split("\n")
+    assert len(lines) > 15  # each <br> a line's end
+    assert not any(line.startswith(("Главная", "<")) for line in lines)
+
+
+def test_a_site_s_header_menu_and_forms_are_its_template() -> None:
+    text = page_text((REAL / "futbologia_rules_page_shell.html").read_text(encoding="utf-8"))
+    assert text.startswith("Правила Игры")  # the header's logo, the menu: gone
+    for template in ("Футбология", "История", "Добавить Абзац", "Введите название"):
+        assert template not in text, template
+
+
+def test_every_real_page_is_html_and_keeps_its_account() -> None:
+    for path in sorted(REAL.glob("*.html")):
+        src = load_file(path).model_copy(update={"system": "whfb8"})
+        assert is_html(src.text), path.name
+        cleaned, _ = prepare(src)
+        removed = sum(len(ch.before) - len(ch.after) for ch in cleaned.changes)
+        assert len(src.text) - len(cleaned.text) == removed, path.name
