@@ -36,6 +36,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
+from html import unescape
 from html.parser import HTMLParser
 
 from ingest.clean_markdown import Heading, Structure
@@ -481,3 +482,21 @@ def page_text(text: str) -> str:
         pos = edit.end
     kept.append(text[pos:])
     return "".join(kept)
+
+
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def title_and_text(text: str) -> str:
+    """A web page's title (``<title>``, the browser's tab: where a copy of a book names it)
+    over the text its reader sees, for the book's name to be looked for; ``text`` itself when
+    it is no web page.
+
+    >>> title_and_text("<html><head><title>Книга правил</title></head><body><p>Паника</p>")
+    'Книга правил\\nПаника\\n'
+    """
+    if not is_html(text):
+        return text
+    m = _TITLE.search(text, 0, _HTML_CHARS)
+    title = " ".join(unescape(m.group(1)).split()) if m else ""
+    return f"{title}\n{page_text(text)}" if title else page_text(text)

@@ -29,7 +29,7 @@ from typing import Any, Literal
 import yaml
 
 from ingest.clean_furniture import site_furniture
-from ingest.clean_html import page_text
+from ingest.clean_html import page_text, title_and_text
 from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
 from ingest.pool import in_order
@@ -214,13 +214,25 @@ def _texts_below(folder: Path, seen: set[Path] | None = None) -> list[Path]:
     seen.add(real)
     try:
         files = text_files(folder)
-        subs = sorted((p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")),
-                      key=lambda p: p.name)
+        pages = {p.stem for p in files if p.suffix.lower() in (".html", ".htm")}
+        subs = sorted((p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
+                       and not _page_assets(p.name, pages)), key=lambda p: p.name)
     except OSError as exc:
         raise LoadError(f"{folder}: папку нельзя прочитать ({exc.strerror or exc})") from exc
     for sub in subs:
         files.extend(_texts_below(sub, seen))
     return files
+
+
+_ASSETS = re.compile(r"(.+)(?:_files|_файлы|\.files)", re.IGNORECASE)
+
+
+def _page_assets(name: str, pages: set[str]) -> bool:
+    """Whether a folder named ``name`` holds what a browser saved beside a page of ``pages``
+    (stems of the folder's ``*.html``): "Паника.html" and "Паника_files/" (Russian Internet
+    Explorer's "Паника_файлы/"), whose pictures, styles and frames' pages are no rule texts."""
+    m = _ASSETS.fullmatch(name)
+    return m is not None and m.group(1) in pages
 
 
 def text_files(folder: Path) -> list[Path]:
@@ -555,6 +567,7 @@ def detect_title(text: str) -> str | None:
     >>> detect_title("Отработка таранных попаданий. Если колесница нападет") is None
     True
     """
+    text = title_and_text(text)  # (a web page: its title, then its text, not its markup)
     for line in text[:TITLE_CHARS].splitlines():
         for phrase in _SENTENCE_END.split(line):
             phrase = " ".join(phrase.split())

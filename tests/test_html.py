@@ -141,3 +141,12 @@ def test_every_real_page_is_html_and_keeps_its_account() -> None:
         cleaned, _ = prepare(src)
         removed = sum(len(ch.before) - len(ch.after) for ch in cleaned.changes)
         assert len(src.text) - len(cleaned.text) == removed, path.name
+
+
+def test_a_page_s_title_names_its_book() -> None:
+    """The book a page is of is looked for in its ``<title>`` and its text, not its markup."""
+    src = load_file(_write("p.html", "<!DOCTYPE html><html><head><title>Warhammer 40k - 6th "
+                                     "edition - Книга правил 1.0</title></head><body><h1>Боевой "
+                                     "дух</h1><p>Текст.</p></body></html>"))
+    assert src.title == "Warhammer 40k, 6th edition, Книга правил"
+    assert load_file(_write("q.html", "<html><body><h1>Паника</h1></body></html>")).title is None

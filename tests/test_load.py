@@ -365,3 +365,18 @@ def test_a_folder_gives_its_html_pages(tmp_path: Path) -> None:
         (tmp_path / name).write_text("<p>Подразделение проходит тест на Панику.</p>\n",
                                      encoding="utf-8")
     assert [t.name for t in load([tmp_path], system="whfb8")] == ["a.txt", "b.html", "c.htm"]
+
+
+def test_the_folder_a_browser_saves_beside_a_page_is_no_rule_text(tmp_path: Path) -> None:
+    """"Save page as… → complete" writes "Паника.html" and "Паника_files/" (frames' pages,
+    styles, pictures): the folder is the page's, not a set of texts; a folder of that name
+    beside no page is read as any folder."""
+    (tmp_path / "Паника.html").write_text("<html><body><p>Тест на Панику.</p></body></html>",
+                                          encoding="utf-8")
+    for folder in ("Паника_files", "Ужас_files"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "saved_resource.html").write_text(
+            "<html><body><p>Реклама</p></body></html>", encoding="utf-8")
+    texts = load([tmp_path], system="whfb8")
+    assert [t.path for t in texts] == [str(tmp_path / "Паника.html"),
+                                       str(tmp_path / "Ужас_files" / "saved_resource.html")]
