@@ -33,10 +33,12 @@ from ingest.clean_html import page_text, title_and_text
 from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
 from ingest.pool import in_order
+from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES
+from ingest.web_archive import WebArchiveError, web_archive_page
 from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
-TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm")
+TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES)
 CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
 EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
             "с BOM")
@@ -91,7 +93,8 @@ def load(
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
-    A folder gives all its ``*.txt``, ``*.md`` and ``*.html`` files except ``README.md``,
+    A folder gives all its ``*.txt``, ``*.md``, ``*.html`` and ``*.mht`` files except
+    ``README.md``,
     sorted by name,
     then those of the folders inside it (hidden ones left out), each with its own
     ``corpus.toml``.
@@ -171,7 +174,7 @@ def load(
         if isinstance(config, _CorpusConfig):
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
-                               f"найден среди текстов папки {folder} (*.txt, *.md, *.html); "
+                               f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht); "
                                "проверьте имя"))
     return _detected(texts, jobs)
 
@@ -196,8 +199,8 @@ def _files_of(path: Path) -> list[Path]:
     if path.is_dir():
         files = _texts_below(path)
         if not files:
-            raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md "
-                            "или *.html)")
+            raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, "
+                            "*.html или *.mht)")
         return files
     if path.is_file():
         return [path]
@@ -236,7 +239,8 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 
 
 def text_files(folder: Path) -> list[Path]:
-    """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html`` and ``*.htm`` except
+    """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm`` and web archives
+    (``*.mht``/``*.mhtml``) except
     ``README.md`` and hidden files, sorted by name."""
     return sorted(
         (
@@ -267,7 +271,10 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         data = path.read_bytes()
     except OSError as exc:
         raise LoadError(f"{path}: файл не читается ({os_reason(exc)})") from exc
-    text, encoding = decode(data, str(path))
+    if path.suffix.lower() in ARCHIVE_SUFFIXES:  # a web page saved as one file
+        text, encoding = _archived_page(data, path)
+    else:
+        text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None
     system: str | None
     system_from: SystemSource | None
@@ -293,6 +300,26 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         title=title,
         title_from=title_from,
     )
+
+
+def _archived_page(data: bytes, path: Path) -> tuple[str, str]:
+    """The page of a web archive (:mod:`ingest.web_archive`), decoded, and its encoding
+    ("mhtml/utf-8")."""
+    try:
+        page, charset = web_archive_page(data)
+    except WebArchiveError as exc:
+        raise LoadError(f"{path}: {exc}") from exc
+    if charset is None:
+        text, encoding = decode(page, f"{path} (страница веб-архива)")
+    else:
+        try:
+            text, encoding = page.decode(charset).lstrip("\ufeff"), charset
+        except UnicodeDecodeError as exc:
+            raise LoadError(f"{path}: страница веб-архива не читается в кодировке {charset}, "
+                            f"которую она называет (байт {exc.start})") from exc
+    if not text.strip():
+        raise LoadError(f"{path}: страница в веб-архиве пуста")
+    return text, f"mhtml/{encoding}"
 
 
 def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:

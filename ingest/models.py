@@ -40,7 +40,8 @@ class SourceText(_Frozen):
         text: The decoded text, without a BOM. Every offset of the pipeline counts its characters.
         encoding: ``"utf-8"``, ``"utf-8-sig"`` (UTF-8 with a BOM), ``"cp1251"``, or
             ``"utf-16-le"``, ``"utf-16-be"``, ``"utf-32-le"``, ``"utf-32-be"`` (after their
-            byte order mark).
+            byte order mark), or ``"mhtml/"`` and the page's own for a web archive's page
+            (``"mhtml/utf-8"``, :mod:`ingest.web_archive`).
         system: The game system (``"wh40k6"``, ``"whfb8"``, ``"killteam2018"``), or ``None``
             when the text does not tell and no ``corpus.toml`` states it.
         system_from: Where ``system`` came from: ``"detected"`` from the text's words,

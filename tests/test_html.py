@@ -150,3 +150,37 @@ def test_a_page_s_title_names_its_book() -> None:
                                      "дух</h1><p>Текст.</p></body></html>"))
     assert src.title == "Warhammer 40k, 6th edition, Книга правил"
     assert load_file(_write("q.html", "<html><body><h1>Паника</h1></body></html>")).title is None
+
+
+# -- a page saved as one file (MHTML) ------------------------------------------------------
+
+def test_a_page_saved_as_one_file_is_read_as_its_page() -> None:
+    """Chrome's "Webpage, Single File" (quoted-printable, the charset in the page's <meta>)
+    and Internet Explorer's "Web Archive" (base64 in windows-1251, a picture beside it)."""
+    chrome = load_file(DATA / "rules.mhtml").model_copy(update={"system": "whfb8"})
+    assert chrome.encoding == "mhtml/utf-8" and chrome.text.startswith("<!DOCTYPE html>")
+    _, seg = prepare(chrome)
+    assert [s.title for s in seg.sections] == ["Психология", "Паника", "Кто проходит тест",
+                                               "Ужас", "Страх"]
+    ie = load_file(DATA / "terror_ie.mht").model_copy(update={"system": "whfb8"})
+    assert ie.encoding == "mhtml/windows-1251"
+    cleaned, seg = prepare(ie)
+    assert [s.title for s in seg.sections] == ["Ужас", "Страх"]
+    assert "Главная" not in cleaned.text and "GIF89a" not in cleaned.text
+    assert "атакованное такой моделью" in cleaned.text
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"\xd0\x9f\xd0\xb0\xd0\xbd\xd0\xb8\xd0\xba\xd0\xb0", "не веб-архив MHTML"),
+    (b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"b\"\r\n\r\n--b\r\n"
+     b"Content-Type: image/gif\r\n\r\nGIF89a\r\n--b--\r\n", "нет страницы HTML"),
+])
+def test_a_web_archive_without_a_page_is_refused(tmp_path: Path, content: bytes,
+                                                 message: str) -> None:
+    from ingest.load import LoadError
+
+    path = tmp_path / "page.mht"
+    path.write_bytes(content)
+    with pytest.raises(LoadError) as error:
+        load_file(path)
+    assert str(error.value).startswith(f"{path}: ") and message in str(error.value)

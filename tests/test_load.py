@@ -162,7 +162,7 @@ def test_folder_without_texts_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LoadError) as error:
         load([tmp_path])
     assert str(error.value) == (
-        f"{tmp_path}: в папке нет текстов правил (ожидались файлы *.txt, *.md или *.html)"
+        f"{tmp_path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, *.html или *.mht)"
     )
 
 
@@ -335,7 +335,7 @@ def test_a_corpus_description_naming_no_file_of_its_folder_is_reported(tmp_path:
     description = tmp_path / "corpus.toml"
     assert [str(e) for e in errors] == [
         f"{description}: файл «{name}» из описания корпуса не найден среди текстов папки "
-        f"{tmp_path} (*.txt, *.md, *.html); проверьте имя" for name in ("a.tx", "rules.pdf")]
+        f"{tmp_path} (*.txt, *.md, *.html, *.mht); проверьте имя" for name in ("a.tx", "rules.pdf")]
     errors.clear()
     load([tmp_path / "a.txt"], on_error=errors.append)
     assert errors == []
