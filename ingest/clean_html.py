@@ -74,11 +74,17 @@ _MAIN_TAGS = frozenset({"main", "article"})
 _UNLIKELY = re.compile(
     r"-ad-|banner|breadcrumb|combx|comment|community|disqus|footer|gdpr|header|menu|"
     r"related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|pagination|"
-    r"pager|popup|share|cookie|navbar|topbar", re.IGNORECASE)
+    r"pager|popup|share|cookie|navbar|topbar|"
+    r"no-?print|print-?(?:hide|none)|hidden-print|sr-only|screen-reader|visually-hidden|"
+    r"editsection|navbox|catlinks|printfooter|jump-to|mw-jump|\btoc\b|sitesub|contentsub",
+    re.IGNORECASE)
 _MAYBE = re.compile(r"and|article|body|column|content|main|shadow|post|text|entry",
                     re.IGNORECASE)
 """Mozilla Readability's ``unlikelyCandidates`` and ``okMaybeItsACandidate``: class and id
-names of a template's parts, and of the parts that hold the text."""
+names of a template's parts, and of the parts that hold the text; with the names of what a
+page's print style hides ("noprint") or only a screen reader reads ("sr-only"), and MediaWiki's
+section edit links, contents box, navigation boxes, category links and the lines under a
+page's title ("Материал из Википедии")."""
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 _PARAGRAPH = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl",

@@ -12,6 +12,7 @@ from ingest import build, load
 from ingest.build import prepare
 from ingest.clean_html import html, html_structure, is_html, page_text
 from ingest.load import load_file
+from ingest.models import CleanedText
 
 DATA = Path(__file__).parent / "data" / "html"
 REAL = DATA / "real"
@@ -63,8 +64,7 @@ def test_a_page_is_cut_by_its_headings_and_loses_its_template() -> None:
     assert "тест на Панику по своему Лидерству" in cleaned.text
     assert "• подразделения пехоты и кавалерии;\n• боевые машины" in cleaned.text
     # every character removed is in the account, and the map leads back into the source
-    removed = sum(len(ch.before) - len(ch.after) for ch in cleaned.changes)
-    assert len(src.text) - len(cleaned.text) == removed
+    assert not _unaccounted(src.text, cleaned)
     panic = seg.sections[1]
     start, end = cleaned.to_source_span(*panic.heading_span)
     assert src.text[start:end] == "Паника"
@@ -139,8 +139,18 @@ def test_every_real_page_is_html_and_keeps_its_account() -> None:
         src = load_file(path).model_copy(update={"system": "whfb8"})
         assert is_html(src.text), path.name
         cleaned, _ = prepare(src)
-        removed = sum(len(ch.before) - len(ch.after) for ch in cleaned.changes)
-        assert len(src.text) - len(cleaned.text) == removed, path.name
+        assert not _unaccounted(src.text, cleaned), path.name
+
+
+def _unaccounted(source: str, cleaned: CleanedText) -> str:
+    """The source's characters that neither stand in the cleaned text (where its map leads)
+    nor lie in a change of the account: text lost without a reason."""
+    kept = bytearray(len(source))
+    for i in range(len(cleaned.text)):
+        kept[cleaned.to_source(i)] = 1
+    for ch in cleaned.changes:
+        kept[ch.span[0]:ch.span[1]] = b"\x01" * (ch.span[1] - ch.span[0])
+    return "".join(c for c, k in zip(source, kept, strict=True) if not k and not c.isspace())
 
 
 def test_a_page_s_title_names_its_book() -> None:
@@ -184,3 +194,18 @@ def test_a_web_archive_without_a_page_is_refused(tmp_path: Path, content: bytes,
     with pytest.raises(LoadError) as error:
         load_file(path)
     assert str(error.value).startswith(f"{path}: ") and message in str(error.value)
+
+
+def test_a_wiki_page_s_sections_without_its_edit_links_and_boxes() -> None:
+    """A MediaWiki page (Vector skin) saved as HTML: its title and its three headings are the
+    sections; the sections' edit links, the skin's jump links, the line under the title, the
+    navigation box beside the text and the category links are the site's."""
+    src = load_file(REAL / "mediawiki_wikichip_setjmp.html").model_copy(
+        update={"system": "whfb8"})
+    cleaned, seg = prepare(src)
+    assert [s.title for s in seg.sections] == ["<setjmp.h> Header - C", "Types", "Functions",
+                                               "Macros"]
+    for template in ("[edit]", "Jump to", "From WikiChip", "<assert.h>", "Categories",
+                     "Retrieved from", "Personal tools"):
+        assert template not in cleaned.text, template
+    assert "jmp_buf An array type suitable for holding calling environment info." in cleaned.text
