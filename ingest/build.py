@@ -25,6 +25,7 @@ from ingest.pool import in_stages
 from ingest.resolve import Part, resolve_system
 from ingest.sections import passage, title_and_aliases, trim_span
 from ingest.segment import Section, Segmentation, segment
+from ingest.segment_headings import is_heading_line
 from kb.models import SYSTEM_TITLES, Edge, KnowledgeBase, Node, Removal, System
 
 
@@ -60,7 +61,8 @@ def _marked(original: str, cleaned: CleanedText, page: bool = False
     (:func:`ingest.clean_markdown.markdown_structure`), or a web page's
     (:func:`ingest.clean_html.html_structure`, when ``page``); None for another text. A
     heading another cleaning step removed (a site's line) heads nothing."""
-    structure = html_structure(original) if page else markdown_structure(original)
+    structure = (html_structure(original, lambda line: is_heading_line(line, None)) if page
+                 else markdown_structure(original))
     if structure is None:
         return None
     headings = []

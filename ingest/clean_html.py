@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from html import unescape
@@ -76,15 +77,15 @@ _UNLIKELY = re.compile(
     r"related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|pagination|"
     r"pager|popup|share|cookie|navbar|topbar|"
     r"no-?print|print-?(?:hide|none)|hidden-print|sr-only|screen-reader|visually-hidden|"
-    r"editsection|navbox|catlinks|printfooter|jump-to|mw-jump|\btoc\b|sitesub|contentsub",
-    re.IGNORECASE)
+    r"editsection|navbox|catlinks|printfooter|jump-to|mw-jump|\btoc\b|sitesub|contentsub|"
+    r"adsbygoogle|advert|reklama|yandex_rtb|\bads?\b|\bad-", re.IGNORECASE)
 _MAYBE = re.compile(r"and|article|body|column|content|main|shadow|post|text|entry",
                     re.IGNORECASE)
 """Mozilla Readability's ``unlikelyCandidates`` and ``okMaybeItsACandidate``: class and id
 names of a template's parts, and of the parts that hold the text; with the names of what a
 page's print style hides ("noprint") or only a screen reader reads ("sr-only"), and MediaWiki's
 section edit links, contents box, navigation boxes, category links and the lines under a
-page's title ("Материал из Википедии")."""
+page's title ("Материал из Википедии"), and the names of advertisement blocks."""
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 _PARAGRAPH = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl",
@@ -438,10 +439,55 @@ def _words_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     return pos, stop
 
 
-def html_structure(text: str) -> Structure | None:
+_EMPHASIS = frozenset({"b", "strong"})
+_BREAKS = _PARAGRAPH | _LINE | {"br"}
+_BEFORE = re.compile(r"(?:\s|<[^<>]*>)*\Z")
+_MINOR = 7
+"""The level of a name set apart in bold or as a term: under the page's every heading."""
+
+
+def _set_apart(reader: _Reader, text: str, dropped: Callable[[int], bool],
+               is_heading: Callable[[str], bool]) -> list[Heading]:
+    """The names a page sets apart without a heading's tag: a term of a definition list
+    (``<dt>``) and a line that is all bold ("<p><b>Страх</b></p>", "<b>Ужас</b><br>"), each
+    a heading by its words (``is_heading``: "Очки считаются следующим образом:" is a line
+    leading into a list, no heading)."""
+    breaks = sorted((t.start, t.end) for t in reader.tags if t.tag in _BREAKS)
+    starts = [a for a, _ in breaks]
+    ends = sorted(b for _, b in breaks)
+
+    def bounded(start: int, end: int) -> bool:
+        """Nothing but markup and whitespace between a break and ``start``, and between
+        ``end`` and a break (or the text's ends)."""
+        k = bisect_right(ends, start) - 1
+        before = ends[k] if k >= 0 else 0
+        j = bisect_right(starts, end - 1)
+        after = starts[j] if j < len(starts) else len(text)
+        return not _words_between(text, before, start) and not _words_between(text, end, after)
+
+    found = []
+    for e in reader.elements:
+        if (e.tag == "dt" or e.tag in _EMPHASIS) and e.inner_end > e.inner \
+                and not dropped(e.start) and (e.tag == "dt" or bounded(e.start, e.end)):
+            words = _words_span(text, e.inner, e.inner_end)
+            if words is not None and "\n" not in (line := " ".join(
+                    _MARKUP_OR_SPACE.sub(" ", text[words[0]:words[1]]).split())) \
+                    and is_heading(line):
+                found.append(Heading(*words, _MINOR))
+    return found
+
+
+def _words_between(text: str, start: int, end: int) -> bool:
+    return start < end and _MARKUP_OR_SPACE.fullmatch(text, start, end) is None
+
+
+def html_structure(text: str, is_heading: Callable[[str], bool] | None = None
+                   ) -> Structure | None:
     """The headings (``<h1>`` … ``<h6>``) and quotations (``<blockquote>``) of a web page
     outside the parts :func:`html` leaves out, in ``text``'s offsets; None for a text that is
-    no web page, or a page that marks no heading (read as lines).
+    no web page, or a page that marks no heading (read as lines). With ``is_heading`` (whether
+    a line's words are a heading's), the names it sets apart in bold or as a definition list's
+    terms too, under its every heading (:func:`_set_apart`).
 
     >>> page = "<html><body><h1>Психология</h1><h2>Паника</h2><p>Текст</p></body></html>"
     >>> s = html_structure(page)
@@ -465,6 +511,8 @@ def html_structure(text: str) -> Structure | None:
                 headings.append(Heading(*words, _HEADINGS[e.tag]))
     if not headings:
         return None
+    if is_heading is not None:
+        headings += _set_apart(reader, text, dropped, is_heading)
     quotes = tuple(words for e in reader.elements
                    if e.tag == "blockquote" and not dropped(e.start) and e.inner_end > e.inner
                    and (words := _words_span(text, e.inner, e.inner_end)) is not None)

@@ -209,3 +209,19 @@ def test_a_wiki_page_s_sections_without_its_edit_links_and_boxes() -> None:
                      "Retrieved from", "Personal tools"):
         assert template not in cleaned.text, template
     assert "jmp_buf An array type suitable for holding calling environment info." in cleaned.text
+
+
+def test_names_set_apart_in_bold_or_as_terms_are_headings_under_the_page_s() -> None:
+    """A glossary page under one <h1>: its rules named on lines of their own in bold
+    ("<p><b>Глубокий удар</b></p>", "<b>Бесстрашие</b><br>") or as a definition list's terms
+    are its sections; bold inside a sentence, a bold line leading into a list ("… так:") and
+    a bold label run into its paragraph ("<b>Примечание.</b> Правила …") are not."""
+    src = load_file(DATA / "glossary.html").model_copy(update={"system": "wh40k6"})
+    _, seg = prepare(src)
+    assert [(s.title, s.parent) for s in seg.sections] == [
+        ("Универсальные специальные правила", None), ("Глубокий удар", 0), ("Бесстрашие", 0),
+        ("Рывок", 0), ("Контратака", 0)]
+    # a page whose only names are set apart in bold is read as lines: the lines layout
+    # judges its headings
+    assert html_structure("<html><body><p><b>Страх</b></p><p>Текст.</p></body></html>",
+                          lambda line: True) is None
