@@ -2,7 +2,9 @@
 
 Like eyecite's ``dump_citations``: the system and, when it was detected, the words that chose it;
 one line per section (its title, parent, pages and where it lies in the source file), then every
-piece of text that cleaning and segmenting removed, with the step and the reason. A user who
+piece of text that cleaning and segmenting removed, with the step and the reason (a text's
+markup alone, HTML's tags, Markdown's and BB-code's marks, in one line per kind, with how
+many places and characters). A user who
 sees a heading missed or a line of furniture taken for a heading can then state the system in
 ``corpus.toml`` or fix the text.
 """
@@ -10,8 +12,12 @@ sees a heading missed or a line of furniture taken for a heading can then state 
 from __future__ import annotations
 
 from ingest.build import account, no_system_reason, prepare
+from ingest.clean_bbcode import REASON as BBCODE_MARKUP
+from ingest.clean_html import MARKUP_REASON as HTML_MARKUP
+from ingest.clean_markdown import REASON as MARKDOWN_MARKUP
 from ingest.load import detection_grounds
 from ingest.models import SourceText
+from kb.models import Removal
 
 _SHOWN = 70  # characters of a removed piece shown on its line
 _LAYOUTS = {"lines": "веб-страница (заголовки на отдельных строках)",
@@ -67,9 +73,24 @@ def explain(source: SourceText) -> str:
                      f"текст {bs}–{be}{tail}")
     removed = account(source, cleaned, seg)
     lines.append(f"Удалено ({len(removed)}):")
+    markup: dict[tuple[str, str], list[Removal]] = {}
     for r in removed:
+        if r.reason in _MARKUP:
+            markup.setdefault((r.step, r.reason), []).append(r)
+            continue
         lines.append(f"  {r.span[0]}–{r.span[1]} {r.step}: {r.reason} — «{_one_line(r.text)}»")
+    for (step, reason), each in markup.items():
+        # a page's tags, one place each, say nothing a reader looks for: counted, not listed
+        first = each[0]
+        lines.append(f"  {step}: {reason} — мест: {len(each)}, символов: "
+                     f"{sum(r.span[1] - r.span[0] for r in each)} (первое {first.span[0]}–"
+                     f"{first.span[1]} «{_one_line(first.text)}»)")
     return "\n".join(lines)
+
+
+_MARKUP = frozenset({HTML_MARKUP, MARKDOWN_MARKUP, BBCODE_MARKUP})
+"""The reasons of removals that are a text's markup alone (tags, marks): counted in one line
+each, where what a site put around the text is listed place by place."""
 
 
 def _one_line(text: str) -> str:

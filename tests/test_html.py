@@ -225,3 +225,19 @@ def test_names_set_apart_in_bold_or_as_terms_are_headings_under_the_page_s() -> 
     # judges its headings
     assert html_structure("<html><body><p><b>Страх</b></p><p>Текст.</p></body></html>",
                           lambda line: True) is None
+
+
+def test_explain_lists_the_site_s_parts_and_counts_the_tags(tmp_path: Path) -> None:
+    """``--explain`` on a page: each part of the site removed on a line of its own, the tags
+    in one line with how many places and characters."""
+    from click.testing import CliRunner
+
+    from rulekb.cli import cli
+
+    result = CliRunner().invoke(cli, ["build", str(DATA / "rules.html"), "--explain", "-s",
+                                      "whfb8", "-o", str(tmp_path / "kb.json")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any("html: меню и оформление сайта (<div class=\"share\">)" in line for line in lines)
+    markup = [line for line in lines if "html: разметка HTML" in line]
+    assert len(markup) == 1 and "мест: " in markup[0]
