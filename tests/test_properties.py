@@ -346,6 +346,36 @@ def test_any_rule_text(text: str, raw: bytes, as_bytes: bool, work: Path) -> Non
     store.loads(store.dumps(built.kb))  # what is built is a valid KB
 
 
+HTML_ALPHABET = ["<!DOCTYPE html>", "<html>", "<head>", "</head>", "<body>", "</body>", "<p>",
+                 "</p>", "<h2>", "</h2>", "<h5>", "<br>", "<br/>", "<ul>", "<li>", "</ul>", "<ol>",
+                 "<nav>", "</nav>", "<main>", "</main>", "<article>", "<b>", "</b>", "<dt>",
+                 "<table>", "<tr>", "<td>", "<pre>", "</pre>", "<script>", "</script>",
+                 "<!--", "-->", "<div class=\"menu\">", "</div>", "<div hidden>", "<form>",
+                 "</form>", "&nbsp;", "&lt;", "<", ">", "\"", "'", "=", "Паника", "Страх",
+                 " ", "\n", "\r\n", "\t", ".", "</span>", "<a href=\"x\">", "</a>", "<x-y>",
+                 "<![CDATA[", "]]>", "<?xml ?>", "\ufeff"]
+
+
+@PROPERTY
+@given(text=st.lists(st.sampled_from(HTML_ALPHABET), max_size=80).map(
+    lambda parts: "<!DOCTYPE html>" + "".join(parts)))
+def test_any_web_page(text: str, work: Path) -> None:
+    """Whatever the markup (unclosed, stray, nested anyhow, cut inside a tag or a comment),
+    a page's text is read out of it with every change accounted for and builds a KB."""
+    from ingest import build, load
+    from ingest.clean import apply_edits, identity_offsets
+    from ingest.clean_html import html, html_structure
+
+    edits = html(text)
+    cleaned, _, changes = apply_edits(text, identity_offsets(len(text) + 1), edits, text)
+    assert all(change.reason for change in changes)
+    structure = html_structure(text, lambda line: True)
+    if structure is not None:
+        assert all(0 <= h.start <= h.end <= len(text) for h in structure.headings)
+    (work / "page.html").write_text(text, encoding="utf-8")
+    store.loads(store.dumps(build(load([work / "page.html"], system="whfb8")).kb))
+
+
 # --- through the command line ---------------------------------------------------------------
 
 
