@@ -554,3 +554,23 @@ def title_and_text(text: str) -> str:
     m = _TITLE.search(text, 0, _HTML_CHARS)
     title = " ".join(unescape(m.group(1)).split()) if m else ""
     return f"{title}\n{page_text(text)}" if title else page_text(text)
+
+
+_INVISIBLE = re.compile(r"<(script|style|noscript|template)\b[^>]*>.*?</\1\s*>|<!--.*?-->",
+                        re.IGNORECASE | re.DOTALL)
+_ANY_TAG = re.compile(r"<[^<>]*>")
+
+
+def visible_text(text: str) -> str:
+    """Every word a web page shows, its site's parts and its title included (tags, scripts
+    and styles left out), or ``text`` itself when it is no web page: where the names of games
+    are counted, as a copied page's furniture counts (a breadcrumb "Warhammer 40000 » Правила",
+    a title "… | Warhammer Fantasy").
+
+    >>> page = "<html><head><title>WH40K</title></head><body><nav>Правила</nav></body>"
+    >>> " ".join(visible_text(page).split())
+    'WH40K Правила'
+    """
+    if not is_html(text):
+        return text
+    return unescape(_ANY_TAG.sub(" ", _INVISIBLE.sub(" ", text)).replace("<", " "))

@@ -29,7 +29,7 @@ from typing import Any, Literal
 import yaml
 
 from ingest.clean_furniture import site_furniture
-from ingest.clean_html import page_text, title_and_text
+from ingest.clean_html import page_text, title_and_text, visible_text
 from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
 from ingest.pool import in_order
@@ -423,9 +423,10 @@ def detect_system(text: str) -> str | None:
     >>> detect_system("The quick brown fox") is None
     True
     """
-    text = page_text(text)  # (a web page by the text its reader sees)
+    # (a web page by the text its reader sees, the names of games in its site's parts too)
+    page, text = visible_text(text), page_text(text)
     for size in (DETECT_FIRST, DETECT_CHARS):
-        found = detect_model().judge(detection_text(text[:size]), text[:size]).system
+        found = detect_model().judge(detection_text(text[:size]), page[:size]).system
         if found is not None or len(text) <= size:
             return found
     return None
@@ -461,17 +462,17 @@ def detection_text(text: str) -> str:
 def describe_evidence(text: str) -> str:
     """What the words of a text say of its system, for a message that it stays unclear:
     "больше всего похоже на whfb8 (отрыв от следующей 1.2, нужно 3.0): whfb8 — «паника», …"."""
-    text = page_text(text)
-    return detect_model().judge(detection_text(text[:DETECT_CHARS]), text[:DETECT_CHARS]).describe()
+    page, text = visible_text(text), page_text(text)
+    return detect_model().judge(detection_text(text[:DETECT_CHARS]), page[:DETECT_CHARS]).describe()
 
 
 def detection_grounds(text: str, system: str) -> str:
     """Why ``text`` was judged of ``system``, for the explain view: the words of the game it
     holds (the most telling first), the names of the game and the words of its world, in
     Russian ("«подразделение», «паника», «тест на панику»; названия игры ×1")."""
-    text = page_text(text)
+    page, text = visible_text(text), page_text(text)
     for size in (DETECT_FIRST, DETECT_CHARS):
-        judged = detect_model().judge(detection_text(text[:size]), text[:size])
+        judged = detect_model().judge(detection_text(text[:size]), page[:size])
         if judged.system == system or len(text) <= size:
             break
     found = ", ".join(f"«{t}»" for t, _ in judged.evidence.get(system, [])[:5]) or "нет"

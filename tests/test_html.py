@@ -241,3 +241,13 @@ def test_explain_lists_the_site_s_parts_and_counts_the_tags(tmp_path: Path) -> N
     assert any("html: меню и оформление сайта (<div class=\"share\">)" in line for line in lines)
     markup = [line for line in lines if "html: разметка HTML" in line]
     assert len(markup) == 1 and "мест: " in markup[0]
+
+
+def test_a_page_s_game_is_named_by_its_title_and_breadcrumbs_too() -> None:
+    """A short page whose words alone leave its game unclear is of the game its title and
+    its breadcrumb line name, as a copied page's furniture names it."""
+    page = _write("cover.html", "<!DOCTYPE html><html><head><title>Укрытия | Правила Warhammer "
+                  "40000</title></head><body><div class=\"breadcrumbs\">Warhammer 40000 » "
+                  "Правила » Укрытия</div><main><h1>Укрытия</h1><p>Если модель находится в "
+                  "укрытии, она получает спасбросок за укрытие.</p></main></body></html>")
+    assert load_file(page).system == "wh40k6"
