@@ -89,10 +89,12 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         + f"</p>\n<ul><li>{words[i % len(words)]}</li><li>{words[(i + 1) % len(words)]}</li></ul>"
         + f"\n<nav><a href=\"/{i}\">Главная</a></nav>\n" for i in range(len(names)))
     page = f"<!DOCTYPE html>\n<html><head><title>Правила</title></head><body>{page_parts}"
-    # the same, every inline tag left open (an old page's "<font>" thousands deep) and an end
-    # tag of nothing open after each paragraph
+    # the same, every inline tag left open (an old page's "<font>" thousands deep), an end
+    # tag of nothing open after each paragraph and a link whose quote never closes before
+    # each list (the shapes on which the standard library's html.parser costs the square of
+    # the length)
     unclosed = page.replace("</b>", "").replace("<b>", "<font size=2>").replace(
-        "</p>", "</p></span>")
+        "</p>", "</p></span>").replace("<ul>", "<a title='Паника <ul>")
     return {
         "одна строка": repeat(" ".join(words)),
         "страница в одну строку": repeat(flattened),

@@ -26,8 +26,12 @@ quotations (``<blockquote>``) in the offsets of the text given, as
 headings the page marks, no other line. A page that marks no heading is read as lines, as a
 copied text is.
 
-The tags are read by the standard library's :class:`html.parser.HTMLParser`, which
-tolerates what browsers tolerate (unclosed paragraphs and items, stray end tags, upper case).
+The tags are read in one pass from left to right (:func:`_read`), tolerating what browsers
+tolerate (unclosed paragraphs and items, stray end tags, upper case, a "<" that opens no tag,
+a quote that never closes); each "<" costs a bounded stretch of the text. The standard
+library's :class:`html.parser.HTMLParser` was the first reader: on a page with unclosed
+quotes or comments it costs the square of the page's length (a quote left open before each
+of 8,000 links took 9 s), as CPython's issue of 2025 on it says.
 """
 
 from __future__ import annotations
@@ -38,7 +42,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from html import unescape
-from html.parser import HTMLParser
 
 from ingest.clean_markdown import Heading, Structure
 from ingest.models import Edit
@@ -50,9 +53,13 @@ SITE_REASON = "меню и оформление сайта ({tag})"
 OUTSIDE_REASON = "вне основного текста страницы ({tag})"
 HIDDEN_REASON = "скрытая часть страницы HTML"
 
-_START = re.compile(r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+_START = re.compile(r"\s*+(?:<\?xml[^>]*+>\s*+)?+(?:<!--(?:(?!-->).)*+-->\s*+)*+"
                     r"<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])",
                     re.IGNORECASE | re.DOTALL)
+"""A document's start, past an XML declaration and comments (each comment ends at its own
+"-->", and nothing matched is tried again: a text opening with many comments, a template's
+"<!-- INCLUDE … -->" lines, costs its length, where ".*?" between them backtracked without
+end)."""
 _TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]{0,300})?/?>")
 _HTML_CHARS = 20_000  # how much of a text is looked at for its markup
 _TAGS_PER_CHAR = 1 / 100  # a saved web page holds a tag every few dozen characters at least
@@ -86,6 +93,14 @@ names of a template's parts, and of the parts that hold the text; with the names
 page's print style hides ("noprint") or only a screen reader reads ("sr-only"), and MediaWiki's
 section edit links, contents box, navigation boxes, category links and the lines under a
 page's title ("Материал из Википедии"), and the names of advertisement blocks."""
+_FORUM = re.compile(
+    r"postprofile|profile-icons|post-buttons|postdetails|signature|back2top|avatar|\bauthor\b|"
+    r"user-?info|user_info|reputation|jumpbox|online-list|topic-actions|quickmod|"
+    r"display-options", re.IGNORECASE)
+"""Class and id names of a forum engine's parts around its posts (phpBB's prosilver:
+the author's profile, the post's buttons, its author and date line, the signature, "back to
+top", the topic's tools and who is online): a forum's "post" names hold the text
+(:data:`_MAYBE`), but these are never the text, whatever else they are named."""
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 _PARAGRAPH = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl",
@@ -143,22 +158,17 @@ class _Tag:
     label: str = ""  # a list item's mark: "•" or its number ("3.")
 
 
-class _Reader(HTMLParser):
-    """The tags of a page with their offsets, and its elements' spans."""
+class _Reader:
+    """The tags of a page with their offsets, and its elements' spans (:func:`_read` feeds
+    it)."""
 
     def __init__(self, text: str) -> None:
-        super().__init__(convert_charrefs=False)
         self.text = text
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.tags: list[_Tag] = []
         self.other: list[tuple[int, int]] = []  # comments, declarations, a script's text
         self.elements: list[_Element] = []
         self.open: list[_Element] = []
         self.counters: list[int] = []  # an ordered list's items so far, per open list
-
-    def _at(self) -> int:
-        line, col = self.getpos()
-        return self.line_starts[line - 1] + col
 
     def _drop(self, tag: str, attrs: dict[str, str]) -> str | None:
         if tag in _HEAD:
@@ -174,20 +184,19 @@ class _Reader(HTMLParser):
         if tag in ("body", "html", "main", "article") or role == "main":
             return None
         names = " ".join(filter(None, (attrs.get("class"), attrs.get("id"))))
-        if names and _UNLIKELY.search(names) and not _MAYBE.search(names):
+        if names and (_FORUM.search(names)
+                      or _UNLIKELY.search(names) and not _MAYBE.search(names)):
             shown = " ".join(f'{k}="{attrs[k][:40]}"' for k in ("class", "id") if attrs.get(k))
             return SITE_REASON.format(tag=f"<{tag} {shown}>")
         return None
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        start = self._at()
-        raw = self.get_starttag_text() or ""
-        end = start + len(raw)
-        values = {k: v or "" for k, v in attrs}
+    def start_tag(self, tag: str, attrs: dict[str, str], start: int, end: int,
+                  closed: bool) -> None:
+        """A start tag ``text[start:end]``; ``closed``: written "<br/>"."""
         label = ""
         if tag == "body":
             self._close("head", start)
-        if tag in ("ul", "ol") and raw and not raw.endswith("/>"):
+        if tag in ("ul", "ol") and not closed:
             self.counters.append(0 if tag == "ol" else -1)
         if tag == "li":
             if self.counters and self.counters[-1] >= 0:
@@ -200,22 +209,15 @@ class _Reader(HTMLParser):
             self._close("p", start, within=("div", "td", "li", "blockquote", "section",
                                             "article", "main", "body"))
         self.tags.append(_Tag(start, end, tag, False, label))
-        if tag in VOID or raw.endswith("/>"):
+        if tag in VOID or closed:
             return
-        element = _Element(tag, start, end, values, self._drop(tag, values))
+        element = _Element(tag, start, end, attrs, self._drop(tag, attrs))
         element.in_main = (bool(self.open) and self.open[-1].in_main) or tag in _MAIN_TAGS \
-            or tag == "section" or (values.get("role") or "").lower() == "main"
+            or tag == "section" or (attrs.get("role") or "").lower() == "main"
         self.open.append(element)
         self.elements.append(element)
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        start = self._at()
-        self.tags.append(_Tag(start, start + len(self.get_starttag_text() or ""), tag, False))
-
-    def handle_endtag(self, tag: str) -> None:
-        start = self._at()
-        close = self.text.find(">", start)
-        end = close + 1 if close >= 0 else len(self.text)
+    def end_tag(self, tag: str, start: int, end: int) -> None:
         self.tags.append(_Tag(start, end, tag, True))
         if tag in ("ul", "ol") and self.counters:
             self.counters.pop()
@@ -240,42 +242,81 @@ class _Reader(HTMLParser):
             if self.open[k].tag in within:
                 return
 
-    def handle_comment(self, data: str) -> None:
-        start = self._at()
-        close = self.text.find("-->", start + 4)
-        self.other.append((start, close + 3 if close >= 0 else len(self.text)))
 
-    def handle_decl(self, decl: str) -> None:
-        start = self._at()
-        self.other.append((start, self.text.find(">", start) + 1 or len(self.text)))
-
-    def handle_pi(self, data: str) -> None:
-        self.handle_decl(data)
-
-    def unknown_decl(self, data: str) -> None:
-        self.handle_decl(data)
-
-    def handle_data(self, data: str) -> None:
-        if self.open and self.open[-1].tag in ("script", "style"):
-            start = self._at()
-            self.other.append((start, start + len(data)))
+_OPENING = re.compile(r"<(?:(/)?([A-Za-z][A-Za-z0-9:._-]*+)|!--|[!?])")
+_ATTRIBUTES = re.compile(
+    r"""(?:[\s/]*+[^\s"'>/=][^\s"'>/=]*+(?:\s*+=\s*+(?:"[^"]{0,2000}+"|'[^']{0,2000}+'"""
+    r"""|[^\s"'>]++))?+|[\s/]++)*+>""")
+_ATTRIBUTE = re.compile(r"""([^\s"'>/=][^\s"'>/=]*)"""
+                        r"""(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+_TAG_LONGEST = 5_000
+"""The most characters a tag may take: a "<" whose tag does not end by then is text, so
+each "<" is looked at for a bounded stretch however the page is broken (unclosed quotes,
+a "<" before every word)."""
+_RAW = frozenset({"script", "style"})
+"""Elements whose text is no markup: their end tag alone ends them."""
 
 
 def _read(text: str) -> _Reader:
+    """A page's tags, comments, declarations and scripts, read left to right in one pass,
+    as browsers tolerate them (unclosed paragraphs and items, stray end tags, upper case, a
+    "<" that opens no tag); each "<" costs a bounded stretch of the text (:data:`_TAG_LONGEST`),
+    an unclosed comment or script the rest of it, once."""
     reader = _Reader(text)
-    reader.feed(text)
-    reader.close()
+    low = text.lower()
+    last_gt = text.rfind(">")
+    pos = 0
+    while (at := text.find("<", pos)) >= 0:
+        m = _OPENING.match(text, at)
+        if m is None or at > last_gt and m.group(0) != "<!--":
+            pos = at + 1  # ("< 3", "<<", or no ">" after it: text)
+            continue
+        if m.group(0) == "<!--":
+            close = low.find("-->", m.end())
+            end = close + 3 if close >= 0 else len(text)
+            reader.other.append((at, end))
+            pos = end
+            continue
+        if m.group(2) is None:  # "<!DOCTYPE …>", "<![CDATA[…]]>", "<?xml …?>"
+            end = text.find(">", m.end()) + 1
+            reader.other.append((at, end))
+            pos = end
+            continue
+        tag = m.group(2).lower()
+        rest = _ATTRIBUTES.match(text, m.end(), min(len(text), at + _TAG_LONGEST))
+        if rest is None:
+            pos = at + 1
+            continue
+        end = rest.end()
+        if m.group(1):
+            reader.end_tag(tag, at, end)
+            pos = end
+            continue
+        attrs: dict[str, str] = {}
+        for a in _ATTRIBUTE.finditer(text, m.end(), end - 1):
+            attrs.setdefault(a.group(1).lower(), next(
+                (v for v in a.group(2, 3, 4) if v is not None), ""))
+        closed = text[end - 2] == "/"  # ("<br/>", "<div />")
+        reader.start_tag(tag, attrs, at, end, closed)
+        pos = end
+        if tag in _RAW and not closed:
+            close = low.find(f"</{tag}", end)
+            stop = close if close >= 0 else len(text)
+            if stop > end:
+                reader.other.append((end, stop))
+            pos = stop
     for element in reader.open:  # never closed: its start tag alone is markup, its text kept
         element.end = element.inner_end = len(text)
         if element.drop is not None and element.tag not in ("head", "script", "style"):
             element.drop = None
     # a form is the page's machinery (an order form, a comment box, a login), unless the page
     # is built inside one (ASP.NET's pages are): it holds the page's main heading or its text
-    holders = [e.start for e in reader.elements if e.tag in _WHOLE_PAGE]
+    holders = sorted(e.start for e in reader.elements if e.tag in _WHOLE_PAGE)
     for element in reader.elements:
-        if element.tag == "form" and element.drop is None and element.end > element.start \
-                and not any(element.start < at < element.end for at in holders):
-            element.drop = SITE_REASON.format(tag="<form>")
+        if element.tag == "form" and element.drop is None and element.end > element.start:
+            k = bisect_right(holders, element.start)
+            if k >= len(holders) or holders[k] >= element.end:
+                element.drop = SITE_REASON.format(tag="<form>")
     return reader
 
 
@@ -384,7 +425,7 @@ def html(text: str) -> list[Edit]:
         space = space or bool(lead or trail) or any(
             text[a[1]:b[0]] for a, b in zip(run, run[1:], strict=False))
         start, end = start - lead, end + trail
-        if not text[:start].strip():
+        if pos == 0 and not text[:start].strip():  # (the first run, before any text)
             start, replacement = 0, label
         elif k >= len(pieces) and not text[end:].strip():
             end, replacement = len(text), "\n"
@@ -439,6 +480,9 @@ def _words_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     return pos, stop
 
 
+_REPLY = re.compile(r"(?:re|ответ|отв)\s*(?:\[\d+\]|\^\d+)?\s*:", re.IGNORECASE)
+"""A reply's subject ("Re: Паника", "Ответ: Паника"): a forum post's heading line repeating
+the topic's, no heading of the text."""
 _EMPHASIS = frozenset({"b", "strong"})
 _BREAKS = _PARAGRAPH | _LINE | {"br"}
 _BEFORE = re.compile(r"(?:\s|<[^<>]*>)*\Z")
@@ -507,7 +551,7 @@ def html_structure(text: str, is_heading: Callable[[str], bool] | None = None
     for e in reader.elements:
         if e.tag in _HEADINGS and not dropped(e.start) and e.inner_end > e.inner:
             words = _words_span(text, e.inner, e.inner_end)
-            if words is not None:
+            if words is not None and not _REPLY.match(text, words[0], words[1]):
                 headings.append(Heading(*words, _HEADINGS[e.tag]))
     if not headings:
         return None
@@ -556,9 +600,26 @@ def title_and_text(text: str) -> str:
     return f"{title}\n{page_text(text)}" if title else page_text(text)
 
 
-_INVISIBLE = re.compile(r"<(script|style|noscript|template)\b[^>]*>.*?</\1\s*>|<!--.*?-->",
-                        re.IGNORECASE | re.DOTALL)
+_INVISIBLE = re.compile(r"<!--|<(script|style|noscript|template)\b", re.IGNORECASE)
 _ANY_TAG = re.compile(r"<[^<>]*>")
+
+
+def _shown(text: str) -> str:
+    """``text`` without its comments, scripts, styles and templates, each looked for once
+    (an unclosed one hides the rest, as a browser hides it): a page of many unclosed
+    "<script>" costs its length."""
+    low = text.lower()
+    out, pos = [], 0
+    while (m := _INVISIBLE.search(text, pos)) is not None:
+        out.append(text[pos:m.start()])
+        if m.group(1) is None:
+            end = low.find("-->", m.end())
+            pos = end + 3 if end >= 0 else len(text)
+        else:
+            end = low.find(f"</{m.group(1).lower()}", m.end())
+            pos = (low.find(">", end) + 1 or len(text)) if end >= 0 else len(text)
+    out.append(text[pos:])
+    return " ".join(out)
 
 
 def visible_text(text: str) -> str:
@@ -573,4 +634,4 @@ def visible_text(text: str) -> str:
     """
     if not is_html(text):
         return text
-    return unescape(_ANY_TAG.sub(" ", _INVISIBLE.sub(" ", text)).replace("<", " "))
+    return unescape(_ANY_TAG.sub(" ", _shown(text)).replace("<", " "))

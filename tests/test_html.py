@@ -26,6 +26,9 @@ REAL = DATA / "real"
     # the headings of a menu, a sidebar, the part outside <main> head nothing
     ("<html><body><nav><h2>Меню</h2></nav><main><h1>Страх</h1></main><aside><h3>Топ</h3>"
      "</aside></body></html>", [("Страх", 1)]),
+    # a forum's replies repeat the topic's subject: no headings
+    ("<html><body><h3>Паника</h3><p>Вопрос.</p><h3>Re: Паника</h3><p>Ответ.</p><h3>Ответ: "
+     "Паника</h3></body></html>", [("Паника", 3)]),
     ("<html><body><p>Текст без заголовков.</p></body></html>", None),  # read as lines
     ("Страх\n\nТекст.", None),  # no web page
 ])
@@ -251,3 +254,30 @@ def test_a_page_s_game_is_named_by_its_title_and_breadcrumbs_too() -> None:
                   "Правила » Укрытия</div><main><h1>Укрытия</h1><p>Если модель находится в "
                   "укрытии, она получает спасбросок за укрытие.</p></main></body></html>")
     assert load_file(page).system == "wh40k6"
+
+
+def test_a_forum_topic_s_posts_without_their_authors_buttons_and_signatures() -> None:
+    """phpBB's prosilver template of a topic's page (real/SOURCES.tsv): of each post, its
+    message stays; the author's profile, avatar and post count, the author and date line,
+    the signature, "back to top" and who is online are the forum's."""
+    text = page_text((REAL / "phpbb_prosilver_viewtopic_body.html").read_text(encoding="utf-8"))
+    assert "{postrow.MESSAGE}" in text
+    for forum in ("{postrow.POSTER_AVATAR}", "{postrow.POSTER_POSTS}", "{postrow.SIGNATURE}",
+                  "{postrow.POST_AUTHOR_FULL}", "{L_BACK_TO_TOP}", "{L_WHO_IS_ONLINE}"):
+        assert forum not in text, forum
+
+
+def test_a_text_opening_with_many_comments_is_judged_at_once() -> None:
+    """A template opening with a comment a line ("<!-- INCLUDE overall_header.html -->" …)
+    and no document after them: whether it is a page is decided in one pass (the pattern's
+    ".*?" between comments once backtracked without end). Run apart, so that a return of it
+    fails instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    code = ("from ingest.clean_html import is_html; "
+            "print(is_html('<!-- c -->\\n' * 40 + 'текст'), "
+            "is_html('<!-- c -->\\n' * 40 + '<html><body>'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parents[1], check=True)
+    assert done.stdout.split() == ["False", "True"]
