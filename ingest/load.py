@@ -29,12 +29,12 @@ from typing import Any, Literal
 import yaml
 
 from ingest.clean_furniture import site_furniture
-from ingest.clean_html import page_text, title_and_text, visible_text
+from ingest.clean_html import is_html, page_text, title_and_text, visible_text
 from ingest.detect import model as detect_model
 from ingest.models import SourceText, SystemSource
 from ingest.pool import in_order
 from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES
-from ingest.web_archive import WebArchiveError, web_archive_page
+from ingest.web_archive import WebArchiveError, declared_charset, web_archive_page
 from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
@@ -356,7 +356,8 @@ def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
         try:
             text, encoding = data.decode("utf-8"), "utf-8"
         except UnicodeDecodeError:
-            text, encoding = _decode_cp1251(data, where), "cp1251"
+            text, encoding = _decode_declared(data, where) or (_decode_cp1251(data, where),
+                                                                "cp1251")
     if _nontext_share(text) > _MAX_NONTEXT:
         raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
     if not text.strip():
@@ -364,6 +365,21 @@ def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
     return text, encoding
 
 
+
+
+def _decode_declared(data: bytes, where: str) -> tuple[str, str] | None:
+    """A web page's text in the charset its ``<meta>`` declares (an old Russian site's
+    "koi8-r" or "windows-1251"), or None for a text that is no web page or declares none."""
+    if not is_html(data[:20_000].decode("latin-1")):
+        return None
+    charset = declared_charset(data)
+    if charset is None or codecs.lookup(charset).name == "utf-8":
+        return None
+    try:
+        return data.decode(charset), charset
+    except UnicodeDecodeError as exc:
+        raise LoadError(f"{where}: страница объявляет кодировку {charset}, но байт {exc.start} "
+                        f"в ней не читается; {EXPECTED}") from exc
 
 
 def _decode_wide(data: bytes, bom: int, encoding: str, where: str) -> str:

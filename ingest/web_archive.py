@@ -41,12 +41,29 @@ def web_archive_page(data: bytes) -> tuple[bytes, str | None]:
             payload = part.get_payload(decode=True)
             page = payload if isinstance(payload, bytes) else b""
             charset = part.get_content_charset()
-            if charset is None and (m := _META_CHARSET.search(page, 0, 4096)):
-                charset = m.group(1).decode("ascii").lower()
             if charset is not None:
                 try:
                     codecs.lookup(charset)
                 except LookupError:
                     charset = None
-            return page, charset
+            return page, charset or declared_charset(page)
     raise WebArchiveError("в веб-архиве MHTML нет страницы HTML (части text/html)")
+
+
+def declared_charset(page: bytes) -> str | None:
+    """The charset a page's ``<meta>`` declares in its first 4 KB ("windows-1251", "koi8-r"),
+    when Python knows it; None when it declares none (the HTML standard's prescan, which a
+    browser runs on a file of no other word on its encoding).
+
+    >>> declared_charset(b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">')
+    'koi8-r'
+    """
+    m = _META_CHARSET.search(page, 0, 4096)
+    if m is None:
+        return None
+    charset = m.group(1).decode("ascii").lower()
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        return None
+    return charset

@@ -281,3 +281,13 @@ def test_a_text_opening_with_many_comments_is_judged_at_once() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=Path(__file__).resolve().parents[1], check=True)
     assert done.stdout.split() == ["False", "True"]
+
+
+def test_a_page_in_the_charset_its_meta_declares() -> None:
+    """An old site's page in KOI8-R, which its <meta> declares (upper-case tags, paragraphs
+    never closed, a menu centred above a rule): read in that charset, not as cp1251."""
+    src = load_file(DATA / "psychology_koi8.html").model_copy(update={"system": "whfb8"})
+    assert src.encoding == "koi8-r"
+    cleaned, seg = prepare(src)
+    assert [s.title for s in seg.sections] == ["Паника", "Ужас"]
+    assert "тест на Панику по своему Лидерству" in cleaned.text
