@@ -500,25 +500,47 @@ def _set_apart(reader: _Reader, text: str, dropped: Callable[[int], bool],
     starts = [a for a, _ in breaks]
     ends = sorted(b for _, b in breaks)
 
-    def bounded(start: int, end: int) -> bool:
-        """Nothing but markup and whitespace between a break and ``start``, and between
-        ``end`` and a break (or the text's ends)."""
+    def opens(start: int) -> bool:
+        """Nothing but markup and whitespace between a break and ``start``."""
         k = bisect_right(ends, start) - 1
-        before = ends[k] if k >= 0 else 0
+        return not _words_between(text, ends[k] if k >= 0 else 0, start)
+
+    def closes(end: int) -> bool:
+        """Nothing but markup and whitespace between ``end`` and a break (or the text's
+        end)."""
         j = bisect_right(starts, end - 1)
-        after = starts[j] if j < len(starts) else len(text)
-        return not _words_between(text, before, start) and not _words_between(text, end, after)
+        return not _words_between(text, end, starts[j] if j < len(starts) else len(text))
 
     found = []
     for e in reader.elements:
-        if (e.tag == "dt" or e.tag in _EMPHASIS) and e.inner_end > e.inner \
-                and not dropped(e.start) and (e.tag == "dt" or bounded(e.start, e.end)):
-            words = _words_span(text, e.inner, e.inner_end)
-            if words is not None and "\n" not in (line := " ".join(
-                    _MARKUP_OR_SPACE.sub(" ", text[words[0]:words[1]]).split())) \
-                    and is_heading(line):
-                found.append(Heading(*words, _MINOR))
+        if not (e.tag == "dt" or e.tag in _EMPHASIS) or e.inner_end <= e.inner \
+                or dropped(e.start) or (e.tag != "dt" and not opens(e.start)):
+            continue
+        words = _words_span(text, e.inner, e.inner_end)
+        if words is None:
+            continue
+        start, end = words
+        if e.tag != "dt" and not closes(e.end):
+            # a name run in before its paragraph's text ("<b>Страх.</b> Модель …",
+            # "<b>Страх</b>. Модель …"), as a line of text runs it in (ingest.segment_lines)
+            m = _RUN_IN_AFTER.match(text, e.end) if text[end - 1] != "." else \
+                _RUN_IN_TEXT.match(text, e.end)
+            if m is None:
+                continue
+            end = end - 1 if text[end - 1] == "." else end
+        line = " ".join(_MARKUP_OR_SPACE.sub(" ", text[start:end]).split())
+        if "\n" not in text[start:end] and line and is_heading(line) \
+                and len(line.split()) <= _RUN_IN_WORDS:
+            found.append(Heading(start, end, _MINOR))
     return found
+
+
+_RUN_IN_TEXT = re.compile(r"(?:\s|<[^<>]*>)*+[«\"]?[А-ЯЁA-Z0-9]")
+"""After a run-in name that ends in its point: its text, opening as a sentence does."""
+_RUN_IN_AFTER = re.compile(r"(?:<[^<>]*>)*+\.(?:\s|<[^<>]*>)*+[«\"]?[А-ЯЁA-Z0-9]")
+"""After a run-in name whose point follows the bold: the point, then its text."""
+_RUN_IN_WORDS = 6
+"""The most words a name set apart may have (a bold sentence is no name)."""
 
 
 def _words_between(text: str, start: int, end: int) -> bool:

@@ -48,7 +48,10 @@ def segment_markdown(text: str, headings: Sequence[tuple[int, int, int]],
         title, aliases = title_and_aliases(" ".join(heading.split()))
         while open_levels and open_levels[-1][0] >= level:
             open_levels.pop()
-        sections.append(Section(title, heading, (start, end), (end, max(end, body_end)),
+        body = end
+        if text.startswith(".", end):  # a name run in before its text ("Страх. Модель …")
+            body = end + 1 + len(text[end + 1:end + 3]) - len(text[end + 1:end + 3].lstrip(" "))
+        sections.append(Section(title, heading, (start, end), (body, max(body, body_end)),
                                 parent=open_levels[-1][1] if open_levels else None,
                                 is_unit_type=bool(vocab.unit_type(title)), aliases=aliases))
         open_levels.append((level, len(sections) - 1))

@@ -13,6 +13,7 @@ from ingest.build import prepare
 from ingest.clean_html import html, html_structure, is_html, page_text
 from ingest.load import load_file
 from ingest.models import CleanedText
+from ingest.segment_headings import is_heading_line
 
 DATA = Path(__file__).parent / "data" / "html"
 REAL = DATA / "real"
@@ -216,14 +217,25 @@ def test_a_wiki_page_s_sections_without_its_edit_links_and_boxes() -> None:
 
 def test_names_set_apart_in_bold_or_as_terms_are_headings_under_the_page_s() -> None:
     """A glossary page under one <h1>: its rules named on lines of their own in bold
-    ("<p><b>Глубокий удар</b></p>", "<b>Бесстрашие</b><br>") or as a definition list's terms
-    are its sections; bold inside a sentence, a bold line leading into a list ("… так:") and
-    a bold label run into its paragraph ("<b>Примечание.</b> Правила …") are not."""
+    ("<p><b>Глубокий удар</b></p>", "<b>Бесстрашие</b><br>"), as a definition list's terms,
+    or run in before their text with a point ("<b>Примечание.</b> Правила …", as a text's
+    line "Примечание. Правила …" runs it in) are its sections; bold inside a sentence and a
+    bold line leading into a list ("… так:") are not."""
     src = load_file(DATA / "glossary.html").model_copy(update={"system": "wh40k6"})
-    _, seg = prepare(src)
+    cleaned, seg = prepare(src)
     assert [(s.title, s.parent) for s in seg.sections] == [
         ("Универсальные специальные правила", None), ("Глубокий удар", 0), ("Бесстрашие", 0),
-        ("Рывок", 0), ("Контратака", 0)]
+        ("Рывок", 0), ("Контратака", 0), ("Примечание", 0)]
+    assert cleaned.text[slice(*seg.sections[-1].body_span)].startswith("Правила кодекса")
+    # a run-in name: its point after the bold or inside it; a colon's label, a bold word
+    # inside a sentence and a bold sentence are none
+    page = ("<html><body><h1>Правила</h1><p><b>Страх.</b> Модель боится.</p><p><strong>"
+            "Упорство</strong>. Подразделение стойко.</p><p><b>Ненависть:</b> Модели "
+            "перебрасывают.</p><p>Модели с правилом <b>Страх.</b> Это важно.</p><p><b>Важное "
+            "замечание о том, как играть эти правила.</b> Текст.</p></body></html>")
+    found = html_structure(page, lambda line: is_heading_line(line, None))
+    assert found is not None
+    assert [page[h.start:h.end] for h in found.headings] == ["Правила", "Страх", "Упорство"]
     # a page whose only names are set apart in bold is read as lines: the lines layout
     # judges its headings
     assert html_structure("<html><body><p><b>Страх</b></p><p>Текст.</p></body></html>",
