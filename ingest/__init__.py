@@ -3,8 +3,8 @@
 >>> from ingest import load, build      # doctest: +SKIP
 >>> kb = build(load(["../shared/corpus"])).kb   # doctest: +SKIP
 
-* :func:`load` reads files or folders (UTF-8 with or without BOM, cp1251) and detects each
-  text's game system;
+* :func:`load` reads files or folders (UTF-8 with or without BOM, cp1251, UTF-16/32 with
+  BOM; a web page saved as HTML or MHTML) and detects each text's game system;
 * :func:`clean` removes site and page furniture, joins hyphenated words and repairs small
   caps, keeping a map back to the source offsets and an account of what it removed;
 * :func:`segment` finds the sections and their hierarchy, pages, captions and quotes;

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from ingest.clean import clean
 from ingest.clean_furniture import MASTHEAD_REASON
-from ingest.clean_html import html_structure, is_html
+from ingest.clean_html import html_structure
 from ingest.clean_markdown import markdown_structure
+from ingest.html_page import is_html
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
 from ingest.pool import in_stages

@@ -26,12 +26,7 @@ quotations (``<blockquote>``) in the offsets of the text given, as
 headings the page marks, no other line. A page that marks no heading is read as lines, as a
 copied text is.
 
-The tags are read in one pass from left to right (:func:`_read`), tolerating what browsers
-tolerate (unclosed paragraphs and items, stray end tags, upper case, a "<" that opens no tag,
-a quote that never closes); each "<" costs a bounded stretch of the text. The standard
-library's :class:`html.parser.HTMLParser` was the first reader: on a page with unclosed
-quotes or comments it costs the square of the page's length (a quote left open before each
-of 8,000 links took 9 s), as CPython's issue of 2025 on it says.
+The markup is read by :mod:`ingest.html_page` (its tags, its elements, the site's parts).
 """
 
 from __future__ import annotations
@@ -39,69 +34,21 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
 from html import unescape
 
 from ingest.clean_markdown import Heading, Structure
+from ingest.html_page import (
+    HIDDEN_REASON,
+    HTML_CHARS,
+    MARKUP_REASON,
+    Reader,
+    is_html,
+    outermost,
+    parsed,
+)
 from ingest.models import Edit
 
 STEP = "html"
-MARKUP_REASON = "разметка HTML"
-HEAD_REASON = "служебная часть страницы HTML (заголовок документа, скрипты, стили)"
-SITE_REASON = "меню и оформление сайта ({tag})"
-OUTSIDE_REASON = "вне основного текста страницы ({tag})"
-HIDDEN_REASON = "скрытая часть страницы HTML"
-
-_START = re.compile(r"\s*+(?:<\?xml[^>]*+>\s*+)?+(?:<!--(?:(?!-->).)*+-->\s*+)*+"
-                    r"<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])",
-                    re.IGNORECASE | re.DOTALL)
-"""A document's start, past an XML declaration and comments (each comment ends at its own
-"-->", and nothing matched is tried again: a text opening with many comments, a template's
-"<!-- INCLUDE … -->" lines, costs its length, where ".*?" between them backtracked without
-end)."""
-_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]{0,300})?/?>")
-_HTML_CHARS = 20_000  # how much of a text is looked at for its markup
-_TAGS_PER_CHAR = 1 / 100  # a saved web page holds a tag every few dozen characters at least
-
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-                  "param", "source", "track", "wbr"})
-_HEAD = frozenset({"head", "script", "style", "noscript", "template", "title"})
-"""Elements a reader never sees as the page's text."""
-_WIDGETS = frozenset({"svg", "math", "iframe", "object", "canvas", "video", "audio", "button",
-                      "select", "textarea", "dialog", "menu"})
-"""Elements of the page's machinery: pictures, players, form controls."""
-_SITE_TAGS = frozenset({"nav", "aside"})
-_FRAME_TAGS = frozenset({"header", "footer"})
-"""A page's header and footer: the site's, unless inside an article or the main part (where
-they hold the article's title and its signature)."""
-_SITE_ROLES = frozenset({"navigation", "complementary", "search", "menu", "menubar",
-                         "toolbar"})
-_FRAME_ROLES = frozenset({"banner", "contentinfo"})
-_MAIN_TAGS = frozenset({"main", "article"})
-_UNLIKELY = re.compile(
-    r"-ad-|banner|breadcrumb|combx|comment|community|disqus|footer|gdpr|header|menu|"
-    r"related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|pagination|"
-    r"pager|popup|share|cookie|navbar|topbar|"
-    r"no-?print|print-?(?:hide|none)|hidden-print|sr-only|screen-reader|visually-hidden|"
-    r"editsection|navbox|catlinks|printfooter|jump-to|mw-jump|\btoc\b|sitesub|contentsub|"
-    r"adsbygoogle|advert|reklama|yandex_rtb|\bads?\b|\bad-", re.IGNORECASE)
-_MAYBE = re.compile(r"and|article|body|column|content|main|shadow|post|text|entry",
-                    re.IGNORECASE)
-"""Mozilla Readability's ``unlikelyCandidates`` and ``okMaybeItsACandidate``: class and id
-names of a template's parts, and of the parts that hold the text; with the names of what a
-page's print style hides ("noprint") or only a screen reader reads ("sr-only"), and MediaWiki's
-section edit links, contents box, navigation boxes, category links and the lines under a
-page's title ("Материал из Википедии"), and the names of advertisement blocks."""
-_FORUM = re.compile(
-    r"postprofile|profile-icons|post-buttons|postdetails|signature|back2top|avatar|\bauthor\b|"
-    r"user-?info|user_info|reputation|jumpbox|online-list|topic-actions|quickmod|"
-    r"display-options", re.IGNORECASE)
-"""Class and id names of a forum engine's parts around its posts (phpBB's prosilver:
-the author's profile, the post's buttons, its author and date line, the signature, "back to
-top", the topic's tools and who is online): a forum's "post" names hold the text
-(:data:`_MAYBE`), but these are never the text, whatever else they are named."""
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 _PARAGRAPH = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl",
                         "table", "blockquote", "pre", "section", "article", "main", "header",
@@ -111,256 +58,10 @@ _PARAGRAPH = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "o
 _LINE = frozenset({"li", "tr", "dt", "dd", "caption", "figcaption", "legend"})
 _CELL = frozenset({"td", "th"})
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
-_WHOLE_PAGE = frozenset({"main", "article", "h1", "h2"})
-"""Elements a form built around a whole page holds."""
 _NEWLINE_SPACE = re.compile(r"\s*\n\s*")
-_REACH = 64
-"""How far down the open elements an end tag, or a start tag that closes one, looks for its
-element: an end tag whose element is deeper (under thousands of unclosed "<font>" of an old
-page) closes nothing, so a tag costs the same however many stand open."""
 
 
-def is_html(text: str) -> bool:
-    """Whether a text is a web page's markup rather than its text: it opens as an HTML
-    document does, or it is dense with tags (a fragment of one). A text quoting a tag or two
-    ("<b>", a forum's leftover "<br>") is text.
-
-    >>> is_html("<!DOCTYPE html><html><body><p>Паника</p></body></html>")
-    True
-    >>> is_html("Тег <b> делает текст жирным.")
-    False
-    """
-    head = text[:_HTML_CHARS]
-    if _START.match(head):
-        return True
-    tags = len(_TAG.findall(head))
-    return tags >= 20 and tags >= len(head) * _TAGS_PER_CHAR
-
-
-@dataclass
-class _Element:
-    tag: str
-    start: int  # the start tag's first character
-    inner: int  # after the start tag
-    attrs: dict[str, str]
-    drop: str | None  # why the element is left out whole, or None
-    in_main: bool = False  # inside the page's main part, an article or a section
-    end: int = -1  # after the end tag (or where the element was closed)
-    inner_end: int = -1  # the end tag's first character
-
-
-@dataclass(frozen=True)
-class _Tag:
-    start: int
-    end: int
-    tag: str
-    closing: bool
-    label: str = ""  # a list item's mark: "•" or its number ("3.")
-
-
-class _Reader:
-    """The tags of a page with their offsets, and its elements' spans (:func:`_read` feeds
-    it)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.tags: list[_Tag] = []
-        self.other: list[tuple[int, int]] = []  # comments, declarations, a script's text
-        self.elements: list[_Element] = []
-        self.open: list[_Element] = []
-        self.counters: list[int] = []  # an ordered list's items so far, per open list
-
-    def _drop(self, tag: str, attrs: dict[str, str]) -> str | None:
-        if tag in _HEAD:
-            return HEAD_REASON
-        if "hidden" in attrs or _HIDDEN_STYLE.search(attrs.get("style") or ""):
-            return HIDDEN_REASON
-        role = (attrs.get("role") or "").lower()
-        inside = bool(self.open) and self.open[-1].in_main
-        if tag in _WIDGETS or tag in _SITE_TAGS or role in _SITE_ROLES:
-            return SITE_REASON.format(tag=f"<{tag}>")
-        if (tag in _FRAME_TAGS or role in _FRAME_ROLES) and not inside:
-            return SITE_REASON.format(tag=f"<{tag}>")
-        if tag in ("body", "html", "main", "article") or role == "main":
-            return None
-        names = " ".join(filter(None, (attrs.get("class"), attrs.get("id"))))
-        if names and (_FORUM.search(names)
-                      or _UNLIKELY.search(names) and not _MAYBE.search(names)):
-            shown = " ".join(f'{k}="{attrs[k][:40]}"' for k in ("class", "id") if attrs.get(k))
-            return SITE_REASON.format(tag=f"<{tag} {shown}>")
-        return None
-
-    def start_tag(self, tag: str, attrs: dict[str, str], start: int, end: int,
-                  closed: bool) -> None:
-        """A start tag ``text[start:end]``; ``closed``: written "<br/>"."""
-        label = ""
-        if tag == "body":
-            self._close("head", start)
-        if tag in ("ul", "ol") and not closed:
-            self.counters.append(0 if tag == "ol" else -1)
-        if tag == "li":
-            if self.counters and self.counters[-1] >= 0:
-                self.counters[-1] += 1
-                label = f"{self.counters[-1]}."
-            else:
-                label = "•"
-            self._close("li", start, within=("ul", "ol"))
-        if tag == "p":
-            self._close("p", start, within=("div", "td", "li", "blockquote", "section",
-                                            "article", "main", "body"))
-        self.tags.append(_Tag(start, end, tag, False, label))
-        if tag in VOID or closed:
-            return
-        element = _Element(tag, start, end, attrs, self._drop(tag, attrs))
-        element.in_main = (bool(self.open) and self.open[-1].in_main) or tag in _MAIN_TAGS \
-            or tag == "section" or (attrs.get("role") or "").lower() == "main"
-        self.open.append(element)
-        self.elements.append(element)
-
-    def end_tag(self, tag: str, start: int, end: int) -> None:
-        self.tags.append(_Tag(start, end, tag, True))
-        if tag in ("ul", "ol") and self.counters:
-            self.counters.pop()
-        if any(e.tag == tag for e in self.open[-_REACH:]):
-            while self.open:
-                element = self.open.pop()
-                element.inner_end = start
-                element.end = end if element.tag == tag else start
-                if element.tag == tag:
-                    break
-
-    def _close(self, tag: str, at: int, within: tuple[str, ...] = ()) -> None:
-        """Close an open ``tag`` that a start tag ends implicitly (a paragraph before the
-        next, an item before the next, the head before the body), unless an element of
-        ``within`` opened after it."""
-        for k in range(len(self.open) - 1, max(-1, len(self.open) - 1 - _REACH), -1):
-            if self.open[k].tag == tag:
-                for element in self.open[k:]:
-                    element.inner_end = element.end = at
-                del self.open[k:]
-                return
-            if self.open[k].tag in within:
-                return
-
-
-_OPENING = re.compile(r"<(?:(/)?([A-Za-z][A-Za-z0-9:._-]*+)|!--|[!?])")
-_ATTRIBUTES = re.compile(
-    r"""(?:[\s/]*+[^\s"'>/=][^\s"'>/=]*+(?:\s*+=\s*+(?:"[^"]{0,2000}+"|'[^']{0,2000}+'"""
-    r"""|[^\s"'>]++))?+|[\s/]++)*+>""")
-_ATTRIBUTE = re.compile(r"""([^\s"'>/=][^\s"'>/=]*)"""
-                        r"""(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
-_TAG_LONGEST = 5_000
-"""The most characters a tag may take: a "<" whose tag does not end by then is text, so
-each "<" is looked at for a bounded stretch however the page is broken (unclosed quotes,
-a "<" before every word)."""
-_RAW = frozenset({"script", "style"})
-"""Elements whose text is no markup: their end tag alone ends them."""
-
-
-def _read(text: str) -> _Reader:
-    """A page's tags, comments, declarations and scripts, read left to right in one pass,
-    as browsers tolerate them (unclosed paragraphs and items, stray end tags, upper case, a
-    "<" that opens no tag); each "<" costs a bounded stretch of the text (:data:`_TAG_LONGEST`),
-    an unclosed comment or script the rest of it, once."""
-    reader = _Reader(text)
-    low = text.lower()
-    last_gt = text.rfind(">")
-    pos = 0
-    while (at := text.find("<", pos)) >= 0:
-        m = _OPENING.match(text, at)
-        if m is None or at > last_gt and m.group(0) != "<!--":
-            pos = at + 1  # ("< 3", "<<", or no ">" after it: text)
-            continue
-        if m.group(0) == "<!--":
-            close = low.find("-->", m.end())
-            end = close + 3 if close >= 0 else len(text)
-            reader.other.append((at, end))
-            pos = end
-            continue
-        if m.group(2) is None:  # "<!DOCTYPE …>", "<![CDATA[…]]>", "<?xml …?>"
-            end = text.find(">", m.end()) + 1
-            reader.other.append((at, end))
-            pos = end
-            continue
-        tag = m.group(2).lower()
-        rest = _ATTRIBUTES.match(text, m.end(), min(len(text), at + _TAG_LONGEST))
-        if rest is None:
-            pos = at + 1
-            continue
-        end = rest.end()
-        if m.group(1):
-            reader.end_tag(tag, at, end)
-            pos = end
-            continue
-        attrs: dict[str, str] = {}
-        for a in _ATTRIBUTE.finditer(text, m.end(), end - 1):
-            attrs.setdefault(a.group(1).lower(), next(
-                (v for v in a.group(2, 3, 4) if v is not None), ""))
-        closed = text[end - 2] == "/"  # ("<br/>", "<div />")
-        reader.start_tag(tag, attrs, at, end, closed)
-        pos = end
-        if tag in _RAW and not closed:
-            close = low.find(f"</{tag}", end)
-            stop = close if close >= 0 else len(text)
-            if stop > end:
-                reader.other.append((end, stop))
-            pos = stop
-    for element in reader.open:  # never closed: its start tag alone is markup, its text kept
-        element.end = element.inner_end = len(text)
-        if element.drop is not None and element.tag not in ("head", "script", "style"):
-            element.drop = None
-    # a form is the page's machinery (an order form, a comment box, a login), unless the page
-    # is built inside one (ASP.NET's pages are): it holds the page's main heading or its text
-    holders = sorted(e.start for e in reader.elements if e.tag in _WHOLE_PAGE)
-    for element in reader.elements:
-        if element.tag == "form" and element.drop is None and element.end > element.start:
-            k = bisect_right(holders, element.start)
-            if k >= len(holders) or holders[k] >= element.end:
-                element.drop = SITE_REASON.format(tag="<form>")
-    return reader
-
-
-def _drops(reader: _Reader, size: int) -> list[tuple[int, int, str]]:
-    """The spans left out whole, with why: the site's parts, and what lies outside the page's
-    main part or its articles where it marks them. Outermost first, in order."""
-    spans = [(e.start, e.end, e.drop) for e in reader.elements if e.drop is not None]
-    main = [e for e in reader.elements
-            if e.tag == "main" or (e.attrs.get("role") or "").lower() == "main"]
-    keep = main or [e for e in reader.elements if e.tag == "article"]
-    if keep:
-        reason = OUTSIDE_REASON.format(tag=f"<{keep[0].tag}>" if keep[0].tag in _MAIN_TAGS
-                                       else 'role="main"')
-        kept = _outermost([(e.start, e.end, "") for e in keep])
-        pos = 0
-        for start, end, _ in kept:
-            if start > pos:
-                spans.append((pos, start, reason))
-            pos = max(pos, end)
-        if pos < size:
-            spans.append((pos, size, reason))
-    return _outermost(spans)
-
-
-def _outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    out: list[tuple[int, int, str]] = []
-    for span in sorted(spans, key=lambda s: (s[0], -s[1])):
-        if out and span[0] < out[-1][1]:
-            continue
-        if span[1] > span[0]:
-            out.append(span)
-    return out
-
-
-@lru_cache(maxsize=2)
-def _parsed(text: str) -> tuple[_Reader, list[tuple[int, int, str]]]:
-    """A page's tags and elements, and the spans left out whole: read once for the cleaning
-    step and the headings both (the source and the text the step is given are one string
-    unless the page's lines end in "\\r\\n")."""
-    reader = _read(text)
-    return reader, _drops(reader, len(text))
-
-
-def _pre(reader: _Reader) -> list[tuple[int, int]]:
+def _pre(reader: Reader) -> list[tuple[int, int]]:
     return [(e.inner, e.inner_end) for e in reader.elements if e.tag == "pre"]
 
 
@@ -375,12 +76,12 @@ def html(text: str) -> list[Edit]:
     """
     if not is_html(text):
         return []
-    reader, drops = _parsed(text)
+    reader, drops = parsed(text)
     pieces: list[tuple[int, int, str]] = []  # markup and dropped spans: (start, end, reason)
     pieces += [(s, e, why) for s, e, why in drops]
     pieces += [(t.start, t.end, MARKUP_REASON) for t in reader.tags]
     pieces += [(s, e, MARKUP_REASON) for s, e in reader.other]
-    pieces = _outermost(pieces)
+    pieces = outermost(pieces)
     tag_at = {t.start: t for t in reader.tags}
     pre = _pre(reader)
     pre_starts = [a for a, _ in pre]
@@ -485,12 +186,11 @@ _REPLY = re.compile(r"(?:re|ответ|отв)\s*(?:\[\d+\]|\^\d+)?\s*:", re.IGN
 the topic's, no heading of the text."""
 _EMPHASIS = frozenset({"b", "strong"})
 _BREAKS = _PARAGRAPH | _LINE | {"br"}
-_BEFORE = re.compile(r"(?:\s|<[^<>]*>)*\Z")
 _MINOR = 7
 """The level of a name set apart in bold or as a term: under the page's every heading."""
 
 
-def _set_apart(reader: _Reader, text: str, dropped: Callable[[int], bool],
+def _set_apart(reader: Reader, text: str, dropped: Callable[[int], bool],
                is_heading: Callable[[str], bool]) -> list[Heading]:
     """The names a page sets apart without a heading's tag: a term of a definition list
     (``<dt>``) and a line that is all bold ("<p><b>Страх</b></p>", "<b>Ужас</b><br>"), each
@@ -562,7 +262,7 @@ def html_structure(text: str, is_heading: Callable[[str], bool] | None = None
     """
     if not is_html(text):
         return None
-    reader, drops = _parsed(text)
+    reader, drops = parsed(text)
     starts = [s for s, _, _ in drops]
 
     def dropped(at: int) -> bool:
@@ -617,7 +317,7 @@ def title_and_text(text: str) -> str:
     """
     if not is_html(text):
         return text
-    m = _TITLE.search(text, 0, _HTML_CHARS)
+    m = _TITLE.search(text, 0, HTML_CHARS)
     title = " ".join(unescape(m.group(1)).split()) if m else ""
     return f"{title}\n{page_text(text)}" if title else page_text(text)
 

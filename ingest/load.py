@@ -29,8 +29,9 @@ from typing import Any, Literal
 import yaml
 
 from ingest.clean_furniture import site_furniture
-from ingest.clean_html import is_html, page_text, title_and_text, visible_text
+from ingest.clean_html import page_text, title_and_text, visible_text
 from ingest.detect import model as detect_model
+from ingest.html_page import is_html
 from ingest.models import SourceText, SystemSource
 from ingest.pool import in_order
 from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES

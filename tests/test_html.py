@@ -10,7 +10,8 @@ import pytest
 
 from ingest import build, load
 from ingest.build import prepare
-from ingest.clean_html import html, html_structure, is_html, page_text
+from ingest.clean_html import html, html_structure, page_text
+from ingest.html_page import is_html
 from ingest.load import load_file
 from ingest.models import CleanedText
 from ingest.segment_headings import is_heading_line
@@ -287,7 +288,7 @@ def test_a_text_opening_with_many_comments_is_judged_at_once() -> None:
     import subprocess
     import sys
 
-    code = ("from ingest.clean_html import is_html; "
+    code = ("from ingest.html_page import is_html; "
             "print(is_html('<!-- c -->\\n' * 40 + 'текст'), "
             "is_html('<!-- c -->\\n' * 40 + '<html><body>'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
