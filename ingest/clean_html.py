@@ -23,8 +23,10 @@ Character references ("&nbsp;") are left to the next step
 :func:`html_structure` gives the page's headings (their words' spans, their levels) and its
 quotations (``<blockquote>``) in the offsets of the text given, as
 :func:`ingest.clean_markdown.markdown_structure` does for Markdown: the sections are the
-headings the page marks, no other line. A page that marks no heading is read as lines, as a
-copied text is.
+headings the page marks (not a reply's "Re: …"), and under them the names it sets apart in
+bold or as a definition list's terms, no other line. A page that marks no heading is read as
+lines, as a copied text is. :func:`page_text`, :func:`title_and_text` and
+:func:`visible_text` give what the game and the book are judged by.
 
 The markup is read by :mod:`ingest.html_page` (its tags, its elements, the site's parts).
 """

@@ -103,9 +103,10 @@ def is_html(text: str) -> bool:
     return tags >= 20 and tags >= len(head) * _TAGS_PER_CHAR
 
 
-
 @dataclass
 class Element:
+    """An element of the page: its tag, where it stands, and whether it is left out."""
+
     tag: str
     start: int  # the start tag's first character
     inner: int  # after the start tag
@@ -118,6 +119,8 @@ class Element:
 
 @dataclass(frozen=True)
 class Tag:
+    """A start or end tag where it stands (``text[start:end]``)."""
+
     start: int
     end: int
     tag: str
@@ -309,6 +312,7 @@ def _drops(reader: Reader, size: int) -> list[tuple[int, int, str]]:
 
 
 def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The spans (start, end, why) that no earlier or longer one holds, in order, none empty."""
     out: list[tuple[int, int, str]] = []
     for span in sorted(spans, key=lambda s: (s[0], -s[1])):
         if out and span[0] < out[-1][1]:
