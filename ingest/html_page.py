@@ -77,6 +77,9 @@ _FORUM = re.compile(
 the author's profile, the post's buttons, its author and date line, the signature, "back to
 top", the topic's tools and who is online): a forum's "post" names hold the text
 (:data:`_MAYBE`), but these are never the text, whatever else they are named."""
+_PAGE_TITLE = re.compile(r"page-?(?:header|title)", re.IGNORECASE)
+"""The part over a page's text that holds its title (Bootstrap's "page-header" around the
+``<h1>``): a header by its name, but the page's, not the site's."""
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WHOLE_PAGE = frozenset({"main", "article", "h1", "h2"})
 """Elements a form built around a whole page holds."""
@@ -154,8 +157,8 @@ class Reader:
         if tag in ("body", "html", "main", "article") or role == "main":
             return None
         names = " ".join(filter(None, (attrs.get("class"), attrs.get("id"))))
-        if names and (_FORUM.search(names)
-                      or _UNLIKELY.search(names) and not _MAYBE.search(names)):
+        if names and (_FORUM.search(names) or _UNLIKELY.search(names)
+                      and not _MAYBE.search(names) and not _PAGE_TITLE.search(names)):
             shown = " ".join(f'{k}="{attrs[k][:40]}"' for k in ("class", "id") if attrs.get(k))
             return SITE_REASON.format(tag=f"<{tag} {shown}>")
         return None
