@@ -40,8 +40,9 @@ from html import unescape
 
 from ingest.clean_markdown import Heading, Structure
 from ingest.html_page import (
-    HIDDEN_REASON,
+    ANY_TAG,
     HTML_CHARS,
+    INLINE_REASONS,
     MARKUP_REASON,
     Reader,
     is_html,
@@ -107,7 +108,7 @@ def html(text: str) -> list[Edit]:
         for s, _, why in run:
             tag = tag_at.get(s)
             if why != MARKUP_REASON or tag is None:
-                if why != MARKUP_REASON and why != HIDDEN_REASON:
+                if why != MARKUP_REASON and why not in INLINE_REASONS:
                     newlines = 2  # (a site's part, the head: a block of the page)
                 continue
             if tag.tag in _PARAGRAPH:
@@ -325,7 +326,6 @@ def title_and_text(text: str) -> str:
 
 
 _INVISIBLE = re.compile(r"<!--|<(script|style|noscript|template)\b", re.IGNORECASE)
-_ANY_TAG = re.compile(r"<[^<>]*>")
 
 
 def _shown(text: str) -> str:
@@ -358,4 +358,4 @@ def visible_text(text: str) -> str:
     """
     if not is_html(text):
         return text
-    return unescape(_ANY_TAG.sub(" ", _shown(text)).replace("<", " "))
+    return unescape(ANY_TAG.sub(" ", _shown(text)).replace("<", " "))

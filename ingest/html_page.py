@@ -28,6 +28,9 @@ HEAD_REASON = "служебная часть страницы HTML (заголо
 SITE_REASON = "меню и оформление сайта ({tag})"
 OUTSIDE_REASON = "вне основного текста страницы ({tag})"
 HIDDEN_REASON = "скрытая часть страницы HTML"
+FOOTNOTE_REASON = "знак сноски (<sup>)"
+INLINE_REASONS = frozenset({HIDDEN_REASON, FOOTNOTE_REASON})
+"""Reasons of parts left out inside a line: no block of the page, no paragraph's end."""
 
 _START = re.compile(r"\s*+(?:<\?xml[^>]*+>\s*+)?+(?:<!--(?:(?!-->).)*+-->\s*+)*+"
                     r"<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])",
@@ -226,6 +229,8 @@ _TAG_LONGEST = 5_000
 """The most characters a tag may take: a "<" whose tag does not end by then is text, so
 each "<" is looked at for a bounded stretch however the page is broken (unclosed quotes,
 a "<" before every word)."""
+_FOOTNOTE = re.compile(r"\s*(?:\[?\d{1,3}\]?|\*{1,3}|†{1,2})\s*")
+ANY_TAG = re.compile(r"<[^<>]*>")
 _RAW = frozenset({"script", "style"})
 """Elements whose text is no markup: their end tag alone ends them."""
 
@@ -282,6 +287,13 @@ def _read(text: str) -> Reader:
         element.end = element.inner_end = len(text)
         if element.drop is not None and element.tag not in ("head", "script", "style"):
             element.drop = None
+    # a footnote's mark raised after a word ("Ужас<sup>1</sup>", a wiki's "<sup>[2]</sup>")
+    # is the notes' apparatus, no part of the word
+    for element in reader.elements:
+        if element.tag == "sup" and element.drop is None and element.start > 0 \
+                and text[element.start - 1].isalpha() \
+                and _FOOTNOTE.fullmatch(ANY_TAG.sub("", text[element.inner:element.inner_end])):
+            element.drop = FOOTNOTE_REASON
     # a form is the page's machinery (an order form, a comment box, a login), unless the page
     # is built inside one (ASP.NET's pages are): it holds the page's main heading or its text
     holders = sorted(e.start for e in reader.elements if e.tag in _WHOLE_PAGE)
