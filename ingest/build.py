@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import gc
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ingest.clean import clean
 from ingest.clean_furniture import MASTHEAD_REASON
-from ingest.clean_html import html_structure
+from ingest.clean_html import html_links, html_structure
 from ingest.clean_markdown import markdown_structure
 from ingest.html_page import is_html
 from ingest.load import describe_evidence
@@ -53,7 +54,22 @@ def prepare(source: SourceText) -> Prepared:
                              if ch.step in _SITE_STEPS and not ch.after.strip()],
                   marked=_marked(source.text, cleaned, page),
                   marked_layout="html" if page else "markdown")
+    if page:
+        _place_links(source.text, cleaned, seg)
     return cleaned, seg
+
+
+def _place_links(original: str, cleaned: CleanedText, seg: Segmentation) -> None:
+    """Give each section the links of a web page that stand in its body
+    (:func:`ingest.clean_html.html_links`, in cleaned offsets)."""
+    bodies = sorted(((sec.body_span, sec) for sec in seg.sections
+                     if sec.body_span[1] > sec.body_span[0]), key=lambda item: item[0])
+    starts = [span[0] for span, _ in bodies]
+    for a, b in html_links(original):
+        start, end = cleaned.from_source(a), cleaned.from_source(b)
+        k = bisect_right(starts, start) - 1
+        if end > start and k >= 0 and end <= bodies[k][0][1]:
+            bodies[k][1].links.append((start, end))
 
 
 def _marked(original: str, cleaned: CleanedText, page: bool = False

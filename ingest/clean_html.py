@@ -288,6 +288,32 @@ def html_structure(text: str, is_heading: Callable[[str], bool] | None = None
     return Structure(tuple(sorted(headings, key=lambda h: h.start)), quotes)
 
 
+def html_links(text: str) -> list[tuple[int, int]]:
+    """The words of a web page's links (``<a href=…>``) outside the parts :func:`html` leaves
+    out, in ``text``'s offsets: names the page marks as leading elsewhere, a rule's among them
+    ("в <a href="#fear">страх</a>"); none for a text that is no web page.
+
+    >>> page = ("<html><body><nav><a href='/'>Главная</a></nav>"
+    ...         "<p>Вызывает <a href='#f'>страх</a>.</p>")
+    >>> [page[a:b] for a, b in html_links(page)]
+    ['страх']
+    """
+    if not is_html(text):
+        return []
+    reader, drops = parsed(text)
+    starts = [s for s, _, _ in drops]
+    out = []
+    for e in reader.elements:
+        if e.tag == "a" and "href" in e.attrs and e.inner_end > e.inner:
+            k = bisect_right(starts, e.start) - 1
+            if k >= 0 and drops[k][0] <= e.start < drops[k][1]:
+                continue
+            words = _words_span(text, e.inner, e.inner_end)
+            if words is not None:
+                out.append(words)
+    return out
+
+
 def page_text(text: str) -> str:
     """The text a reader sees of a web page (the edits of :func:`html` applied), or ``text``
     itself when it is no web page: what the game is judged by.

@@ -90,7 +90,7 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
     if _CONTENTS_TITLE.fullmatch(" ".join(unparen(p.section.title).split())):
         return  # a table of contents lists the book's rules: it refers to none of them
     # named references: cue names first (they may create concepts), then all known names
-    for m in ex.cue_names(text):
+    for m in [*ex.cue_names(text), *_links(p)]:
         target = r.resolve_name(m.name, p.source.name, p.id) \
             or r.resolve_name(m.raw, p.source.name, p.id)
         target = r.named_rule(target) if target else None
@@ -135,6 +135,33 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
                 continue
             r.b.edge(p.id, r.named_rule(target), "references", evidence=m.sentence,
                      span=sp(m.span), raw=m.raw)
+
+
+def _links(p: Part) -> list[ex.Mention]:
+    """A web page's links in the part's text (:attr:`ingest.sections.Section.links`), as names
+    taken only when the system knows them (an unquoted lower-case name's way): "вызывает
+    <a href="#fear">страх</a>" names «Страх», a link to the site's start page nothing."""
+    out = []
+    for start, end in p.section.links:
+        local = _local(p, start)
+        if local is None:
+            continue
+        raw = " ".join(p.text[local:local + end - start].split())
+        if raw:
+            out.append(ex.Mention("cue_lower", raw, ex.capitalize(raw),
+                                  (local, local + end - start), ex.sentence_of(p.text, local)))
+    return out
+
+
+def _local(p: Part, cleaned_at: int) -> int | None:
+    """Where a cleaned offset stands in the part's text (its pieces joined by blank lines),
+    or None when it is in none of them."""
+    pos = 0
+    for a, b in p.pieces:
+        if a <= cleaned_at < b:
+            return pos + cleaned_at - a
+        pos += (b - a) + 2
+    return None
 
 
 def _namesake(r: SystemResolver, p: Part, target: str) -> bool:

@@ -46,6 +46,9 @@ class Section:
     id_title: str | None = None
     # a text with no heading at all, kept whole: its title is its first words, not a name
     is_passage: bool = False
+    # spans (cleaned text) inside the body that a web page links elsewhere ("<a href=…>"):
+    # words taken for a rule's name when the system knows them, whatever their case
+    links: list[Span] = field(default_factory=list)
 
     @property
     def span(self) -> Span:

@@ -304,3 +304,23 @@ def test_a_page_in_the_charset_its_meta_declares() -> None:
     cleaned, seg = prepare(src)
     assert [s.title for s in seg.sections] == ["Паника", "Ужас"]
     assert "тест на Панику по своему Лидерству" in cleaned.text
+
+
+def test_a_page_s_links_name_rules_the_system_knows() -> None:
+    """A link's words name a rule whatever their case, when the system knows the name ("…
+    вызывает и <a href="#fear">страх</a>"); the same word unlinked is a common noun, and a
+    link to the site's start page names nothing."""
+    linked = ("<!DOCTYPE html><html><body><main><h1>Психология</h1><h2>Страх</h2><p>Модель, "
+              "которая боится врага, проходит тест на Лидерство.</p><h2>Ужас</h2><p>Модель, "
+              "вызывающая ужас, вызывает и <a href=\"#fear\">страх</a>. Подробнее на <a "
+              "href=\"/\">главной странице</a>.</p></main></body></html>")
+    plain = linked.replace("<a href=\"#fear\">страх</a>", "страх")
+
+    def references(page: str) -> set[tuple[str, str, str | None]]:
+        kb = build(load([_write("p.html", page)], system="whfb8")).kb
+        return {(e.source, e.target, e.raw) for e in kb.edges if e.kind == "references"
+                and e.source == "whfb8:psikhologiya/uzhas"}
+
+    assert references(linked) == {("whfb8:psikhologiya/uzhas", "whfb8:psikhologiya/strakh",
+                                   "страх")}
+    assert references(plain) == set()
