@@ -14,10 +14,12 @@ from ingest.clean_html import html, html_structure, page_text
 from ingest.html_page import is_html
 from ingest.load import load_file
 from ingest.models import CleanedText
+from ingest.segment import Segmentation
 from ingest.segment_headings import is_heading_line
 
 DATA = Path(__file__).parent / "data" / "html"
 REAL = DATA / "real"
+MARKDOWN = Path(__file__).parent / "data" / "markdown"
 
 
 @pytest.mark.parametrize(("page", "headings"), [
@@ -52,15 +54,19 @@ def test_every_change_says_why() -> None:
 
 
 def test_a_page_is_cut_by_its_headings_and_loses_its_template() -> None:
+    """The page holds the rules of ``data/markdown/rules.md``: it is cut into the same
+    sections under the same parents, with the same quotation as flavour."""
     src = load_file(DATA / "rules.html").model_copy(update={"system": "whfb8"})
     cleaned, seg = prepare(src)
     assert seg.layout == "html"
-    sections = [(s.title, seg.sections[s.parent].title if s.parent is not None else None)
-                for s in seg.sections]
-    assert sections == [("Психология", None), ("Паника", "Психология"),
-                        ("Кто проходит тест", "Паника"), ("Ужас", "Психология"),
-                        ("Страх", "Психология")]
-    assert [f.text for f in seg.flavour] == ["Побежали все — побежал и я.\n— Гоблин-копейщик"]
+    _, twin = prepare(load_file(MARKDOWN / "rules.md").model_copy(update={"system": "whfb8"}))
+
+    def tree(s: Segmentation) -> list[tuple[str, str | None]]:
+        return [(x.title, s.sections[x.parent].title if x.parent is not None else None)
+                for x in s.sections]
+
+    assert tree(seg) == tree(twin) and len(seg.sections) == 5
+    assert [f.text for f in seg.flavour] == [f.text for f in twin.flavour]
     assert "<" not in cleaned.text and ">" not in cleaned.text
     for furniture in ("Главная", "Поиск по сайту", "Поделиться", "Комментарии", "Популярное",
                       "Все права защищены", "dataLayer", "Железный Топор»\n"):
