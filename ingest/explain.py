@@ -4,9 +4,8 @@ Like eyecite's ``dump_citations``: the system and, when it was detected, the wor
 one line per section (its title, parent, pages and where it lies in the source file), then every
 piece of text that cleaning and segmenting removed, with the step and the reason (a text's
 markup alone, HTML's tags, Markdown's and BB-code's marks, in one line per kind, with how
-many places and characters). A user who
-sees a heading missed or a line of furniture taken for a heading can then state the system in
-``corpus.toml`` or fix the text.
+many places and characters). A user who sees a heading missed or a line of furniture taken
+for a heading can then state the system in ``corpus.toml`` or fix the text.
 """
 
 from __future__ import annotations

@@ -95,10 +95,8 @@ def load(
     """Read rule texts from files and folders.
 
     A folder gives all its ``*.txt``, ``*.md``, ``*.html`` and ``*.mht`` files except
-    ``README.md``,
-    sorted by name,
-    then those of the folders inside it (hidden ones left out), each with its own
-    ``corpus.toml``.
+    ``README.md``, sorted by name, then those of the folders inside it (hidden ones and the
+    folder a browser saves beside a page left out), each with its own ``corpus.toml``.
 
     Args:
         paths: Files and folders, in the order the texts should come.
@@ -241,8 +239,7 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm`` and web archives
-    (``*.mht``/``*.mhtml``) except
-    ``README.md`` and hidden files, sorted by name."""
+    (``*.mht``/``*.mhtml``) except ``README.md`` and hidden files, sorted by name."""
     return sorted(
         (
             p
