@@ -4,6 +4,7 @@ site's template left out and accounted for (``ingest/clean_html.py``; the step's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -94,24 +95,27 @@ def test_a_page_builds_references_and_page_citations() -> None:
     assert "вне основного текста страницы (<main>)" in reasons
 
 
-def test_the_last_section_keeps_its_last_line() -> None:
+def test_the_last_section_keeps_its_last_line(write: Callable[[str, str], Path]) -> None:
     """The last heading's section runs to the text's end (its one line included), in a web
     page and in Markdown alike."""
     for name, text in (("a.html", "<html><body><h1>Психология</h1><h2>Паника</h2><p>Тест на "
                                   "Панику.</p></body></html>"),
                        ("a.md", "# Психология\n\n## Паника\n\nТест на Панику.\n")):
-        src = load_file(_write(name, text)).model_copy(update={"system": "whfb8"})
+        src = load_file(write(name, text)).model_copy(update={"system": "whfb8"})
         cleaned, seg = prepare(src)
         body = cleaned.text[slice(*seg.sections[-1].body_span)]
         assert body.strip() == "Тест на Панику.", name
 
 
-def _write(name: str, text: str) -> Path:
-    import tempfile
+@pytest.fixture
+def write(tmp_path: Path) -> Callable[[str, str], Path]:
+    """Writes a text written for a test into a file of the test's own folder."""
 
-    folder = Path(tempfile.mkdtemp())
-    (folder / name).write_text(text, encoding="utf-8")
-    return folder / name
+    def to_file(name: str, text: str) -> Path:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        return tmp_path / name
+
+    return to_file
 
 
 # -- pages of public repositories (real/SOURCES.tsv) ----------------------------------------
@@ -164,13 +168,13 @@ def _unaccounted(source: str, cleaned: CleanedText) -> str:
     return "".join(c for c, k in zip(source, kept, strict=True) if not k and not c.isspace())
 
 
-def test_a_page_s_title_names_its_book() -> None:
+def test_a_page_s_title_names_its_book(write: Callable[[str, str], Path]) -> None:
     """The book a page is of is looked for in its ``<title>`` and its text, not its markup."""
-    src = load_file(_write("p.html", "<!DOCTYPE html><html><head><title>Warhammer 40k - 6th "
+    src = load_file(write("p.html", "<!DOCTYPE html><html><head><title>Warhammer 40k - 6th "
                                      "edition - Книга правил 1.0</title></head><body><h1>Боевой "
                                      "дух</h1><p>Текст.</p></body></html>"))
     assert src.title == "Warhammer 40k, 6th edition, Книга правил"
-    assert load_file(_write("q.html", "<html><body><h1>Паника</h1></body></html>")).title is None
+    assert load_file(write("q.html", "<html><body><h1>Паника</h1></body></html>")).title is None
 
 
 # -- a page saved as one file (MHTML) ------------------------------------------------------
@@ -265,10 +269,11 @@ def test_explain_lists_the_site_s_parts_and_counts_the_tags(tmp_path: Path) -> N
     assert len(markup) == 1 and "мест: " in markup[0]
 
 
-def test_a_page_s_game_is_named_by_its_title_and_breadcrumbs_too() -> None:
+def test_a_page_s_game_is_named_by_its_title_and_breadcrumbs_too(
+        write: Callable[[str, str], Path]) -> None:
     """A short page whose words alone leave its game unclear is of the game its title and
     its breadcrumb line name, as a copied page's furniture names it."""
-    page = _write("cover.html", "<!DOCTYPE html><html><head><title>Укрытия | Правила Warhammer "
+    page = write("cover.html", "<!DOCTYPE html><html><head><title>Укрытия | Правила Warhammer "
                   "40000</title></head><body><div class=\"breadcrumbs\">Warhammer 40000 » "
                   "Правила » Укрытия</div><main><h1>Укрытия</h1><p>Если модель находится в "
                   "укрытии, она получает спасбросок за укрытие.</p></main></body></html>")
@@ -312,7 +317,7 @@ def test_a_page_in_the_charset_its_meta_declares() -> None:
     assert "тест на Панику по своему Лидерству" in cleaned.text
 
 
-def test_a_page_s_links_name_rules_the_system_knows() -> None:
+def test_a_page_s_links_name_rules_the_system_knows(write: Callable[[str, str], Path]) -> None:
     """A link's words name a rule whatever their case, when the system knows the name ("…
     вызывает и <a href="#fear">страх</a>"); the same word unlinked is a common noun, and a
     link to the site's start page names nothing."""
@@ -323,7 +328,7 @@ def test_a_page_s_links_name_rules_the_system_knows() -> None:
     plain = linked.replace("<a href=\"#fear\">страх</a>", "страх")
 
     def references(page: str) -> set[tuple[str, str, str | None]]:
-        kb = build(load([_write("p.html", page)], system="whfb8")).kb
+        kb = build(load([write("p.html", page)], system="whfb8")).kb
         return {(e.source, e.target, e.raw) for e in kb.edges if e.kind == "references"
                 and e.source == "whfb8:psikhologiya/uzhas"}
 
