@@ -73,7 +73,7 @@ class Segmentation:
 
     sections: list[Section]
     flavour: list[Flavour]
-    layout: str  # "lines" | "flat" | "markdown"
+    layout: str  # "lines" | "flat" | "markdown" | "html"
 
 
 _PICTOGRAMS = re.compile(
