@@ -29,6 +29,21 @@ def first_fit(edits: Iterable[Edit]) -> list[Edit]:
     return kept
 
 
+def applied(text: str, edits: Iterable[Edit]) -> str:
+    """``text`` with non-overlapping ``edits`` made, without the offset map and the account
+    :func:`ingest.clean.apply_edits` keeps (what a judgement reads, not what the KB keeps); an
+    edit overlapping an earlier one is passed over."""
+    kept, pos = [], 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if edit.start < pos:
+            continue
+        kept.append(text[pos:edit.start])
+        kept.append(edit.replacement)
+        pos = edit.end
+    kept.append(text[pos:])
+    return "".join(kept)
+
+
 def edits_outside(edits: Iterable[Edit], taken: Sequence[Edit]) -> list[Edit]:
     """The edits that overlap none of ``taken`` (sorted, non-overlapping)."""
     starts = [edit.start for edit in taken]

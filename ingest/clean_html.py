@@ -36,12 +36,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from functools import lru_cache
 from html import unescape
 
+from ingest.clean_edits import applied
 from ingest.clean_markdown import Heading, Structure
 from ingest.html_page import (
     ANY_TAG,
-    HTML_CHARS,
     INLINE_REASONS,
     MARKUP_REASON,
     Reader,
@@ -246,6 +247,17 @@ _RUN_IN_WORDS = 6
 """The most words a name set apart may have (a bold sentence is no name)."""
 
 
+def _inside(spans: list[tuple[int, int, str]]) -> Callable[[int], bool]:
+    """Whether an offset lies in one of ``spans`` (sorted, none inside another)."""
+    starts = [s for s, _, _ in spans]
+
+    def inside(at: int) -> bool:
+        k = bisect_right(starts, at) - 1
+        return k >= 0 and spans[k][0] <= at < spans[k][1]
+
+    return inside
+
+
 def _words_between(text: str, start: int, end: int) -> bool:
     return start < end and _MARKUP_OR_SPACE.fullmatch(text, start, end) is None
 
@@ -266,11 +278,7 @@ def html_structure(text: str, is_heading: Callable[[str], bool] | None = None
     if not is_html(text):
         return None
     reader, drops = parsed(text)
-    starts = [s for s, _, _ in drops]
-
-    def dropped(at: int) -> bool:
-        k = bisect_right(starts, at) - 1
-        return k >= 0 and drops[k][0] <= at < drops[k][1]
+    dropped = _inside(drops)
 
     headings = []
     for e in reader.elements:
@@ -301,12 +309,11 @@ def html_links(text: str) -> list[tuple[int, int]]:
     if not is_html(text):
         return []
     reader, drops = parsed(text)
-    starts = [s for s, _, _ in drops]
+    dropped = _inside(drops)
     out = []
     for e in reader.elements:
         if e.tag == "a" and "href" in e.attrs and e.inner_end > e.inner:
-            k = bisect_right(starts, e.start) - 1
-            if k >= 0 and drops[k][0] <= e.start < drops[k][1]:
+            if dropped(e.start):
                 continue
             words = _words_span(text, e.inner, e.inner_end)
             if words is not None:
@@ -314,26 +321,17 @@ def html_links(text: str) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=2)
 def page_text(text: str) -> str:
     """The text a reader sees of a web page (the edits of :func:`html` applied), or ``text``
-    itself when it is no web page: what the game is judged by.
+    itself when it is no web page: what the game and the book are judged by (made once for
+    both).
 
     >>> page_text("<html><body><h2>Паника</h2><p>Тест на Панику.</p></body></html>")
     'Паника\\n\\nТест на Панику.\\n'
     """
     edits = html(text)
-    if not edits:
-        return text
-    kept, pos = [], 0
-    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
-        kept.append(text[pos:edit.start])
-        kept.append(edit.replacement)
-        pos = edit.end
-    kept.append(text[pos:])
-    return "".join(kept)
-
-
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+    return applied(text, edits) if edits else text
 
 
 def title_and_text(text: str) -> str:
@@ -346,30 +344,10 @@ def title_and_text(text: str) -> str:
     """
     if not is_html(text):
         return text
-    m = _TITLE.search(text, 0, HTML_CHARS)
-    title = " ".join(unescape(m.group(1)).split()) if m else ""
+    reader, _ = parsed(text)
+    title = next((" ".join(unescape(ANY_TAG.sub(" ", text[e.inner:e.inner_end])).split())
+                  for e in reader.elements if e.tag == "title"), "")
     return f"{title}\n{page_text(text)}" if title else page_text(text)
-
-
-_INVISIBLE = re.compile(r"<!--|<(script|style|noscript|template)\b", re.IGNORECASE)
-
-
-def _shown(text: str) -> str:
-    """``text`` without its comments, scripts, styles and templates, each looked for once
-    (an unclosed one hides the rest, as a browser hides it): a page of many unclosed
-    "<script>" costs its length."""
-    low = text.lower()
-    out, pos = [], 0
-    while (m := _INVISIBLE.search(text, pos)) is not None:
-        out.append(text[pos:m.start()])
-        if m.group(1) is None:
-            end = low.find("-->", m.end())
-            pos = end + 3 if end >= 0 else len(text)
-        else:
-            end = low.find(f"</{m.group(1).lower()}", m.end())
-            pos = (low.find(">", end) + 1 or len(text)) if end >= 0 else len(text)
-    out.append(text[pos:])
-    return " ".join(out)
 
 
 def visible_text(text: str) -> str:
@@ -384,4 +362,11 @@ def visible_text(text: str) -> str:
     """
     if not is_html(text):
         return text
-    return unescape(ANY_TAG.sub(" ", _shown(text)).replace("<", " "))
+    reader, _ = parsed(text)  # (the tags, comments and scripts the cleaning read: left out)
+    shown, pos = [], 0
+    for start, end, _ in outermost([(t.start, t.end, "") for t in reader.tags]
+                                   + [(a, b, "") for a, b in reader.other]):
+        shown.append(text[pos:start])
+        pos = end
+    shown.append(text[pos:])
+    return unescape(" ".join(shown))

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import yaml
 
+from ingest.clean_edits import applied
 from ingest.clean_furniture import site_furniture
 from ingest.clean_html import page_text, title_and_text, visible_text
 from ingest.detect import model as detect_model
@@ -462,15 +463,7 @@ def detection_text(text: str) -> str:
     if "&" in text:  # (an HTML character reference is its character to the reader: "&nbsp;"
         # is a space, no word "nbsp")
         text = html.unescape(text)
-    kept, pos = [], 0
-    for edit in sorted(site_furniture(text), key=lambda e: (e.start, e.end)):
-        if edit.start < pos:  # the steps' edits never overlap; be safe all the same
-            continue
-        kept.append(text[pos:edit.start])
-        kept.append(edit.replacement)
-        pos = edit.end
-    kept.append(text[pos:])
-    return "".join(kept)
+    return applied(text, site_furniture(text))
 
 
 def describe_evidence(text: str) -> str:
