@@ -9,7 +9,8 @@ list's item (``<li>``), and, on most sites, which parts are the site's own (HTML
 ``<nav>``, ``<header>``, ``<footer>``, ``<aside>``; ARIA's ``role="navigation"``,
 ``"banner"``, ``"contentinfo"``, ``"complementary"``; the page's ``<main>`` or its
 ``<article>`` elements, outside which everything is the template; the class and id names of
-menus, sidebars, breadcrumbs and comment blocks that Mozilla's Readability passes over).
+menus, sidebars, breadcrumbs and comment blocks that Mozilla's Readability passes over; and,
+whatever their names, the blocks whose words are mostly links to other pages: a menu).
 
 The cleaning step :func:`html` turns such a page into its text, each change accounted for:
 the markup («разметка HTML»: tags, comments, the source's line breaks inside a paragraph, which

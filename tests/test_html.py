@@ -149,6 +149,20 @@ def test_a_site_s_header_menu_and_forms_are_its_template() -> None:
         assert template not in text, template
 
 
+def test_an_old_table_layout_s_menu_and_footer_of_links_are_its_template() -> None:
+    """A table-layout page with no HTML5 parts and no class names: its left column of links
+    and its footer's links go by their links (each accounted for), its text stays."""
+    src = load_file(REAL / "seodon_table_layout_template.html").model_copy(
+        update={"system": "whfb8"})
+    cleaned, seg = prepare(src)
+    assert "Lorem ipsum dolor" in [s.title for s in seg.sections]
+    assert "Nonummy pede." in cleaned.text and "fames congue et magnis." in cleaned.text
+    for template in ("Ссылка меню", "Меню", "Карта сайта", "Новости"):
+        assert template not in cleaned.text, template
+    menus = [ch.before for ch in cleaned.changes if "почти одни ссылки" in ch.reason]
+    assert len(menus) == 2 and "Ссылка меню 10" in menus[0] and "Карта сайта" in menus[1]
+
+
 def test_every_real_page_is_html_and_keeps_its_account() -> None:
     for path in sorted(REAL.glob("*.html")):
         src = load_file(path).model_copy(update={"system": "whfb8"})
