@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+
+from ingest.html_density import MAIN_REASON, Counts, Links, link_menus, main_part
 
 MARKUP_REASON = "разметка HTML"
 HEAD_REASON = "служебная часть страницы HTML (заголовок документа, скрипты, стили)"
 SITE_REASON = "меню и оформление сайта ({tag})"
 OUTSIDE_REASON = "вне основного текста страницы ({tag})"
 HIDDEN_REASON = "скрытая часть страницы HTML"
-LINKS_REASON = "меню и оформление сайта (<{tag}>: почти одни ссылки)"
 FOOTNOTE_REASON = "знак сноски (<sup>)"
 INLINE_REASONS = frozenset({HIDDEN_REASON, FOOTNOTE_REASON})
 """Reasons of parts left out inside a line: no block of the page, no paragraph's end."""
@@ -90,22 +91,6 @@ _PAGE_TITLE = re.compile(r"page-?(?:header|title)", re.IGNORECASE)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WHOLE_PAGE = frozenset({"main", "article", "h1", "h2"})
 """Elements a form built around a whole page holds."""
-_LINK_BLOCKS = frozenset({"div", "ul", "ol", "dl", "table", "tbody", "tr", "td", "th",
-                          "center"})
-"""Elements that a template's menu or list of links may be (an old page's table cell of
-links, a ``<div>`` of them under a name of the site's own); not a paragraph ("См. «Страх»,
-«Ужас», «Паника».": a rule's references, mostly links) nor an inline element, which a
-sentence may run through."""
-LINK_DENSITY = 0.5
-"""The share of a block's words (non-space characters) inside links to other pages above
-which the block is a menu: Mozilla Readability's threshold for a block that does not look
-like the text by its names (it drops such a block at 0.2 already, and one that looks like
-the text at 0.5)."""
-LINKS_MIN = 3
-"""Links to other pages a block must hold to be a menu by its links."""
-LINK_LONGEST = 150
-"""The most words (non-space characters) of a link that a menu's link holds: a longer one
-(an ``<a>`` never closed, running over the text) is no menu's."""
 _REACH = 64
 """How far down the open elements an end tag, or a start tag that closes one, looks for its
 element: an end tag whose element is deeper (under thousands of unclosed "<font>" of an old
@@ -141,6 +126,7 @@ class Element:
     in_main: bool = False  # inside the page's main part, an article or a section
     end: int = -1  # after the end tag (or where the element was closed)
     inner_end: int = -1  # the end tag's first character
+    parent: Element | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -165,6 +151,8 @@ class Reader:
         self.elements: list[Element] = []
         self.open: list[Element] = []
         self.counters: list[int] = []  # an ordered list's items so far, per open list
+        self.content: list[Element] = []  # on a page that marks no main part, the blocks
+        # holding its text by where its paragraphs stand (ingest.html_density.main_part)
 
     def _drop(self, tag: str, attrs: dict[str, str]) -> str | None:
         if tag in _HEAD:
@@ -207,7 +195,8 @@ class Reader:
         self.tags.append(Tag(start, end, tag, False, label))
         if tag in VOID or closed:
             return
-        element = Element(tag, start, end, attrs, self._drop(tag, attrs))
+        element = Element(tag, start, end, attrs, self._drop(tag, attrs),
+                          parent=self.open[-1] if self.open else None)
         element.in_main = (bool(self.open) and self.open[-1].in_main) or tag in _MAIN_TAGS \
             or tag == "section" or (attrs.get("role") or "").lower() == "main"
         self.open.append(element)
@@ -322,104 +311,13 @@ def _read(text: str) -> Reader:
             k = bisect_right(holders, element.start)
             if k >= len(holders) or holders[k] >= element.end:
                 element.drop = SITE_REASON.format(tag="<form>")
-    _link_menus(reader, text)
+    counts = Counts(reader, text)
+    links = Links(reader, counts)
+    link_menus(reader, counts, links)
+    if not any(e.tag in _MAIN_TAGS or (e.attrs.get("role") or "").lower() == "main"
+               for e in reader.elements):
+        reader.content = main_part(reader, counts, links)
     return reader
-
-
-def _link_menus(reader: Reader, text: str) -> None:
-    """Mark the blocks outside the page's main part whose words are mostly links to other
-    pages (:data:`LINK_DENSITY`, :data:`LINKS_MIN`) as the site's: a menu, a list of other
-    pages, a footer's links, whatever the site names them (Readability's link density).
-
-    A link to a place on the page itself ("#fear": a contents list) is no menu's link. A block
-    that holds the page's main part or its main headings (:data:`_WHOLE_PAGE`) stays. Inside
-    ``<main>``, ``<article>`` or ``<section>`` nothing is dropped by its links (a list of the
-    rules a page names may be links). Each block costs a few look-ups in sums made once, so a
-    page costs its length however deep its blocks nest."""
-    if not any(e.tag == "a" for e in reader.elements):
-        return
-    # the words (non-space characters) of the text between the markup, summed from the start
-    markup = sorted([(t.start, t.end) for t in reader.tags] + reader.other)
-    starts = [a for a, _ in markup]
-    before: list[int] = []  # non-space characters before each piece of markup
-    count, pos = 0, 0
-    for a, b in markup:
-        if a > pos:
-            count += _nonspace(text, pos, a)
-        before.append(count)
-        pos = max(pos, b)
-
-    def words_before(at: int) -> int:
-        k = bisect_right(starts, at) - 1
-        if k < 0:
-            return _nonspace(text, 0, at)
-        end = markup[k][1]
-        return before[k] + (_nonspace(text, end, at) if at > end else 0)
-
-    def words(e: Element) -> int:
-        return words_before(e.inner_end) - words_before(e.inner)
-
-    links = [(e.start, min(words(e), LINK_LONGEST + 1)) for e in reader.elements
-             if e.tag == "a" and e.drop is None and e.inner_end > e.inner
-             and not (e.attrs.get("href") or "").startswith("#")]
-    links = [(at, n) for at, n in links if 0 < n <= LINK_LONGEST]
-    link_starts = [at for at, _ in links]
-    link_words = [0]
-    for _, n in links:
-        link_words.append(link_words[-1] + n)
-    holders = sorted(e.start for e in reader.elements if e.tag in _WHOLE_PAGE)
-    tables = _data_tables(reader)
-    table_starts = [a for a, _ in tables]
-    for e in reader.elements:
-        if e.tag not in _LINK_BLOCKS or e.drop is not None or e.in_main \
-                or e.inner_end <= e.inner:
-            continue
-        t = bisect_right(table_starts, e.start) - 1
-        if t >= 0 and e.start < tables[t][1]:
-            continue  # a data table's rows and cells: a profile table's weapons may be links
-        lo = bisect_right(link_starts, e.inner - 1)
-        hi = bisect_right(link_starts, e.inner_end - 1)
-        if hi - lo < LINKS_MIN:
-            continue
-        total = words(e)
-        if total and (link_words[hi] - link_words[lo]) > LINK_DENSITY * total:
-            k = bisect_right(holders, e.start)
-            if k >= len(holders) or holders[k] >= e.end:
-                e.drop = LINKS_REASON.format(tag=e.tag)
-
-
-def _data_tables(reader: Reader) -> list[tuple[int, int]]:
-    """The spans of the page's data tables, in order: a table that holds no table and has a
-    header cell, a head or a caption, or more than ten cells (Readability's test of a table
-    that lays out data, not the page: a table of the page's layout holds a few cells, each a
-    column of the page, and often tables inside them)."""
-    def starts(tags: tuple[str, ...]) -> list[int]:
-        return sorted(e.start for e in reader.elements if e.tag in tags)
-
-    def held(at: list[int], e: Element) -> int:
-        return bisect_right(at, e.end - 1) - bisect_right(at, e.start)
-
-    tables, heads, cells = starts(("table",)), starts(("th", "thead", "caption")), \
-        starts(("td", "th"))
-    return [(e.start, e.end) for e in reader.elements
-            if e.tag == "table" and e.end > e.start and not held(tables, e)
-            and (held(heads, e) or held(cells, e) > 10)]
-
-
-def _nonspace(text: str, start: int, end: int) -> int:
-    """The characters a reader sees in ``text[start:end]`` that are no whitespace: a
-    character reference is one ("&bull;"), or none when it is a space ("&nbsp;")."""
-    piece = text[start:end]
-    count = len(piece) - sum(map(piece.count, (" ", "\n", "\t", "\r", "\xa0")))
-    if "&" in piece:
-        for m in _REFERENCE.finditer(piece):
-            count -= len(m.group()) - (m.group() not in _SPACE_REFERENCES)
-    return count
-
-
-_REFERENCE = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]\w{1,30});")
-_SPACE_REFERENCES = frozenset({"&nbsp;", "&#160;", "&#xa0;", "&#xA0;", "&ensp;", "&emsp;",
-                               "&thinsp;"})
 
 
 def _drops(reader: Reader, size: int) -> list[tuple[int, int, str]]:
@@ -429,9 +327,12 @@ def _drops(reader: Reader, size: int) -> list[tuple[int, int, str]]:
     main = [e for e in reader.elements
             if e.tag == "main" or (e.attrs.get("role") or "").lower() == "main"]
     keep = main or [e for e in reader.elements if e.tag == "article"]
+    reason = OUTSIDE_REASON.format(tag=f"<{keep[0].tag}>" if keep[0].tag in _MAIN_TAGS
+                                   else 'role="main"') if keep else ""
+    if not keep and reader.content:
+        keep = reader.content
+        reason = MAIN_REASON.format(tag=keep[0].tag)
     if keep:
-        reason = OUTSIDE_REASON.format(tag=f"<{keep[0].tag}>" if keep[0].tag in _MAIN_TAGS
-                                       else 'role="main"')
         kept = outermost([(e.start, e.end, "") for e in keep])
         pos = 0
         for start, end, _ in kept:

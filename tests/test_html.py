@@ -149,18 +149,21 @@ def test_a_site_s_header_menu_and_forms_are_its_template() -> None:
         assert template not in text, template
 
 
-def test_an_old_table_layout_s_menu_and_footer_of_links_are_its_template() -> None:
-    """A table-layout page with no HTML5 parts and no class names: its left column of links
-    and its footer's links go by their links (each accounted for), its text stays."""
+def test_an_old_table_layout_s_menus_and_columns_are_its_template() -> None:
+    """A table-layout page with no HTML5 parts and no class names: the cell its paragraphs
+    stand in is its text; its columns of links, its other column's label and its footer's
+    links are the template, each accounted for."""
     src = load_file(REAL / "seodon_table_layout_template.html").model_copy(
         update={"system": "whfb8"})
     cleaned, seg = prepare(src)
-    assert "Lorem ipsum dolor" in [s.title for s in seg.sections]
-    assert "Nonummy pede." in cleaned.text and "fames congue et magnis." in cleaned.text
-    for template in ("Ссылка меню", "Меню", "Карта сайта", "Новости"):
-        assert template not in cleaned.text, template
-    menus = [ch.before for ch in cleaned.changes if "почти одни ссылки" in ch.reason]
-    assert len(menus) == 2 and "Ссылка меню 10" in menus[0] and "Карта сайта" in menus[1]
+    assert [s.title for s in seg.sections] == ["Lorem ipsum dolor"]
+    assert cleaned.text.startswith("Lorem ipsum dolor\n\nLorem ipsum dolor sit amet")
+    assert cleaned.text.rstrip().endswith("fames congue et magnis.")
+    outside = [ch.before for ch in cleaned.changes if "здесь абзацы текста" in ch.reason]
+    assert len(outside) == 2
+    assert "Ссылка меню 10" in outside[0] and "Дополнительно" in outside[1] \
+        and "Карта сайта" in outside[1]
+    assert not _unaccounted(src.text, cleaned)
 
 
 def test_every_real_page_is_html_and_keeps_its_account() -> None:

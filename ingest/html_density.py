@@ -1,0 +1,267 @@
+"""How much of a web page's blocks is text and how much is links: the site's menus found by
+their links, and the page's text found by where its paragraphs stand, on a page that marks
+neither (no ``<nav>``, no ``<main>``, no class names that say so: an old page laid out in a
+table, a template of its own).
+
+Both are Mozilla Readability's measures, as :mod:`ingest.html_page` reads the markup:
+
+* *link density*: the share of a block's words inside links to other pages. A block whose
+  words are mostly such links is a menu (:func:`link_menus`);
+* *content score*: each paragraph of some length scores by its length and its commas, and
+  gives its score to the blocks around it (all to its parent, half to the one above, less
+  further up); the block that scores best, its score lowered by its own links, holds the
+  page's text (:func:`main_part`). What lies outside it is the template.
+
+The words are counted without spaces, a character reference as the one character it stands
+for, from sums made once per page, so each block costs a few look-ups however deep the
+blocks nest and a page costs its length.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ingest.html_page import Element, Reader
+
+LINKS_REASON = "меню и оформление сайта (<{tag}>: почти одни ссылки)"
+LINK_BLOCKS = frozenset({"div", "ul", "ol", "dl", "table", "tbody", "tr", "td", "th", "center"})
+"""Elements that a template's menu or list of links may be (an old page's table cell of
+links, a ``<div>`` of them under a name of the site's own); not a paragraph ("См. «Страх»,
+«Ужас», «Паника».": a rule's references, mostly links) nor an inline element, which a
+sentence may run through."""
+LINK_DENSITY = 0.5
+"""The share of a block's words (non-space characters) inside links to other pages above
+which the block is a menu: Mozilla Readability's threshold for a block that does not look
+like the text by its names (it drops such a block at 0.2 already, and one that looks like
+the text at 0.5)."""
+LINKS_MIN = 3
+"""Links to other pages a block must hold to be a menu by its links."""
+LINK_LONGEST = 150
+"""The most words (non-space characters) of a link that a menu's link holds: a longer one
+(an ``<a>`` never closed, running over the text) is no menu's."""
+PAGE_HOLDERS = frozenset({"main", "article", "h1", "h2"})
+"""Elements that only a block holding the page's text holds: no menu holds them."""
+
+SCORED = frozenset({"p", "pre", "td", "blockquote", "dd", "li"})
+"""Elements whose words are scored as a paragraph's (Readability scores ``<p>``, ``<td>`` and
+``<pre>``, and a ``<div>`` holding no block, as a paragraph; here a quotation, a definition
+and a list's item too)."""
+PARAGRAPH_LEAST = 25
+"""Words (non-space characters) a paragraph holds to be scored: a label or a button is none."""
+_TAG_SCORE = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "address": -3, "ol": -3, "ul": -3,
+              "dl": -3, "dd": -3, "dt": -3, "li": -3, "form": -3, "th": -5,
+              **{f"h{n}": -5 for n in range(1, 7)}}
+"""A block's score before its paragraphs' (Readability's): a division or a table's cell is
+likelier to hold a text, a list or a form less."""
+ANCESTORS = 5
+"""How many blocks up a paragraph's score reaches."""
+SIBLING_SHARE = 0.2
+"""A block beside the best one is part of the text when it scores this share of the best's
+(and at least :data:`SIBLING_LEAST`): the text's second column."""
+SIBLING_LEAST = 10.0
+MAIN_REASON = "вне основного текста страницы (<{tag}>: здесь абзацы текста)"
+
+
+class Counts:
+    """The words (non-space characters) and commas of a page's text before any offset at a
+    tag's edge, from sums made once."""
+
+    def __init__(self, reader: Reader, text: str) -> None:
+        self.text = text
+        markup = sorted([(t.start, t.end) for t in reader.tags] + reader.other)
+        self._starts = [a for a, _ in markup]
+        self._ends = [b for _, b in markup]
+        self._words: list[int] = []
+        self._commas: list[int] = []
+        words = commas = pos = 0
+        for a, b in markup:
+            if a > pos:
+                words += _nonspace(text, pos, a)
+                commas += text.count(",", pos, a)
+            self._words.append(words)
+            self._commas.append(commas)
+            pos = max(pos, b)
+
+    def _before(self, sums: list[int], at: int, count: int) -> int:
+        k = bisect_right(self._starts, at) - 1
+        if k < 0:
+            return self._count(0, at, count)
+        end = self._ends[k]
+        return sums[k] + (self._count(end, at, count) if at > end else 0)
+
+    def _count(self, start: int, end: int, count: int) -> int:
+        return _nonspace(self.text, start, end) if count == 0 else \
+            self.text.count(",", start, end)
+
+    def words(self, e: Element) -> int:
+        """The words inside an element (between its tags)."""
+        return self._before(self._words, e.inner_end, 0) - self._before(self._words, e.inner, 0)
+
+    def commas(self, e: Element) -> int:
+        """The commas of the text inside an element."""
+        return (self._before(self._commas, e.inner_end, 1)
+                - self._before(self._commas, e.inner, 1))
+
+
+class Links:
+    """The links to other pages of a page, and the words inside them, summed in order."""
+
+    def __init__(self, reader: Reader, counts: Counts) -> None:
+        found = [(e.start, min(counts.words(e), LINK_LONGEST + 1)) for e in reader.elements
+                 if e.tag == "a" and e.drop is None and e.inner_end > e.inner
+                 and not (e.attrs.get("href") or "").startswith("#")]
+        found = [(at, n) for at, n in found if 0 < n <= LINK_LONGEST]
+        self._starts = [at for at, _ in found]
+        self._words = [0]
+        for _, n in found:
+            self._words.append(self._words[-1] + n)
+
+    def inside(self, e: Element) -> tuple[int, int]:
+        """How many links an element holds, and their words."""
+        lo = bisect_right(self._starts, e.inner - 1)
+        hi = bisect_right(self._starts, e.inner_end - 1)
+        return hi - lo, self._words[hi] - self._words[lo]
+
+
+def link_menus(reader: Reader, counts: Counts, links: Links) -> None:
+    """Mark the blocks outside the page's main part whose words are mostly links to other
+    pages (:data:`LINK_DENSITY`, :data:`LINKS_MIN`) as the site's: a menu, a list of other
+    pages, a footer's links, whatever the site names them.
+
+    A link to a place on the page itself ("#fear": a contents list) is no menu's link. A block
+    that holds the page's main part or its main headings (:data:`PAGE_HOLDERS`) stays, and so
+    do a data table and its cells (:func:`data_tables`: a profile table's weapons may be
+    links). Inside ``<main>``, ``<article>`` or ``<section>`` nothing is dropped by its links
+    (a list of the rules a page names may be links)."""
+    holders = _starts(reader.elements, PAGE_HOLDERS)
+    tables = data_tables(reader)
+    table_starts = [a for a, _ in tables]
+    for e in reader.elements:
+        if e.tag not in LINK_BLOCKS or e.drop is not None or e.in_main \
+                or e.inner_end <= e.inner:
+            continue
+        t = bisect_right(table_starts, e.start) - 1
+        if t >= 0 and e.start < tables[t][1]:
+            continue
+        n, linked = links.inside(e)
+        if n < LINKS_MIN:
+            continue
+        total = counts.words(e)
+        if total and linked > LINK_DENSITY * total and not _holds(holders, e):
+            e.drop = LINKS_REASON.format(tag=e.tag)
+
+
+def data_tables(reader: Reader) -> list[tuple[int, int]]:
+    """The spans of the page's data tables, in order: a table that holds no table and has a
+    header cell, a head or a caption, or more than ten cells (Readability's test of a table
+    that lays out data, not the page: a table of the page's layout holds a few cells, each a
+    column of the page, and often tables inside them)."""
+    tables, heads = _starts(reader.elements, {"table"}), \
+        _starts(reader.elements, {"th", "thead", "caption"})
+    cells = _starts(reader.elements, {"td", "th"})
+    return [(e.start, e.end) for e in reader.elements
+            if e.tag == "table" and e.end > e.start and not _count(tables, e)
+            and (_count(heads, e) or _count(cells, e) > 10)]
+
+
+def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
+    """The blocks that hold the page's text, by where its paragraphs stand (the module's
+    docstring), or none when the page itself is the best block or no paragraph scores.
+
+    The best block's neighbours under the same parent that score :data:`SIBLING_SHARE` of it
+    are the text too (a second column). The page's first ``<h1>`` (else its first ``<h2>``)
+    heads the text: when it stands outside those blocks, the block holding both is the text
+    (a title set in a row of its own above the text's cell)."""
+    score: dict[int, float] = {}
+    by_id = {id(e): e for e in reader.elements}
+    for e in reader.elements:
+        if e.tag not in SCORED or e.drop is not None or e.parent is None:
+            continue
+        words = counts.words(e)
+        if words < PARAGRAPH_LEAST:
+            continue
+        points = 1 + (counts.commas(e) + 1) + min(words // 100, 3)
+        for level, above in enumerate(_ancestors(e, ANCESTORS)):
+            if above.tag == "html" or above.drop is not None:
+                break
+            if id(above) not in score:
+                score[id(above)] = float(_TAG_SCORE.get(above.tag, 0))
+            score[id(above)] += points / (1 if level == 0 else 2 if level == 1 else level * 3)
+    if not score:
+        return []
+    final = {}
+    for key, value in score.items():
+        e = by_id[key]
+        words = counts.words(e)
+        density = links.inside(e)[1] / words if words else 0.0
+        final[key] = value * (1 - min(1.0, density))
+    best = by_id[max(final, key=lambda k: (final[k], -by_id[k].start))]
+    if best.tag == "body":
+        return []  # the page's paragraphs stand in its body: no block of it is the template
+    kept = [best]
+    if best.parent is not None:
+        least = max(SIBLING_LEAST, final[id(best)] * SIBLING_SHARE)
+        kept = [e for e in reader.elements
+                if e.parent is best.parent and (e is best or final.get(id(e), 0.0) >= least)]
+    title = next((e for e in reader.elements if e.tag == "h1" and e.drop is None), None) or \
+        next((e for e in reader.elements if e.tag == "h2" and e.drop is None), None)
+    if title is not None and not any(e.start <= title.start < e.end for e in kept):
+        common = _common(best, title)
+        kept = [] if common is None or common.tag in ("html", "body") else [common]
+    return kept
+
+
+def _ancestors(e: Element, n: int) -> Iterable[Element]:
+    above = e.parent
+    while above is not None and n > 0:
+        yield above
+        above = above.parent
+        n -= 1
+
+
+def _common(a: Element, b: Element) -> Element | None:
+    """The innermost element holding both."""
+    chain = []
+    above: Element | None = a
+    while above is not None:
+        chain.append(above)
+        above = above.parent
+    held = {id(x) for x in chain}
+    above = b
+    while above is not None and id(above) not in held:
+        above = above.parent
+    return above
+
+
+def _starts(elements: Iterable[Element], tags: Iterable[str]) -> list[int]:
+    wanted = frozenset(tags)
+    return sorted(e.start for e in elements if e.tag in wanted)
+
+
+def _count(starts: list[int], e: Element) -> int:
+    """How many of the elements starting at ``starts`` start inside ``e``."""
+    return bisect_right(starts, e.end - 1) - bisect_right(starts, e.start)
+
+
+def _holds(starts: list[int], e: Element) -> bool:
+    return _count(starts, e) > 0
+
+
+def _nonspace(text: str, start: int, end: int) -> int:
+    """The characters a reader sees in ``text[start:end]`` that are no whitespace: a
+    character reference is one ("&bull;"), or none when it is a space ("&nbsp;")."""
+    piece = text[start:end]
+    count = len(piece) - sum(map(piece.count, (" ", "\n", "\t", "\r", "\xa0")))
+    if "&" in piece:
+        for m in _REFERENCE.finditer(piece):
+            count -= len(m.group()) - (m.group() not in _SPACE_REFERENCES)
+    return count
+
+
+_REFERENCE = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]\w{1,30});")
+_SPACE_REFERENCES = frozenset({"&nbsp;", "&#160;", "&#xa0;", "&#xA0;", "&ensp;", "&emsp;",
+                               "&thinsp;"})
