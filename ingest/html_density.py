@@ -57,11 +57,19 @@ _TAG_SCORE = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "address": -3, "ol":
               **{f"h{n}": -5 for n in range(1, 7)}}
 """A block's score before its paragraphs' (Readability's): a division or a table's cell is
 likelier to hold a text, a list or a form less."""
+HOLDERS = frozenset({"div", "td", "th", "section", "center", "body"})
+"""Blocks that may hold a page's text: a list, a quotation or a table's row scores from its
+items but is part of a text, never the whole of it (a rules page's long list under its
+headings: the block holding both is the text)."""
+_HEADINGS = frozenset(f"h{n}" for n in range(1, 7))
 ANCESTORS = 5
 """How many blocks up a paragraph's score reaches."""
 SIBLING_SHARE = 0.2
 """A block beside the best one is part of the text when it scores this share of the best's
-(and at least :data:`SIBLING_LEAST`): the text's second column."""
+and scores :data:`SIBLING_LEAST` or holds this share of its words: the text's second column,
+or a second rule in a block of its own (Readability asks the least score of every block
+beside the best, and a short rule's block scores as little as a sidebar's line: a rule lost
+costs more than a line of the template kept)."""
 SIBLING_LEAST = 10.0
 MAIN_REASON = "вне основного текста страницы (<{tag}>: здесь абзацы текста)"
 
@@ -173,9 +181,12 @@ def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
     docstring), or none when the page itself is the best block or no paragraph scores.
 
     The best block's neighbours under the same parent that score :data:`SIBLING_SHARE` of it
-    are the text too (a second column). The page's first ``<h1>`` (else its first ``<h2>``)
-    heads the text: when it stands outside those blocks, the block holding both is the text
-    (a title set in a row of its own above the text's cell)."""
+    are the text too (a second column, a second rule's block), and so are the headings beside
+    it and the blocks that are a few sentences with no link (:func:`_plain_sentences`).
+
+    The page's first ``<h1>`` (else its first ``<h2>``) heads the text: when it stands outside
+    those blocks, the block holding both is the text (a title set in a row of its own above
+    the text's cell)."""
     score: dict[int, float] = {}
     by_id = {id(e): e for e in reader.elements}
     for e in reader.elements:
@@ -191,28 +202,45 @@ def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
             if id(above) not in score:
                 score[id(above)] = float(_TAG_SCORE.get(above.tag, 0))
             score[id(above)] += points / (1 if level == 0 else 2 if level == 1 else level * 3)
-    if not score:
-        return []
     final = {}
     for key, value in score.items():
         e = by_id[key]
+        if e.tag not in HOLDERS:
+            continue
         words = counts.words(e)
         density = links.inside(e)[1] / words if words else 0.0
         final[key] = value * (1 - min(1.0, density))
+    if not final:
+        return []
     best = by_id[max(final, key=lambda k: (final[k], -by_id[k].start))]
     if best.tag == "body":
         return []  # the page's paragraphs stand in its body: no block of it is the template
     kept = [best]
     if best.parent is not None:
-        least = max(SIBLING_LEAST, final[id(best)] * SIBLING_SHARE)
-        kept = [e for e in reader.elements
-                if e.parent is best.parent and (e is best or final.get(id(e), 0.0) >= least)]
+        share, fewest = final[id(best)] * SIBLING_SHARE, counts.words(best) * SIBLING_SHARE
+        kept = [e for e in reader.elements if e.parent is best.parent and e.drop is None and (
+            e is best or final.get(id(e), -1.0) >= share
+            and (final[id(e)] >= SIBLING_LEAST or counts.words(e) >= fewest)
+            or e.tag in _HEADINGS or _plain_sentences(e, counts, links))]
     title = next((e for e in reader.elements if e.tag == "h1" and e.drop is None), None) or \
         next((e for e in reader.elements if e.tag == "h2" and e.drop is None), None)
     if title is not None and not any(e.start <= title.start < e.end for e in kept):
         common = _common(best, title)
         kept = [] if common is None or common.tag in ("html", "body") else [common]
     return kept
+
+
+def _plain_sentences(e: Element, counts: Counts, links: Links) -> bool:
+    """Whether a block is a few sentences with no link (Readability keeps such a paragraph
+    beside the text's block): a short rule of its own ("Как страх, но тест на Панику."), not a
+    column's label ("Дополнительно") or a menu."""
+    if links.inside(e)[0] or not 0 < counts.words(e) <= _SENTENCES_LONGEST:
+        return False
+    return _SENTENCE_END.search(counts.text, e.inner, e.inner_end) is not None
+
+
+_SENTENCES_LONGEST = 2_000
+_SENTENCE_END = re.compile(r"[.!?…](?=\s|<|$)")
 
 
 def _ancestors(e: Element, n: int) -> Iterable[Element]:
