@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from ingest.clean import clean
 from ingest.clean_furniture import MASTHEAD_REASON
-from ingest.clean_html import html_links, html_structure
-from ingest.clean_markdown import markdown_structure
+from ingest.clean_html import fragment_headings, html_links, html_structure
+from ingest.clean_markdown import Structure, markdown_structure
 from ingest.html_page import is_html
 from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
@@ -82,6 +82,10 @@ def _marked(original: str, cleaned: CleanedText, page: bool = False
                  else markdown_structure(original))
     if structure is None:
         return None
+    if not page and (written := fragment_headings(original)):
+        # (a Markdown text's headings written in HTML: "<h3>Команды</h3>" among its "##")
+        structure = Structure(tuple(sorted((*structure.headings, *written),
+                                           key=lambda h: h.start)), structure.quotes)
     headings = []
     for h in structure.headings:
         start, end = cleaned.from_source(h.start), cleaned.from_source(h.end)

@@ -42,11 +42,14 @@ from html import unescape
 
 from ingest.clean_edits import applied
 from ingest.clean_markdown import Heading, Structure
+from ingest.html_density import data_tables
 from ingest.html_page import (
     ANY_TAG,
+    FRAGMENT_TAGS,
     INLINE_REASONS,
     MARKUP_REASON,
     Reader,
+    has_fragments,
     is_html,
     outermost,
     parsed,
@@ -66,6 +69,24 @@ _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _NEWLINE_SPACE = re.compile(r"\s*\n\s*")
 
 
+_TABLE_BLOCKS = frozenset({"table", "thead", "tbody", "tfoot"})
+_CODE_BLOCK = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ ]{0,3}\1[ \t]*$|\Z)",
+                         re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"(`+)(?=[^`\n])[^\n]*?[^`\n]\1(?!`)")
+
+
+class _Spans:
+    """Spans of a text (start, end), and whether one holds an offset."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = outermost([(a, b, "") for a, b in spans])
+        self.starts = [a for a, _, _ in self.spans]
+
+    def holds(self, at: int) -> bool:
+        k = bisect_right(self.starts, at) - 1
+        return k >= 0 and at < self.spans[k][1]
+
+
 def _pre(reader: Reader) -> list[tuple[int, int]]:
     return [(e.inner, e.inner_end) for e in reader.elements if e.tag == "pre"]
 
@@ -79,21 +100,32 @@ def html(text: str) -> list[Edit]:
     >>> apply_edits(page, identity_offsets(len(page) + 1), html(page), page)[0]
     'Паника\\n\\nТест на Панику.\\n'
     """
-    if not is_html(text):
+    page = is_html(text)
+    if not page and not has_fragments(text):
         return []
-    reader, drops = parsed(text)
+    reader, drops = parsed(text, page)
     pieces: list[tuple[int, int, str]] = []  # markup and dropped spans: (start, end, reason)
     pieces += [(s, e, why) for s, e, why in drops]
-    pieces += [(t.start, t.end, MARKUP_REASON) for t in reader.tags]
+    pieces += [(t.start, t.end, MARKUP_REASON) for t in reader.tags
+               if page or t.tag in FRAGMENT_TAGS]
     pieces += [(s, e, MARKUP_REASON) for s, e in reader.other]
+    if not page:  # (HTML inside Markdown: a code block's or span's tags are its words)
+        code = _Spans([m.span() for pattern in (_CODE_BLOCK, _CODE_SPAN)
+                       for m in pattern.finditer(text)])
+        pieces = [piece for piece in pieces if not code.holds(piece[0])]
     pieces = outermost(pieces)
     tag_at = {t.start: t for t in reader.tags}
     pre = _pre(reader)
     pre_starts = [a for a, _ in pre]
+    # a Markdown text's own lines stand outside its HTML's blocks: their line breaks stay
+    blocks = _Spans([(e.inner, e.inner_end) for e in reader.elements
+                     if e.tag in _PARAGRAPH | _LINE | _CELL]) if not page else None
+    cells = _Spans(data_tables(reader))
 
     def in_pre(at: int) -> bool:
         k = bisect_right(pre_starts, at) - 1
-        return k >= 0 and pre[k][0] <= at < pre[k][1]
+        return k >= 0 and pre[k][0] <= at < pre[k][1] or blocks is not None \
+            and not blocks.holds(at)
 
     edits: list[Edit] = []
     k = 0
@@ -113,16 +145,16 @@ def html(text: str) -> list[Edit]:
                 if why != MARKUP_REASON and why not in INLINE_REASONS:
                     newlines = 2  # (a site's part, the head: a block of the page)
                 continue
-            if tag.tag in _PARAGRAPH:
+            if tag.tag in _TABLE_BLOCKS or tag.tag in _PARAGRAPH and not cells.holds(s):
                 newlines = 2
-            elif tag.tag == "br":
+            elif tag.tag == "br" and not cells.holds(s):
                 newlines = min(2, newlines + 1)
             elif tag.tag in _LINE:
                 newlines = max(newlines, 1)
                 if tag.label:
                     label = tag.label + " "
-            elif tag.tag in _CELL:
-                space = True
+            else:  # a table's cell, and a paragraph or a line break in a data table's cell
+                space = space or tag.tag in _CELL or tag.tag in _PARAGRAPH or tag.tag == "br"
         # the whitespace around the run is the run's (not inside a <pre>)
         before = text[pos:start]
         after = text[end:pieces[k][0] if k < len(pieces) else len(text)]
@@ -295,6 +327,26 @@ def html_structure(text: str, is_heading: Callable[[str], bool] | None = None
                    if e.tag == "blockquote" and not dropped(e.start) and e.inner_end > e.inner
                    and (words := _words_span(text, e.inner, e.inner_end)) is not None)
     return Structure(tuple(sorted(headings, key=lambda h: h.start)), quotes)
+
+
+def fragment_headings(text: str) -> list[Heading]:
+    """The headings a Markdown text writes in HTML ("<h3 id="commands">Команды</h3>" among
+    its "## …" lines), in ``text``'s offsets, at their levels; none for a text that holds no
+    HTML of its own (:func:`ingest.html_page.has_fragments`).
+
+    >>> md = "# Игры\\n\\n<h3 id='x'>Команды</h3>\\nВверх — «a».\\n"
+    >>> [(md[h.start:h.end], h.level) for h in fragment_headings(md)]
+    [('Команды', 3)]
+    """
+    if not has_fragments(text):
+        return []
+    reader, drops = parsed(text, False)
+    dropped = _inside(drops)
+    code = _Spans([m.span() for pattern in (_CODE_BLOCK, _CODE_SPAN)
+                   for m in pattern.finditer(text)])
+    return [Heading(*words, _HEADINGS[e.tag]) for e in reader.elements
+            if e.tag in _HEADINGS and not dropped(e.start) and not code.holds(e.start)
+            and e.inner_end > e.inner and (words := _words_span(text, e.inner, e.inner_end))]
 
 
 def html_links(text: str) -> list[tuple[int, int]]:

@@ -26,6 +26,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ingest.clean_markdown import is_markdown
 from ingest.html_density import MAIN_REASON, Counts, Links, link_menus, main_part
 
 MARKUP_REASON = "разметка HTML"
@@ -111,7 +112,32 @@ def is_html(text: str) -> bool:
     if _START.match(head):
         return True
     tags = len(_TAG.findall(head))
-    return tags >= 20 and tags >= len(head) * _TAGS_PER_CHAR
+    return tags >= 20 and tags >= len(head) * _TAGS_PER_CHAR and not is_markdown(head)
+
+
+def has_fragments(text: str) -> bool:
+    """Whether a text written in Markdown (:func:`ingest.clean_markdown.is_markdown`) holds
+    HTML of its own: Markdown lets a text write a table, a line break or a bold run in HTML,
+    and a profile table is often so written. Such a text is Markdown, its HTML read as
+    markup inside it (:func:`ingest.clean_html.html`), however dense its tags.
+
+    >>> has_fragments("## Оружие\\n\\n<table><tr><td>Болтер</td><td>24\\"</td></tr></table>")
+    True
+    >>> has_fragments("## Оружие\\n\\nТег `<b>` не нужен."), has_fragments("<b>Ужас</b>")
+    (True, False)
+    """
+    return _FRAGMENT_TAG.search(text) is not None and not is_html(text) and is_markdown(text)
+
+
+FRAGMENT_TAGS = frozenset({
+    "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "col", "p",
+    "br", "div", "span", "b", "i", "u", "s", "em", "strong", "a", "img", "ul", "ol", "li", "dl",
+    "dt", "dd", "sup", "sub", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "details", "summary",
+    "blockquote", "font", "center", "small", "big", "del", "ins", "kbd", "code", "pre"})
+"""The tags of HTML that a Markdown text may hold (a word in angle brackets, "<Heavy>", is
+none of them)."""
+_FRAGMENT_TAG = re.compile(r"</?(?:" + "|".join(sorted(FRAGMENT_TAGS, key=len, reverse=True))
+                           + r")(?:\s[^<>]{0,300})?/?>", re.IGNORECASE)
 
 
 @dataclass
@@ -244,7 +270,7 @@ _RAW = frozenset({"script", "style"})
 """Elements whose text is no markup: their end tag alone ends them."""
 
 
-def _read(text: str) -> Reader:
+def _read(text: str, page: bool = True) -> Reader:
     """A page's tags, comments, declarations and scripts, read left to right in one pass,
     as browsers tolerate them (unclosed paragraphs and items, stray end tags, upper case, a
     "<" that opens no tag); each "<" costs a bounded stretch of the text (:data:`_TAG_LONGEST`),
@@ -311,6 +337,8 @@ def _read(text: str) -> Reader:
             k = bisect_right(holders, element.start)
             if k >= len(holders) or holders[k] >= element.end:
                 element.drop = SITE_REASON.format(tag="<form>")
+    if not page:
+        return reader  # (HTML inside a Markdown text: no template around it)
     counts = Counts(reader, text)
     links = Links(reader, counts)
     link_menus(reader, counts, links)
@@ -356,9 +384,14 @@ def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
 
 
 @lru_cache(maxsize=2)
-def parsed(text: str) -> tuple[Reader, list[tuple[int, int, str]]]:
+def parsed(text: str, page: bool = True) -> tuple[Reader, list[tuple[int, int, str]]]:
     """A page's tags and elements, and the spans left out whole: read once for the cleaning
     step and the headings both (the source and the text the step is given are one string
-    unless the page's lines end in "\\r\\n")."""
-    reader = _read(text)
+    unless the page's lines end in "\\r\\n"). Not ``page``: HTML inside a Markdown text
+    (:func:`has_fragments`), whose elements are left out only for what they are (a script,
+    a hidden part), never for where they stand."""
+    reader = _read(text, page)
+    if not page:
+        return reader, outermost([(e.start, e.end, e.drop) for e in reader.elements
+                                  if e.drop is not None])
     return reader, _drops(reader, len(text))

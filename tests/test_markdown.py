@@ -86,3 +86,46 @@ def test_a_chat_s_bold_headings_are_headings_of_its_lines() -> None:
     assert seg.layout == "lines"
     assert [s.title for s in seg.sections] == ["Паника", "Ужас"]
     assert "*" not in cleaned.text
+
+
+# -- HTML inside Markdown (data/markdown/real/SOURCES.tsv) ---------------------------------
+
+REAL = DATA / "real"
+
+
+def test_a_markdown_text_with_an_html_table_stays_markdown() -> None:
+    """However dense its tags, a text whose headings are marked with "#" is Markdown: its
+    table's rows are lines, its cells parted by spaces, its headings its own."""
+    text = ("# Оружие\n\nПрофили.\n\n<table>\n" + "".join(
+        f"<tr><td><p>{name}</p></td><td><p>{reach}\"</p></td></tr>\n"
+        for name, reach in [("Болтер", 24), ("Мельта", 12), ("Огнемёт", 8)] * 4)
+        + "</table>\n\n## Стрельба\n\nТекст.<br>Ещё строка.\n")
+    cleaned, seg = prepare(SourceText(name="x.md", path="x.md", text=text, encoding="utf-8",
+                                      system="wh40k6"))
+    assert [(s.title, s.parent) for s in seg.sections] == [("Оружие", None), ("Стрельба", 0)]
+    assert "\nБолтер 24\"\nМельта 12\"\n" in cleaned.text
+    assert "Текст.\nЕщё строка." in cleaned.text
+
+
+def test_a_readme_s_headings_written_in_html_are_headings_at_their_levels() -> None:
+    src = load_file(REAL / "perryshe_games_readme_rus.md").model_copy(
+        update={"system": "whfb8"})
+    cleaned, seg = prepare(src)
+    titles = {s.title: s for s in seg.sections}
+    parent = titles["Левый игрок"].parent  # (under "<h3>Commands for tennis</h3>", itself
+    # under "## Level 1. Room 2.")
+    assert parent is not None and titles["Другие команды"].parent == parent
+    assert "Commands for tennis" in (seg.sections[parent].title, *seg.sections[parent].aliases)
+    assert seg.sections[parent].parent == seg.sections.index(titles["Level 1. Room 2"])
+    assert "<h4" not in cleaned.text and "Вверх - sym != 'a'." in cleaned.text
+
+
+def test_a_documentation_page_s_table_anchors_and_code_in_markdown() -> None:
+    src = load_file(REAL / "azure_cosmos_request_units_zh_tw.md").model_copy(
+        update={"system": "whfb8"})
+    cleaned, seg = prepare(src)
+    assert [s.title for s in seg.sections][:3] == [
+        "Azure Cosmos DB 中的要求單位", "估計輸送量需求", "使用要求單位計算機"]
+    assert "\n1 KB 500 100 (500 * 1) + (100 * 5) = 1,000 RU/s\n" in cleaned.text
+    assert "<a name" not in cleaned.text and "<td" not in cleaned.text
+    assert "> db.sample.find()" in cleaned.text  # (a code block's line is its own)
