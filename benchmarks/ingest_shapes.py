@@ -89,6 +89,14 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         + f"</p>\n<ul><li>{words[i % len(words)]}</li><li>{words[(i + 1) % len(words)]}</li></ul>"
         + f"\n<nav><a href=\"/{i}\">Главная</a></nav>\n" for i in range(len(names)))
     page = f"<!DOCTYPE html>\n<html><head><title>Правила</title></head><body>{page_parts}"
+    # an old page laid out in a table, no HTML5 part and no class name: each part a row of a
+    # column of menu links beside the cell of its heading and text (:mod:`ingest.html_density`:
+    # the menus told by their links, the text by its paragraphs)
+    layout = "<html><head><title>Правила</title></head><body><table>" + "".join(
+        "<tr><td>" + "<br>".join(f"<a href=\"/{i}/{k}\">{words[(i + k) % len(words)]}</a>"
+                                 for k in range(6))
+        + f"</td><td><h3>{names[i % len(names)]}</h3><p>{paragraphs[i % len(paragraphs)]}</p>"
+        + "</td></tr>\n" for i in range(len(names))) + "</table></body></html>\n"
     # the same, every inline tag left open (an old page's "<font>" thousands deep), an end
     # tag of nothing open after each paragraph and a link whose quote never closes before
     # each list (the shapes on which the standard library's html.parser costs the square of
@@ -107,6 +115,7 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         "схема шагов": repeat(diagram),
         "веб-страница HTML": repeat(page),
         "HTML с незакрытыми тегами": repeat(unclosed),
+        "HTML в вёрстке таблицей": repeat(layout),
     }
 
 

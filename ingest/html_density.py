@@ -71,6 +71,10 @@ or a second rule in a block of its own (Readability asks the least score of ever
 beside the best, and a short rule's block scores as little as a sidebar's line: a rule lost
 costs more than a line of the template kept)."""
 SIBLING_LEAST = 10.0
+OUTSIDE_SHARE = 0.25
+"""The most of the scored paragraphs' words that may stand outside the blocks found to hold
+the text: more, and the page is not one text in one block, and nothing is left out by its
+paragraphs."""
 MAIN_REASON = "вне основного текста страницы (<{tag}>: здесь абзацы текста)"
 
 
@@ -107,7 +111,11 @@ class Counts:
 
     def words(self, e: Element) -> int:
         """The words inside an element (between its tags)."""
-        return self._before(self._words, e.inner_end, 0) - self._before(self._words, e.inner, 0)
+        return self.words_between(e.inner, e.inner_end)
+
+    def words_between(self, start: int, end: int) -> int:
+        """The words between two offsets at tags' edges."""
+        return self._before(self._words, end, 0) - self._before(self._words, start, 0)
 
     def commas(self, e: Element) -> int:
         """The commas of the text inside an element."""
@@ -130,8 +138,12 @@ class Links:
 
     def inside(self, e: Element) -> tuple[int, int]:
         """How many links an element holds, and their words."""
-        lo = bisect_right(self._starts, e.inner - 1)
-        hi = bisect_right(self._starts, e.inner_end - 1)
+        return self.between(e.inner, e.inner_end)
+
+    def between(self, start: int, end: int) -> tuple[int, int]:
+        """How many links start between two offsets, and their words."""
+        lo = bisect_right(self._starts, start - 1)
+        hi = bisect_right(self._starts, end - 1)
         return hi - lo, self._words[hi] - self._words[lo]
 
 
@@ -189,12 +201,14 @@ def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
     the text's cell)."""
     score: dict[int, float] = {}
     by_id = {id(e): e for e in reader.elements}
+    paragraphs: list[tuple[int, int, str]] = []  # the scored paragraphs' spans
     for e in reader.elements:
         if e.tag not in SCORED or e.drop is not None or e.parent is None:
             continue
         words = counts.words(e)
         if words < PARAGRAPH_LEAST:
             continue
+        paragraphs.append((e.start, e.end, ""))
         points = 1 + (counts.commas(e) + 1) + min(words // 100, 3)
         for level, above in enumerate(_ancestors(e, ANCESTORS)):
             if above.tag == "html" or above.drop is not None:
@@ -213,11 +227,13 @@ def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
     if not final:
         return []
     best = by_id[max(final, key=lambda k: (final[k], -by_id[k].start))]
+    score_of_best = final[id(best)]
+    best = _table_of_rows(best, final, reader)
     if best.tag == "body":
         return []  # the page's paragraphs stand in its body: no block of it is the template
     kept = [best]
     if best.parent is not None:
-        share, fewest = final[id(best)] * SIBLING_SHARE, counts.words(best) * SIBLING_SHARE
+        share, fewest = score_of_best * SIBLING_SHARE, counts.words(best) * SIBLING_SHARE
         kept = [e for e in reader.elements if e.parent is best.parent and e.drop is None and (
             e is best or final.get(id(e), -1.0) >= share
             and (final[id(e)] >= SIBLING_LEAST or counts.words(e) >= fewest)
@@ -227,7 +243,47 @@ def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
     if title is not None and not any(e.start <= title.start < e.end for e in kept):
         common = _common(best, title)
         kept = [] if common is None or common.tag in ("html", "body") else [common]
+    # the paragraphs' words outside links must be few outside: a text whose parts stand in
+    # blocks apart (a page set in two tables one under the other) is not cut to one of them
+    outside = total = 0
+    ordered = sorted((e.start, e.end) for e in kept)
+    kept_starts = [a for a, _ in ordered]
+    for a, b, _ in outermost_spans(paragraphs):
+        n = counts.words_between(a, b) - links.between(a, b)[1]  # (a menu's line: none)
+        total += n
+        k = bisect_right(kept_starts, a) - 1
+        if k < 0 or a >= ordered[k][1]:
+            outside += n
+    if kept and outside > OUTSIDE_SHARE * total:
+        return []
     return kept
+
+
+def _table_of_rows(best: Element, final: dict[int, float], reader: Reader) -> Element:
+    """The block holding the page's text when the best is a table's cell: the cell, when it
+    is the one cell of its table that scores outside its own row (an old page's layout: a row
+    of a menu's column, the text's cell and a sidebar); the table, when other rows' cells
+    score too (a glossary set as a table, a rule a row) or the table is a data table."""
+    if best.tag not in ("td", "th"):
+        return best
+    table = next((a for a in _ancestors(best, ANCESTORS) if a.tag == "table"), None)
+    if table is None:
+        return best
+    row = best.parent
+    if any(e.tag in ("td", "th") and id(e) in final and e.parent is not row
+           and table.start < e.start < table.end for e in reader.elements) \
+            or (table.start, table.end) in set(data_tables(reader)):
+        return table
+    return best
+
+
+def outermost_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The spans no earlier or longer one holds, in order."""
+    out: list[tuple[int, int, str]] = []
+    for span in sorted(spans, key=lambda x: (x[0], -x[1])):
+        if not out or span[0] >= out[-1][1]:
+            out.append(span)
+    return out
 
 
 def _plain_sentences(e: Element, counts: Counts, links: Links) -> bool:
