@@ -40,6 +40,10 @@ like the text by its names (it drops such a block at 0.2 already, and one that l
 the text at 0.5)."""
 LINKS_MIN = 3
 """Links to other pages a block must hold to be a menu by its links."""
+MENU_TEXT = 50
+"""The most words (non-space characters) outside its links a menu holds: its label ("Меню",
+"Разделы"), its separators, a copyright line. A block with more holds a text beside its links
+(a rule and the list of the rules it names) and stays, however many its links."""
 LINK_LONGEST = 150
 """The most words (non-space characters) of a link that a menu's link holds: a longer one
 (an ``<a>`` never closed, running over the text) is no menu's."""
@@ -72,9 +76,9 @@ beside the best, and a short rule's block scores as little as a sidebar's line: 
 costs more than a line of the template kept)."""
 SIBLING_LEAST = 10.0
 OUTSIDE_SHARE = 0.25
-"""The most of the scored paragraphs' words that may stand outside the blocks found to hold
-the text: more, and the page is not one text in one block, and nothing is left out by its
-paragraphs."""
+"""The most of the page's words (outside links and the parts already left out) that may
+stand outside the blocks found to hold the text: more, and the page is not one text in one
+block, and nothing is left out by its paragraphs."""
 MAIN_REASON = "вне основного текста страницы (<{tag}>: здесь абзацы текста)"
 
 
@@ -153,7 +157,8 @@ def link_menus(reader: Reader, counts: Counts, links: Links) -> None:
     pages, a footer's links, whatever the site names them.
 
     A link to a place on the page itself ("#fear": a contents list) is no menu's link. A block
-    that holds the page's main part or its main headings (:data:`PAGE_HOLDERS`) stays, and so
+    with a text outside its links (:data:`MENU_TEXT`), or that holds the page's main part or
+    its main headings (:data:`PAGE_HOLDERS`), stays, and so
     do a data table and its cells (:func:`data_tables`: a profile table's weapons may be
     links). Inside ``<main>``, ``<article>`` or ``<section>`` nothing is dropped by its links
     (a list of the rules a page names may be links)."""
@@ -171,7 +176,8 @@ def link_menus(reader: Reader, counts: Counts, links: Links) -> None:
         if n < LINKS_MIN:
             continue
         total = counts.words(e)
-        if total and linked > LINK_DENSITY * total and not _holds(holders, e):
+        if total and linked > LINK_DENSITY * total and total - linked < MENU_TEXT \
+                and not _holds(holders, e):
             e.drop = LINKS_REASON.format(tag=e.tag)
 
 
@@ -201,14 +207,12 @@ def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
     the text's cell)."""
     score: dict[int, float] = {}
     by_id = {id(e): e for e in reader.elements}
-    paragraphs: list[tuple[int, int, str]] = []  # the scored paragraphs' spans
     for e in reader.elements:
         if e.tag not in SCORED or e.drop is not None or e.parent is None:
             continue
         words = counts.words(e)
         if words < PARAGRAPH_LEAST:
             continue
-        paragraphs.append((e.start, e.end, ""))
         points = 1 + (counts.commas(e) + 1) + min(words // 100, 3)
         for level, above in enumerate(_ancestors(e, ANCESTORS)):
             if above.tag == "html" or above.drop is not None:
@@ -238,25 +242,38 @@ def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
             e is best or final.get(id(e), -1.0) >= share
             and (final[id(e)] >= SIBLING_LEAST or counts.words(e) >= fewest)
             or e.tag in _HEADINGS or _plain_sentences(e, counts, links))]
+    if best.parent is not None and _bare_sentences(best.parent, reader, counts):
+        # sentences standing bare in the block around (a rule's "… бросая 2D6.<br>" in the
+        # page's body beside blocks of others): that block is the text
+        if best.parent.tag in ("html", "body"):
+            return []
+        kept = [best.parent]
     title = next((e for e in reader.elements if e.tag == "h1" and e.drop is None), None) or \
         next((e for e in reader.elements if e.tag == "h2" and e.drop is None), None)
     if title is not None and not any(e.start <= title.start < e.end for e in kept):
         common = _common(best, title)
         kept = [] if common is None or common.tag in ("html", "body") else [common]
-    # the paragraphs' words outside links must be few outside: a text whose parts stand in
-    # blocks apart (a page set in two tables one under the other) is not cut to one of them
-    outside = total = 0
-    ordered = sorted((e.start, e.end) for e in kept)
-    kept_starts = [a for a, _ in ordered]
-    for a, b, _ in outermost_spans(paragraphs):
-        n = counts.words_between(a, b) - links.between(a, b)[1]  # (a menu's line: none)
-        total += n
-        k = bisect_right(kept_starts, a) - 1
-        if k < 0 or a >= ordered[k][1]:
-            outside += n
-    if kept and outside > OUTSIDE_SHARE * total:
+    # the words outside links and outside the blocks found must be few: a text whose parts
+    # stand apart (a page set in two tables one under the other, a rule's sentence standing
+    # in the page's body beside a block of others) is not cut to one of them
+    if kept and _outside_words(reader, counts, links, kept) > OUTSIDE_SHARE * sum(
+            counts.words(e) - links.inside(e)[1] for e in kept) / (1 - OUTSIDE_SHARE):
         return []
     return kept
+
+
+def _outside_words(reader: Reader, counts: Counts, links: Links, kept: list[Element]) -> int:
+    """The words outside links standing outside the blocks ``kept`` and outside the parts
+    already left out (the head, a menu)."""
+    spans = outermost_spans([(e.start, e.end, "") for e in kept]
+                            + [(e.start, e.end, "") for e in reader.elements
+                               if e.drop is not None and e.end > e.start])
+    out, pos = 0, 0
+    for a, b, _ in [*spans, (len(counts.text), len(counts.text), "")]:
+        if a > pos:
+            out += counts.words_between(pos, a) - links.between(pos, a)[1]
+        pos = max(pos, b)
+    return out
 
 
 def _table_of_rows(best: Element, final: dict[int, float], reader: Reader) -> Element:
@@ -284,6 +301,20 @@ def outermost_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, s
         if not out or span[0] >= out[-1][1]:
             out.append(span)
     return out
+
+
+def _bare_sentences(block: Element, reader: Reader, counts: Counts) -> bool:
+    """Whether a block holds a sentence of its own, outside the elements inside it (text
+    parted by line breaks, as an old page writes it)."""
+    children = sorted((e.start, e.end) for e in reader.elements
+                      if e.parent is block and e.end > e.start)
+    pos = block.inner
+    for a, b in [*children, (block.inner_end, block.inner_end)]:
+        if a > pos and counts.words_between(pos, a) >= PARAGRAPH_LEAST \
+                and _SENTENCE_END.search(counts.text, pos, a) is not None:
+            return True
+        pos = max(pos, b)
+    return False
 
 
 def _plain_sentences(e: Element, counts: Counts, links: Links) -> bool:

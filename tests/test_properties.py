@@ -376,6 +376,53 @@ def test_any_web_page(text: str, work: Path) -> None:
     store.loads(store.dumps(build(load([work / "page.html"], system="whfb8")).kb))
 
 
+_RULE = "Правило {n}: модель, стоящая рядом с врагом, проходит тест на Лидерство, бросая 2D6."
+_MENU = st.integers(3, 8).map(lambda k: "<br>".join(
+    f"<a href=\"/{i}\">Раздел {i}</a>" for i in range(k)))
+_TEMPLATE = st.sampled_from(["Дополнительно", "<b>Клуб «Молот»</b>", "Счётчик: 123",
+                             "<a href=\"/\">Главная</a> | <a href=\"/f\">Форум</a> | "
+                             "<a href=\"/m\">Карта сайта</a>"]) | _MENU
+_RULE_SHAPES = ["<p>{r}</p>", "{r}<br>", "<div><h3>Имя {n}</h3><p>{r}</p></div>",
+                "<li>{r}</li>", "<tr><td>Имя {n}</td><td><p>{r}</p></td></tr>",
+                "<blockquote>{r}</blockquote>",
+                "<p>{r} См. <a href=\"/a\">Страх</a>, <a href=\"/b\">Ужас</a>, "
+                "<a href=\"/c\">Панику</a>, <a href=\"/d\">Бегство</a>.</p>",
+                "<font size=2>{r}</font><br>", "<dl><dt>Имя {n}</dt><dd>{r}</dd></dl>",
+                "<div>{r}</div>"]
+_LAYOUTS = ["{t1}{text}{t2}", "<div>{t1}</div><div>{text}</div><div>{t2}</div>",
+            "<table><tr><td>{t1}</td><td>{text}</td><td>{t2}</td></tr></table>",
+            "<table><tr><td colspan=2>{t1}</td></tr><tr><td>{t2}</td><td>{text}</td></tr></table>",
+            "<div>{t1}<div><div>{text}</div></div></div><div>{t2}</div>",
+            "<table><tr><td>{t1}</td></tr></table><table><tr><td>{text}</td><td>{t2}</td></tr>"
+            "</table>",
+            "<center>{t1}<table><tr><td>{text}</td></tr></table>{t2}</center>",
+            "<div><div>{t1}</div><div><p>Вступление: текст главы, в нём есть слова и запятые."
+            "</p></div><div>{text}</div></div><div>{t2}</div>"]
+
+
+@PROPERTY
+@given(shapes=st.lists(st.sampled_from(_RULE_SHAPES), min_size=1, max_size=6),
+       layout=st.sampled_from(_LAYOUTS), t1=_TEMPLATE, t2=_TEMPLATE,
+       title=st.booleans())
+def test_a_page_s_rules_are_never_left_out_as_its_template(
+        shapes: list[str], layout: str, t1: str, t2: str, title: bool) -> None:
+    """However a page lays its template out around its text (menus of links, labels, a
+    site's name; in divisions, a table's columns or rows), each rule of its text stays: the
+    menus told by their links and the text's block by its paragraphs leave no rule out."""
+    from ingest.clean import apply_edits, identity_offsets
+    from ingest.clean_html import html
+
+    rows = [shape.format(r=_RULE.format(n=n), n=n) for n, shape in enumerate(shapes)]
+    body = "".join(f"<ul>{row}</ul>" if row.startswith("<li>") else
+                   f"<table>{row}</table>" if row.startswith("<tr>") else row for row in rows)
+    text = ("<h1>Психология</h1>" if title else "") + body
+    page = f"<html><body>{layout.format(t1=t1, t2=t2, text=text)}</body></html>"
+    cleaned = apply_edits(page, identity_offsets(len(page) + 1), html(page), page)[0]
+    flat = " ".join(cleaned.split())
+    for n in range(len(shapes)):
+        assert _RULE.format(n=n) in flat, (n, page)
+
+
 # --- through the command line ---------------------------------------------------------------
 
 
