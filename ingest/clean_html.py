@@ -70,6 +70,7 @@ _NEWLINE_SPACE = re.compile(r"\s*\n\s*")
 
 
 _TABLE_BLOCKS = frozenset({"table", "thead", "tbody", "tfoot"})
+_PIPE_ROW = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)
 _CODE_BLOCK = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ ]{0,3}\1[ \t]*$|\Z)",
                          re.MULTILINE | re.DOTALL)
 _CODE_SPAN = re.compile(r"(`+)(?=[^`\n])[^\n]*?[^`\n]\1(?!`)")
@@ -120,7 +121,9 @@ def html(text: str) -> list[Edit]:
     # a Markdown text's own lines stand outside its HTML's blocks: their line breaks stay
     blocks = _Spans([(e.inner, e.inner_end) for e in reader.elements
                      if e.tag in _PARAGRAPH | _LINE | _CELL]) if not page else None
-    cells = _Spans(data_tables(reader))
+    cells = _Spans(data_tables(reader) + ([] if page else [
+        m.span() for m in _PIPE_ROW.finditer(text)]))  # (a Markdown table's row: its "<br>"
+    # parts a cell's lines, not the row)
 
     def in_pre(at: int) -> bool:
         k = bisect_right(pre_starts, at) - 1

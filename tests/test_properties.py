@@ -423,6 +423,37 @@ def test_a_page_s_rules_are_never_left_out_as_its_template(
         assert _RULE.format(n=n) in flat, (n, page)
 
 
+_MD_BLOCKS = ["## Правило {n}\n\n{r}\n", "<h3>Правило {n}</h3>\n{r}\n",
+              "## Правило {n}\n\n{r}<br>Ещё строка {n}.\n",
+              "## Правило {n}\n\n<table>\n<tr><td><p>{r}</p></td><td>24\"</td></tr>\n</table>\n",
+              "## Правило {n}\n\n| Оружие | Правило |\n| --- | --- |\n"
+              "| Болтер {n} | {r}<br>ещё |\n",
+              "## Правило {n}\n\n```\n<b>код</b>\n```\n\n{r}\n",
+              "## Правило {n}\n\n> {r}\n\n<details><summary>Пример</summary>Пример {n}."
+              "</details>\n"]
+
+
+@PROPERTY
+@given(blocks=st.lists(st.sampled_from(_MD_BLOCKS), min_size=1, max_size=6))
+def test_a_markdown_text_s_headings_and_sentences_stay_whatever_html_it_holds(
+        blocks: list[str]) -> None:
+    """A text in Markdown holding HTML of its own (tables, line breaks, headings written in
+    HTML, details) keeps every heading as a section and every rule's sentence."""
+    from ingest.build import prepare
+    from ingest.models import SourceText
+
+    text = "# Психология\n\n" + "\n".join(
+        block.format(n=n, r=_RULE.format(n=n)) for n, block in enumerate(blocks))
+    cleaned, seg = prepare(SourceText(name="x.md", path="x.md", text=text, encoding="utf-8",
+                                      system="whfb8"))
+    titles = [section.title for section in seg.sections]
+    flat = " ".join(cleaned.text.split())
+    for n in range(len(blocks)):
+        assert f"Правило {n}" in titles, (n, text, titles)
+        assert _RULE.format(n=n) in flat or _RULE.format(n=n).rstrip(".") in flat, (n, text)
+    assert "<" not in flat.replace("<b>код</b>", ""), flat
+
+
 # --- through the command line ---------------------------------------------------------------
 
 
