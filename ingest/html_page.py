@@ -13,10 +13,12 @@ the page's ``<header>`` and ``<footer>`` (an article's own stay); ARIA's roles o
 parts; forms (unless the page is built inside one), controls and hidden parts; the class and
 id names of menus, sidebars, breadcrumbs and comment blocks that Mozilla's Readability passes
 over, of what a print style hides, of adverts, of MediaWiki's boxes and a forum's parts around
-its posts; everything outside the page's ``<main>`` or its ``<article>`` elements; and, on a
-page that marks neither, a block whose words are mostly links to other pages, whatever the
-site names it (Readability's link density: an old page's table cell of menu links, a footer's
-row of them; :func:`_link_menus`).
+its posts; everything outside the page's ``<main>`` or its ``<article>`` elements; and,
+whatever the site names them, a block whose words are mostly links to other pages (an old
+page's table cell of menu links, a footer's row of them) and, on a page that marks no main
+part, what lies outside the block its paragraphs stand in (Readability's link density and
+content score: :mod:`ingest.html_density`). HTML inside a Markdown text
+(:func:`has_fragments`) is markup inside it, none of it a template.
 """
 
 from __future__ import annotations
