@@ -41,7 +41,7 @@ from functools import lru_cache
 from html import unescape
 
 from ingest.clean_edits import applied
-from ingest.clean_markdown import Heading, Structure
+from ingest.clean_markdown import Heading, Structure, is_markdown
 from ingest.html_density import data_tables
 from ingest.html_page import (
     ANY_TAG,
@@ -51,6 +51,7 @@ from ingest.html_page import (
     Reader,
     has_fragments,
     is_html,
+    leftover_tags,
     outermost,
     parsed,
 )
@@ -110,10 +111,14 @@ def html(text: str) -> list[Edit]:
     pieces += [(t.start, t.end, MARKUP_REASON) for t in reader.tags
                if page or t.tag in FRAGMENT_TAGS]
     pieces += [(s, e, MARKUP_REASON) for s, e in reader.other]
-    if not page:  # (HTML inside Markdown: a code block's or span's tags are its words)
+    if not page:  # (HTML inside Markdown: a code block's or span's tags are its words; in
+        # another text, only the markup's leftovers are tags)
         code = _Spans([m.span() for pattern in (_CODE_BLOCK, _CODE_SPAN)
                        for m in pattern.finditer(text)])
         pieces = [piece for piece in pieces if not code.holds(piece[0])]
+        if not is_markdown(text):
+            tags = leftover_tags(text)
+            pieces = [piece for piece in pieces if piece[0] in tags]
     pieces = outermost(pieces)
     tag_at = {t.start: t for t in reader.tags}
     pre = _pre(reader)

@@ -103,7 +103,7 @@ page) closes nothing, so a tag costs the same however many stand open."""
 def is_html(text: str) -> bool:
     """Whether a text is a web page's markup rather than its text: it opens as an HTML
     document does, or it is dense with tags (a fragment of one). A text quoting a tag or two
-    ("<b>", a forum's leftover "<br>") is text.
+    ("<b>", a forum's leftover "<br>") is text, its leftovers read by :func:`has_fragments`.
 
     >>> is_html("<!DOCTYPE html><html><body><p>Паника</p></body></html>")
     True
@@ -118,17 +118,46 @@ def is_html(text: str) -> bool:
 
 
 def has_fragments(text: str) -> bool:
-    """Whether a text written in Markdown (:func:`ingest.clean_markdown.is_markdown`) holds
-    HTML of its own: Markdown lets a text write a table, a line break or a bold run in HTML,
-    and a profile table is often so written. Such a text is Markdown, its HTML read as
-    markup inside it (:func:`ingest.clean_html.html`), however dense its tags.
+    """Whether a text that is no web page holds HTML of its own, to be read as markup inside
+    it (:func:`ingest.clean_html.html`), its own lines kept:
+
+    * a text written in Markdown (:func:`ingest.clean_markdown.is_markdown`), however dense
+      its tags: Markdown lets a text write a table, a line break or a bold run in HTML, and a
+      profile table is often so written;
+    * a text copied with the markup's leftovers: a line break ("<br>", "<br />") or an
+      inline tag closed around words ("<b>Паника</b>") of a forum's post or a database's
+      field. A tag named in prose ("Тег <b> делает текст жирным.") is none.
 
     >>> has_fragments("## Оружие\\n\\n<table><tr><td>Болтер</td><td>24\\"</td></tr></table>")
     True
-    >>> has_fragments("## Оружие\\n\\nТег `<b>` не нужен."), has_fragments("<b>Ужас</b>")
-    (True, False)
+    >>> has_fragments("Паника.<br>Если провалит — бежит."), has_fragments("<b>Ужас</b> и страх")
+    (True, True)
+    >>> has_fragments("Тег <b> делает текст жирным."), has_fragments("Пушка <Heavy 3>.")
+    (False, False)
     """
-    return _FRAGMENT_TAG.search(text) is not None and not is_html(text) and is_markdown(text)
+    return _FRAGMENT_TAG.search(text) is not None and not is_html(text) and (
+        _LEFTOVER.search(text) is not None or is_markdown(text))
+
+
+_LEFTOVER = re.compile(
+    r"(?<!\s)<br\s*/?>|<br\s*/?>(?!\s)|<br\s*/>"
+    r"|(<(b|i|u|s|em|strong|p|sup|sub|font|span|small|big)(?:\s[^<>]{0,200})?>)"
+    r"[^<>\n]{1,500}(</\2>)", re.IGNORECASE)
+"""A line break not set apart by spaces as a word is ("тест.<br>Если", "<br />"), or an
+inline tag closed around words: the markup's leftovers in a text."""
+
+
+def leftover_tags(text: str) -> set[int]:
+    """Where the markup's leftovers in a text that is neither a page nor Markdown start
+    (:data:`_LEFTOVER`: its line breaks, and both tags of an inline tag closed around words):
+    the only tags such a text holds; any other ("Тег <i> пишут …") is words."""
+    starts: set[int] = set()
+    for m in _LEFTOVER.finditer(text):
+        if m.group(1) is None:
+            starts.add(m.start())
+        else:
+            starts.update((m.start(1), m.start(3)))
+    return starts
 
 
 FRAGMENT_TAGS = frozenset({
