@@ -42,7 +42,7 @@ from html import unescape
 
 from ingest.clean_edits import applied
 from ingest.clean_markdown import Heading, Structure, is_markdown
-from ingest.html_density import data_tables
+from ingest.html_density import data_tables, outermost
 from ingest.html_page import (
     ANY_TAG,
     FRAGMENT_TAGS,
@@ -52,7 +52,6 @@ from ingest.html_page import (
     has_fragments,
     is_html,
     leftover_tags,
-    outermost,
     parsed,
 )
 from ingest.models import Edit

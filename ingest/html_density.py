@@ -265,7 +265,7 @@ def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:
 def _outside_words(reader: Reader, counts: Counts, links: Links, kept: list[Element]) -> int:
     """The words outside links standing outside the blocks ``kept`` and outside the parts
     already left out (the head, a menu)."""
-    spans = outermost_spans([(e.start, e.end, "") for e in kept]
+    spans = outermost([(e.start, e.end, "") for e in kept]
                             + [(e.start, e.end, "") for e in reader.elements
                                if e.drop is not None and e.end > e.start])
     out, pos = 0, 0
@@ -294,11 +294,13 @@ def _table_of_rows(best: Element, final: dict[int, float], reader: Reader) -> El
     return best
 
 
-def outermost_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The spans no earlier or longer one holds, in order."""
+def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The spans (start, end, why) that no earlier or longer one holds, in order, none empty."""
     out: list[tuple[int, int, str]] = []
-    for span in sorted(spans, key=lambda x: (x[0], -x[1])):
-        if not out or span[0] >= out[-1][1]:
+    for span in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if out and span[0] < out[-1][1]:
+            continue
+        if span[1] > span[0]:
             out.append(span)
     return out
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.clean_markdown import is_markdown
-from ingest.html_density import MAIN_REASON, Counts, Links, link_menus, main_part
+from ingest.html_density import MAIN_REASON, Counts, Links, link_menus, main_part, outermost
 
 MARKUP_REASON = "разметка HTML"
 HEAD_REASON = "служебная часть страницы HTML (заголовок документа, скрипты, стили)"
@@ -401,17 +401,6 @@ def _drops(reader: Reader, size: int) -> list[tuple[int, int, str]]:
         if pos < size:
             spans.append((pos, size, reason))
     return outermost(spans)
-
-
-def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The spans (start, end, why) that no earlier or longer one holds, in order, none empty."""
-    out: list[tuple[int, int, str]] = []
-    for span in sorted(spans, key=lambda s: (s[0], -s[1])):
-        if out and span[0] < out[-1][1]:
-            continue
-        if span[1] > span[0]:
-            out.append(span)
-    return out
 
 
 @lru_cache(maxsize=2)
