@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -102,16 +102,18 @@ class Counts:
             self._commas.append(commas)
             pos = max(pos, b)
 
-    def _before(self, sums: list[int], at: int, count: int) -> int:
+    def _before(self, sums: list[int], at: int, measure: Callable[[int, int], int]) -> int:
         k = bisect_right(self._starts, at) - 1
         if k < 0:
-            return self._count(0, at, count)
+            return measure(0, at)
         end = self._ends[k]
-        return sums[k] + (self._count(end, at, count) if at > end else 0)
+        return sums[k] + (measure(end, at) if at > end else 0)
 
-    def _count(self, start: int, end: int, count: int) -> int:
-        return _nonspace(self.text, start, end) if count == 0 else \
-            self.text.count(",", start, end)
+    def _nonspace(self, start: int, end: int) -> int:
+        return _nonspace(self.text, start, end)
+
+    def _commas_in(self, start: int, end: int) -> int:
+        return self.text.count(",", start, end)
 
     def words(self, e: Element) -> int:
         """The words inside an element (between its tags)."""
@@ -119,12 +121,13 @@ class Counts:
 
     def words_between(self, start: int, end: int) -> int:
         """The words between two offsets at tags' edges."""
-        return self._before(self._words, end, 0) - self._before(self._words, start, 0)
+        return (self._before(self._words, end, self._nonspace)
+                - self._before(self._words, start, self._nonspace))
 
     def commas(self, e: Element) -> int:
         """The commas of the text inside an element."""
-        return (self._before(self._commas, e.inner_end, 1)
-                - self._before(self._commas, e.inner, 1))
+        return (self._before(self._commas, e.inner_end, self._commas_in)
+                - self._before(self._commas, e.inner, self._commas_in))
 
 
 class Links:
@@ -185,13 +188,16 @@ def data_tables(reader: Reader) -> list[tuple[int, int]]:
     """The spans of the page's data tables, in order: a table that holds no table and has a
     header cell, a head or a caption, or more than ten cells (Readability's test of a table
     that lays out data, not the page: a table of the page's layout holds a few cells, each a
-    column of the page, and often tables inside them)."""
-    tables, heads = _starts(reader.elements, {"table"}), \
-        _starts(reader.elements, {"th", "thead", "caption"})
-    cells = _starts(reader.elements, {"td", "th"})
-    return [(e.start, e.end) for e in reader.elements
-            if e.tag == "table" and e.end > e.start and not _count(tables, e)
-            and (_count(heads, e) or _count(cells, e) > 10)]
+    column of the page, and often tables inside them). Found once a page (kept on its
+    reader)."""
+    if reader.data_tables is None:
+        tables, heads = _starts(reader.elements, {"table"}), \
+            _starts(reader.elements, {"th", "thead", "caption"})
+        cells = _starts(reader.elements, {"td", "th"})
+        reader.data_tables = [(e.start, e.end) for e in reader.elements
+                              if e.tag == "table" and e.end > e.start and not _count(tables, e)
+                              and (_count(heads, e) or _count(cells, e) > 10)]
+    return reader.data_tables
 
 
 def main_part(reader: Reader, counts: Counts, links: Links) -> list[Element]:

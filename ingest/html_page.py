@@ -210,6 +210,7 @@ class Reader:
         self.counters: list[int] = []  # an ordered list's items so far, per open list
         self.content: list[Element] = []  # on a page that marks no main part, the blocks
         # holding its text by where its paragraphs stand (ingest.html_density.main_part)
+        self.data_tables: list[tuple[int, int]] | None = None  # (ingest.html_density)
 
     def _drop(self, tag: str, attrs: dict[str, str]) -> str | None:
         if tag in _HEAD:

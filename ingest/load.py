@@ -364,8 +364,6 @@ def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
     return text, encoding
 
 
-
-
 def _decode_declared(data: bytes, where: str) -> tuple[str, str] | None:
     """A web page's text in the charset its ``<meta>`` declares (an old Russian site's
     "koi8-r" or "windows-1251"), or None for a text that is no web page or declares none."""

@@ -65,6 +65,16 @@ class Part:
             pos += (b - a) + 2  # pieces are joined by "\n\n"
         return self.pieces[-1][1] if self.pieces else 0
 
+    def local_at(self, cleaned_at: int) -> int | None:
+        """Where a cleaned offset stands in :attr:`text` (the inverse of the map above), or
+        None when it is in none of the pieces."""
+        pos = 0
+        for a, b in self.pieces:
+            if a <= cleaned_at < b:
+                return pos + cleaned_at - a
+            pos += (b - a) + 2
+        return None
+
 
 class Resolver:
     """The nodes and edges built from the parts of one system (:class:`SystemResolver` fills

@@ -143,7 +143,7 @@ def _links(p: Part) -> list[ex.Mention]:
     <a href="#fear">страх</a>" names «Страх», a link to the site's start page nothing."""
     out = []
     for start, end in p.section.links:
-        local = _local(p, start)
+        local = p.local_at(start)
         if local is None:
             continue
         raw = " ".join(p.text[local:local + end - start].split())
@@ -151,17 +151,6 @@ def _links(p: Part) -> list[ex.Mention]:
             out.append(ex.Mention("cue_lower", raw, ex.capitalize(raw),
                                   (local, local + end - start), ex.sentence_of(p.text, local)))
     return out
-
-
-def _local(p: Part, cleaned_at: int) -> int | None:
-    """Where a cleaned offset stands in the part's text (its pieces joined by blank lines),
-    or None when it is in none of them."""
-    pos = 0
-    for a, b in p.pieces:
-        if a <= cleaned_at < b:
-            return pos + cleaned_at - a
-        pos += (b - a) + 2
-    return None
 
 
 def _namesake(r: SystemResolver, p: Part, target: str) -> bool:
