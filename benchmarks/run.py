@@ -64,6 +64,30 @@ def best_of(n: int, fn) -> float:  # type: ignore[no-untyped-def]
     return min(times)
 
 
+def _pdf_row() -> tuple[str, str, str]:
+    """Pages a second of a real PDF read and built (``tests/data/pdf/real/libtasn1.pdf``, a
+    manual of 36 pages): the PDF's text layer and type sizes (pdfminer.six's layout analysis)
+    cost most of it. CPU time, the best of three."""
+    import io
+
+    from pdfminer.pdfpage import PDFPage
+
+    from ingest.models import SourceText
+    from ingest.pdf_text import pdf_text
+
+    data = (ROOT / "tests" / "data" / "pdf" / "real" / "libtasn1.pdf").read_bytes()
+    pages = sum(1 for _ in PDFPage.get_pages(io.BytesIO(data)))
+    best = float("inf")
+    for _ in range(3):
+        t = time.process_time()
+        text = pdf_text(data)
+        build([SourceText(name="libtasn1.pdf", path="libtasn1.pdf", text=text, encoding="pdf",
+                          system="whfb8")])
+        best = min(best, time.process_time() - t)
+    return (f"ingest PDF (руководство, {pages} страниц, {len(data) / 1e6:.2f} МБ)",
+            f"{pages / best:.0f} стр/с", "—")
+
+
 def main() -> None:
     corpus = corpus_dir()
     rows: list[tuple[str, str, str]] = []
@@ -98,6 +122,7 @@ def main() -> None:
         rows.append((f"ingest {total / 1e6:.1f} МБ (повторённый корпус, один процесс; "
                      f"лучшая из {BIG_ROUNDS})", f"{total / 1e6 / t_one:.2f} МБ/с", "—"))
         rows.extend(ingest_shapes.rows())  # one huge line, 100,000 short lines, no headings
+        rows.append(_pdf_row())
 
         kb = build(load([corpus])).kb
         path = Path(tmp) / "kb.json"

@@ -34,13 +34,15 @@ from ingest.clean_html import page_text, title_and_text, visible_text
 from ingest.detect import model as detect_model
 from ingest.html_page import is_html
 from ingest.models import SourceText, SystemSource
+from ingest.pdf_text import SUFFIX as PDF_SUFFIX
+from ingest.pdf_text import PdfError, pdf_text
 from ingest.pool import in_order
 from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES
 from ingest.web_archive import WebArchiveError, declared_charset, web_archive_page
 from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
-TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES)
+TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX)
 CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
 EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
             "с BOM")
@@ -95,7 +97,7 @@ def load(
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
-    A folder gives all its ``*.txt``, ``*.md``, ``*.html`` and ``*.mht`` files except
+    A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht`` and ``*.pdf`` files except
     ``README.md``, sorted by name, then those of the folders inside it (hidden ones and the
     folder a browser saves beside a page left out), each with its own ``corpus.toml``.
 
@@ -174,8 +176,8 @@ def load(
         if isinstance(config, _CorpusConfig):
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
-                               f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht); "
-                               "проверьте имя"))
+                               f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
+                               "*.pdf); проверьте имя"))
     return _detected(texts, jobs)
 
 
@@ -200,7 +202,7 @@ def _files_of(path: Path) -> list[Path]:
         files = _texts_below(path)
         if not files:
             raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, "
-                            "*.html или *.mht)")
+                            "*.html, *.mht или *.pdf)")
         return files
     if path.is_file():
         return [path]
@@ -239,8 +241,8 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 
 
 def text_files(folder: Path) -> list[Path]:
-    """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm`` and web archives
-    (``*.mht``/``*.mhtml``) except ``README.md`` and hidden files, sorted by name."""
+    """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
+    (``*.mht``/``*.mhtml``) and PDFs except ``README.md`` and hidden files, sorted by name."""
     return sorted(
         (
             p
@@ -272,6 +274,11 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         raise LoadError(f"{path}: файл не читается ({os_reason(exc)})") from exc
     if path.suffix.lower() in ARCHIVE_SUFFIXES:  # a web page saved as one file
         text, encoding = _archived_page(data, path)
+    elif path.suffix.lower() == PDF_SUFFIX:  # a book's PDF: its text layer, headings marked
+        try:
+            text, encoding = pdf_text(data), "pdf"
+        except PdfError as exc:
+            raise LoadError(f"{path}: {exc}") from exc
     else:
         text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None

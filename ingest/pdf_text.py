@@ -1,0 +1,356 @@
+"""A rulebook saved as PDF: its text layer, with the headings its type sizes show.
+
+A book's PDF sets its headings in a larger type than its text, or in bold on a line of their
+own; a copy of its text (what a PDF viewer copies, what ``pdftotext`` gives) keeps the words and
+loses the sizes, and then a heading's level can only be guessed (the README's "a page in one
+line" and "a PDF column's width"). Read from the PDF itself, each line comes with its type
+size and font, so :func:`pdf_text` writes the text as Markdown, whose marks the pipeline reads
+as headings at their levels (:mod:`ingest.clean_markdown`):
+
+* the text's size is the size most of its characters are set in; each larger size that a
+  line of a heading's length is set in is a level, the largest the first ("#", "##", "###";
+  further sizes "###" too);
+* a short line set in bold from end to end at the text's size is a heading one level below
+  the smallest larger size (a rule's name over its text);
+* a heading's lines set one under another in one block are one heading;
+* a letter alone in a larger type is a paragraph's drop capital, set before the rest of its
+  word ("В оины"), which the cleaning joins;
+* the lines of a block of text stay lines, a blank line between blocks (the pipeline joins
+  a sentence wrapped over lines and a word hyphenated at a line's end, as in any copy).
+
+Pages: each page opens with a mark "Страница N" (:func:`ingest.clean_pages.page_footer` reads
+it as the page's number). N is the page's label where the PDF gives its pages labels in
+digits (the numbers printed on them); else the number printed alone at the top or the
+bottom of most pages, where it runs in step with the pages (the PDF of a chapter starts at its
+page in the book), the printed number then standing as the mark (and the pages of front
+matter before page 1 having none); else the page's place in the file. Text the PDF shows
+nowhere (no text layer: a scan) is an error, not an empty file.
+
+Typographic ligatures ("ﬁ", "ﬂ") are written as their letters. What the text holds of the
+site's or the book's template (a running header, a footer's line) stays, for the cleaning
+steps to remove and account for as in any copy.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+SUFFIX = ".pdf"
+PAGE_MARK = "Страница {}"
+
+HEADING_RATIO = 1.12
+"""How much larger than the text's size a line's type must be to be a heading's."""
+HEADING_WORDS = 15
+"""Words a heading may have at most (a longer line in a larger type is a lead-in, a quote)."""
+BOLD_WORDS = 10
+"""Words a bold line at the text's size may have at most to be a heading."""
+MAX_LEVEL = 3
+"""Levels of headings told by size; larger sizes beyond are this level too."""
+MARGIN_SHARE = 0.08
+"""Share of a page's height at its top and at its bottom where a running header and a page's
+number are printed (a block standing whole in it is the margin's)."""
+CID_SHARE = 0.3
+"""Share of a text's characters that may be glyphs with no letter ("(cid:42)": a font without
+its map to Unicode) before the PDF counts as having no readable text."""
+
+_BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+_CID = re.compile(r"\(cid:\d+\)")
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl",
+                            "ﬅ": "st", "ﬆ": "st"})
+_NUMBER = re.compile(r"[-–—\s]*(\d{1,4})[-–—\s]*")
+_LETTER = re.compile(r"[^\W\d_]")
+_SENTENCE_END = re.compile(r"[,;:]$")
+_BULLETS = frozenset("•●▪■◦–-*")
+_MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$")
+"""A line of text that Markdown would read as a heading's mark or a break ("# 1", "-----")."""
+_WIDE = 0.6
+"""Share of the text's width from which a block spans the columns (it closes a band)."""
+_COLUMN_OVERLAP = 0.02
+"""How far (share of the text's width) a block may start left of the column before it ends
+and still stand in a column of its own."""
+
+
+class PdfError(ValueError):
+    """A PDF that holds no readable text; the message is in Russian."""
+
+
+@dataclass
+class _Line:
+    text: str
+    size: float  # the type size most of its characters are set in, to half a point
+    bold: bool  # every letter of it set in a bold font
+    box: int  # the block of text it stands in, counted over the page
+    margin: bool  # at the page's top or bottom (where a page's number is printed)
+
+
+@dataclass
+class _Page:
+    label: str | None
+    lines: list[_Line]
+
+
+def pdf_text(data: bytes) -> str:
+    """The text of a PDF, as Markdown marking its headings by their type (the module's
+    docstring).
+
+    Raises:
+        PdfError: the file is no PDF, is locked by a password, or shows no text.
+    """
+    pages = _pages(data)
+    chars = sum(len(line.text) for page in pages for line in page.lines)
+    if not chars:
+        raise PdfError("в PDF нет текстового слоя (скан страниц?): распознайте текст (OCR) и "
+                       "сохраните его как .txt")
+    cids = sum(len(m.group()) for page in pages for line in page.lines
+               for m in _CID.finditer(line.text))
+    if cids > CID_SHARE * chars:
+        raise PdfError("текст PDF не читается: шрифты без таблицы символов Unicode (вместо "
+                       "букв «(cid:…)»); сохраните текст из программы просмотра как .txt")
+    body = _body_size(pages)
+    levels = _levels(pages, body)
+    numbers = _page_numbers(pages)
+    # (marks of Markdown in a text of no heading would make it Markdown for nothing)
+    marked = any(_level(line, body, levels) for page in pages for line in page.lines)
+    out: list[str] = []
+    for page, number in zip(pages, numbers, strict=True):
+        blocks: list[list[str]] = []
+        last_box = None
+        heading: tuple[int, list[str]] | None = None
+        capital = ""  # a drop capital, set before the rest of its word
+        for line in page.lines:
+            printed = _NUMBER.fullmatch(line.text) if line.margin else None
+            if printed is not None and int(printed.group(1)) == number:
+                continue  # the printed page number: the page's mark stands for it
+            if _drop_capital(line, body):
+                capital = line.text
+                continue
+            if capital:
+                # "В" / "оины на поле …" → "В оины на поле …": the cleaning joins the word
+                # (:func:`ingest.clean_words.drop_capital`, accounted for)
+                line = _Line(f"{capital} {line.text}", line.size, line.bold, line.box, line.margin)
+                capital = ""
+            level = _level(line, body, levels)
+            if line.box != last_box:
+                last_box = line.box
+                if not (heading is None and blocks and blocks[-1] and not level
+                        and _goes_on(blocks[-1][-1], line.text)):
+                    blocks.append([])  # (a block split off mid-sentence goes on: below)
+                heading = None
+            if level and heading is not None and heading[0] == level:
+                heading[1].append(line.text)  # a heading's next line
+                blocks[-1][-1] = "#" * level + " " + " ".join(heading[1])
+                continue
+            if level:
+                if blocks[-1]:
+                    blocks.append([])  # a heading stands apart from the text above it
+                heading = (level, [line.text])
+                blocks[-1].append("#" * level + " " + line.text)
+                continue
+            if heading is not None:
+                blocks.append([])  # the text under a heading, apart from it
+                heading = None
+            text = line.text
+            if blocks[-1] and blocks[-1][-1] in _BULLETS:
+                blocks[-1][-1] += " " + text  # "•" set apart from its item's words
+                continue
+            if marked and _MARKLIKE.match(text):
+                text = "\\" + text  # a "#" of the text, a rule of "-" or "=", is no mark
+            blocks[-1].append(text)
+        body_text = "\n\n".join("\n".join(block) for block in blocks if block)
+        mark = PAGE_MARK.format(number) + "\n\n" if number is not None else ""
+        out.append(mark + body_text)
+    return "\n\n".join(part for part in out if part.strip()) + "\n"
+
+
+def _pages(data: bytes) -> list[_Page]:
+    """Each page's lines in reading order (pdfminer.six's layout analysis), with their type."""
+    from pdfminer.converter import PDFPageAggregator
+    from pdfminer.layout import LAParams, LTChar, LTTextContainer, LTTextLine
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+    from pdfminer.pdfpage import PDFPage
+
+    if b"%PDF-" not in data[:1024]:  # (the standard lets a header stand after other bytes)
+        raise PdfError("не PDF: нет заголовка «%PDF-» в начале файла")
+    manager = PDFResourceManager()
+    device = PDFPageAggregator(manager, laparams=LAParams())
+    interpreter = PDFPageInterpreter(manager, device)
+    pages: list[_Page] = []
+    try:
+        for page in PDFPage.get_pages(io.BytesIO(data)):
+            interpreter.process_page(page)
+            layout = device.get_result()
+            height = layout.height or 1.0
+            lines: list[_Line] = []
+            top: list[_Line] = []
+            bottom: list[_Line] = []
+            box = 0
+            texts = [e for e in layout if isinstance(e, LTTextContainer)]
+            # (a running header or a page's number, centred in the margin, would join the
+            # columns into one: the blocks of the page's margins are read apart, before and
+            # after the text)
+            inside = [e for e in texts if not _in_margin(e.y0, e.y1, height)]
+            for element in [*(e for e in texts if e.y0 >= height * (1 - MARGIN_SHARE)),
+                            *reading_order(inside),
+                            *(e for e in texts if e.y1 <= height * MARGIN_SHARE)]:
+                box += 1
+                for line in element:
+                    if not isinstance(line, LTTextLine):
+                        continue
+                    text = " ".join(line.get_text().translate(_LIGATURES).split())
+                    if not text:
+                        continue
+                    chars = [c for c in line if isinstance(c, LTChar)]
+                    sizes = Counter(round(c.size * 2) / 2 for c in chars
+                                    if not c.get_text().isspace())
+                    size = sizes.most_common(1)[0][0] if sizes else 0.0
+                    letters = [c for c in chars if _LETTER.match(c.get_text())]
+                    bold = bool(letters) and all(_BOLD.search(c.fontname) for c in letters)
+                    # (a block stands in a margin whole or not at all: a column's first line
+                    # set high on the page is the column's)
+                    at_top = element.y0 >= height * (1 - MARGIN_SHARE)
+                    at_bottom = element.y1 <= height * MARGIN_SHARE
+                    item = _Line(text, size, bold, box, at_top or at_bottom)
+                    (top if at_top else bottom if at_bottom else lines).append(item)
+            label = getattr(page, "label", None)
+            pages.append(_Page(label if isinstance(label, str) else None,
+                               [*top, *lines, *bottom]))
+    except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
+        raise PdfError("PDF защищён паролем: откройте его и сохраните текст как .txt") from exc
+    except RecursionError as exc:
+        raise PdfError("PDF повреждён и не читается (его объекты ссылаются по кругу)") from exc
+    except Exception as exc:  # noqa: BLE001 (a damaged file makes the parser fail anywhere:
+        # PSEOF, PDFSyntaxError, a KeyError of a missing object, a zlib error of a cut stream)
+        raise PdfError(f"PDF повреждён и не читается ({type(exc).__name__})") from exc
+    return pages
+
+
+class _Box(Protocol):
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+
+
+_B = TypeVar("_B", bound=_Box)
+
+
+def reading_order(boxes: list[_B]) -> list[_B]:
+    """A page's blocks of text in the order they are read: top to bottom, a column at a time.
+
+    A block as wide as most of the page (a heading over both columns, a table) closes a band
+    of the page; within a band, the narrow blocks fall into columns by where they start (a
+    column starts right of the previous column's widest end), each read top to bottom, the
+    columns left to right. A page of one column is read top to bottom.
+
+    >>> from types import SimpleNamespace as B
+    >>> left, right = B(x0=10, x1=95, y0=500, y1=700), B(x0=105, x1=190, y0=600, y1=700)
+    >>> title, below = B(x0=10, x1=190, y0=720, y1=740), B(x0=10, x1=95, y0=300, y1=480)
+    >>> reading_order([right, below, title, left]) == [title, left, below, right]
+    True
+    """
+    if not boxes:
+        return []
+    left = min(b.x0 for b in boxes)
+    width = max(b.x1 for b in boxes) - left or 1.0
+    out: list[_B] = []
+    band: list[_B] = []
+
+    def flush() -> None:
+        columns: list[list[_B]] = []
+        for b in sorted(band, key=lambda b: b.x0):
+            if columns and b.x0 < max(c.x1 for c in columns[-1]) - _COLUMN_OVERLAP * width:
+                columns[-1].append(b)
+            else:
+                columns.append([b])
+        for column in columns:
+            out.extend(sorted(column, key=lambda b: -b.y1))
+        band.clear()
+
+    for b in sorted(boxes, key=lambda b: -b.y1):
+        if b.x1 - b.x0 >= _WIDE * width:
+            flush()
+            out.append(b)
+        else:
+            band.append(b)
+    flush()
+    return out
+
+
+def _goes_on(last: str, line: str) -> bool:
+    """Whether a block's first line goes on from the line before it: the layout analysis set
+    a bullet apart from its item ("•" / "It must be …"), or cut a paragraph where it runs on
+    in lower case ("… to add both new" / "rules for determining type")."""
+    return last in _BULLETS or (line[:1].islower() and not last.startswith("#")
+                                and not last.endswith((".", "!", "?", ":", "»")))
+
+
+def _in_margin(y0: float, y1: float, height: float) -> bool:
+    """Whether a block stands in a page's top or bottom margin (:data:`MARGIN_SHARE`)."""
+    return y0 >= height * (1 - MARGIN_SHARE) or y1 <= height * MARGIN_SHARE
+
+
+def _body_size(pages: list[_Page]) -> float:
+    """The size most characters of the text are set in."""
+    sizes: Counter[float] = Counter()
+    for page in pages:
+        for line in page.lines:
+            sizes[line.size] += len(line.text)
+    return sizes.most_common(1)[0][0]
+
+
+def _heading_shaped(line: _Line) -> bool:
+    words = line.text.split()
+    return 0 < len(words) <= HEADING_WORDS and len(_LETTER.findall(line.text)) >= 2 \
+        and not _SENTENCE_END.search(line.text)
+
+
+def _drop_capital(line: _Line, body: float) -> bool:
+    """A letter alone in a larger type: a paragraph's drop capital (a heading has words)."""
+    return len(line.text) == 1 and line.text.isupper() and line.size >= body * HEADING_RATIO \
+        and not line.margin
+
+
+def _levels(pages: list[_Page], body: float) -> dict[float, int]:
+    """Each size larger than the text's that a heading-shaped line is set in → its level."""
+    larger = sorted({line.size for page in pages for line in page.lines
+                     if line.size >= body * HEADING_RATIO and not line.margin
+                     and _heading_shaped(line)}, reverse=True)
+    return {size: min(k + 1, MAX_LEVEL) for k, size in enumerate(larger)}
+
+
+def _level(line: _Line, body: float, levels: dict[float, int]) -> int:
+    """The heading level of a line, 0 for a line of text."""
+    if line.margin or not _heading_shaped(line):
+        return 0
+    if line.size in levels:
+        return levels[line.size]
+    if line.bold and abs(line.size - body) < 0.6 and len(line.text.split()) <= BOLD_WORDS:
+        return min(max(levels.values(), default=0) + 1, 6)
+    return 0
+
+
+def _page_numbers(pages: list[_Page]) -> list[int | None]:
+    """Each page's number: its label in digits, else the number printed alone in its margin
+    where most pages' numbers run in step with the pages (none for the pages before page 1),
+    else its place in the file."""
+    labels = [page.label for page in pages]
+    if labels and all(label is not None and label.isdigit() for label in labels):
+        return [int(label) for label in labels if label is not None]
+    steps: Counter[int] = Counter()
+    for k, page in enumerate(pages):
+        for line in page.lines:
+            m = _NUMBER.fullmatch(line.text) if line.margin else None
+            if m is not None:
+                steps[int(m.group(1)) - k] += 1
+    if steps:
+        step, count = steps.most_common(1)[0]
+        if count >= 2 and count * 2 >= len(pages):
+            # (a book's front matter before its page 1, numbered in Roman or not at all, has
+            # no number of the text's)
+            return [k + step if k + step >= 1 else None for k in range(len(pages))]
+    return [k + 1 for k in range(len(pages))]

@@ -1,0 +1,111 @@
+"""Writes the PDFs of this folder (run by hand; the tests read the files it wrote).
+
+``.venv/bin/pip install fpdf2 && .venv/bin/python tests/data/pdf/make_pdfs.py`` (fpdf2 and
+the DejaVu fonts of Debian's ``fonts-dejavu-core`` are needed here only, not by the tests).
+Each book page is laid out as a rulebook's: a running header at the top, the page's number
+at the bottom, headings in larger bold type, rule names in bold at the text's size, a word
+hyphenated at a line's end. The texts are the project's own, in the words of the rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fpdf import FPDF
+
+HERE = Path(__file__).parent
+FONTS = Path("/usr/share/fonts/truetype/dejavu")
+
+PAGES = [
+    (57, [
+        ("h1", "ПСИХОЛОГИЯ"),
+        ("cap", "В"),
+        ("p", "оины на поле битвы не всегда ведут себя так, как того хочет их генерал. "
+              "Правила этого раздела описывают, как подразделение отвечает на страх и "
+              "панику. Тест проходят по Лидерству подразделения (см. стр. 58)."),
+        ("h2", "Страх"),
+        ("p", "Подразделение, которое нападает на врага, вызывающего Страх, должно пройти "
+              "тест на Лидерство. Если тест провален, подразделение бьёт в первом раунде "
+              "ближнего боя только на 6."),
+        ("h2", "Ужас"),
+        ("p", "Модели, вызывающие Ужас, также вызывают Страх, как описано в правиле "
+              "«Страх». Подразделение, на которое нападает такой враг, проходит тест на "
+              "Панику."),
+        ("b", "Иммунитет к психологии"),
+        ("p", "Подразделение с этим правилом автоматически проходит тесты на Панику, Страх "
+              "и Ужас, но не может добровольно отступить."),
+    ]),
+    (58, [
+        ("h2", "Паника"),
+        ("p", "Подразделение проходит тест на Панику, когда рядом бежит дружественное "
+              "подразделение или когда оно теряет четверть своих моделей от стрельбы."),
+        ("h3", "Тесты на панику"),
+        ("li", "Бросьте 2D6 и сравните результат с Лидерством подразделения."),
+        ("li", "Если результат больше, подразделение бежит от ближайшего врага."),
+        ("p", "Бегущее подразделение не может стрелять и нападать."),
+    ]),
+]
+
+
+def _book(path: Path, columns: int = 1) -> None:
+    pdf = FPDF(format="A4")
+    pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSerif.ttf"))
+    pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSerif-Bold.ttf"))
+    pdf.set_auto_page_break(False)
+    width = (190 - 10 * (columns - 1)) / columns
+    for number, blocks in PAGES:
+        pdf.add_page()
+        pdf.set_font("DejaVu", "", 9)
+        pdf.set_xy(10, 8)
+        pdf.cell(190, 5, "Warhammer: Книга правил", align="C")
+        column, y = 0, 25.0
+        per_column = -(-len(blocks) // columns)
+        indent = 0.0
+        for k, (kind, text) in enumerate(blocks):
+            if k and k % per_column == 0:
+                column, y = column + 1, 25.0
+            x = 10 + column * (width + 10) + indent
+            size, style = {"h1": (18, "B"), "h2": (14, "B"), "h3": (12, "B"),
+                           "b": (10, "B"), "cap": (30, "")}.get(kind, (10, ""))
+            pdf.set_font("DejaVu", style, size)
+            pdf.set_xy(x, y)
+            if kind == "cap":  # a drop capital beside its paragraph
+                pdf.cell(10, 12, text)
+                indent = 10.0
+                continue
+            text = ("• " + text) if kind == "li" else text
+            pdf.multi_cell(width - indent, size * 0.5, text, align="L")
+            indent = 0.0
+            y = pdf.get_y() + (4 if kind == "p" or kind == "li" else 2)
+        pdf.set_font("DejaVu", "", 9)
+        pdf.set_xy(10, 285)
+        pdf.cell(190, 5, str(number), align="C")
+    pdf.output(str(path))
+
+
+def _scan(path: Path) -> None:
+    """A page with no text layer: a picture of a page (a grey block), as a scan gives."""
+    pdf = FPDF(format="A4")
+    pdf.add_page()
+    pdf.set_fill_color(200, 200, 200)
+    pdf.rect(20, 20, 170, 250, style="F")
+    pdf.output(str(path))
+
+
+def _locked(path: Path) -> None:
+    pdf = FPDF(format="A4")
+    pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSerif.ttf"))
+    pdf.set_encryption(owner_password="owner", user_password="user")
+    pdf.add_page()
+    pdf.set_font("DejaVu", "", 10)
+    pdf.cell(100, 10, "Паника")
+    pdf.output(str(path))
+
+
+if __name__ == "__main__":
+    _book(HERE / "whfb_psychology.pdf")
+    _book(HERE / "whfb_psychology_columns.pdf", columns=2)
+    _scan(HERE / "scan.pdf")
+    _locked(HERE / "locked.pdf")
+    (HERE / "not_a_pdf.pdf").write_text("Паника\n\nЭто текст, сохранённый как .pdf.\n",
+                                        encoding="utf-8")
