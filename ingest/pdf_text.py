@@ -13,6 +13,8 @@ as headings at their levels (:mod:`ingest.clean_markdown`):
 * a short line set in bold from end to end at the text's size is a heading one level below
   the smallest larger size (a rule's name over its text);
 * a heading's lines set one under another in one block are one heading;
+* a table's cells set side by side (their tops level) are one line of its row ("2–7
+  Держится");
 * a letter alone in a larger type is a paragraph's drop capital, set before the rest of its
   word ("В оины"), which the cleaning joins;
 * the lines of a block of text stay lines, a blank line between blocks (the pipeline joins
@@ -37,7 +39,12 @@ import io
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from pdfminer.layout import LTPage, LTTextLine
 
 SUFFIX = ".pdf"
 PAGE_MARK = "Страница {}"
@@ -69,6 +76,10 @@ _MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$")
 """A line of text that Markdown would read as a heading's mark or a break ("# 1", "-----")."""
 _WIDE = 0.6
 """Share of the text's width from which a block spans the columns (it closes a band)."""
+_MIN_COLUMN = 0.2
+"""Share of the text's width a column of text spans at least (a table's columns are narrower)."""
+_LEVEL = 2.0
+"""Points by which the tops of a table's cells in one row may differ."""
 _COLUMN_OVERLAP = 0.02
 """How far (share of the text's width) a block may start left of the column before it ends
 and still stand in a column of its own."""
@@ -166,10 +177,12 @@ def pdf_text(data: bytes) -> str:
     return "\n\n".join(part for part in out if part.strip()) + "\n"
 
 
-def _pages(data: bytes) -> list[_Page]:
-    """Each page's lines in reading order (pdfminer.six's layout analysis), with their type."""
+def _layouts(data: bytes) -> Iterator[tuple[str | None, LTPage]]:
+    """Each page's label and layout (pdfminer.six's analysis), the parser's failures on a
+    damaged or locked file turned into :class:`PdfError` (only the parser's: this module's
+    own errors are not taken for a damaged file)."""
     from pdfminer.converter import PDFPageAggregator
-    from pdfminer.layout import LAParams, LTChar, LTTextContainer, LTTextLine
+    from pdfminer.layout import LAParams
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
     from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
     from pdfminer.pdfpage import PDFPage
@@ -179,46 +192,11 @@ def _pages(data: bytes) -> list[_Page]:
     manager = PDFResourceManager()
     device = PDFPageAggregator(manager, laparams=LAParams())
     interpreter = PDFPageInterpreter(manager, device)
-    pages: list[_Page] = []
     try:
         for page in PDFPage.get_pages(io.BytesIO(data)):
             interpreter.process_page(page)
-            layout = device.get_result()
-            height = layout.height or 1.0
-            lines: list[_Line] = []
-            top: list[_Line] = []
-            bottom: list[_Line] = []
-            box = 0
-            texts = [e for e in layout if isinstance(e, LTTextContainer)]
-            # (a running header or a page's number, centred in the margin, would join the
-            # columns into one: the blocks of the page's margins are read apart, before and
-            # after the text)
-            inside = [e for e in texts if not _in_margin(e.y0, e.y1, height)]
-            for element in [*(e for e in texts if e.y0 >= height * (1 - MARGIN_SHARE)),
-                            *reading_order(inside),
-                            *(e for e in texts if e.y1 <= height * MARGIN_SHARE)]:
-                box += 1
-                for line in element:
-                    if not isinstance(line, LTTextLine):
-                        continue
-                    text = " ".join(line.get_text().translate(_LIGATURES).split())
-                    if not text:
-                        continue
-                    chars = [c for c in line if isinstance(c, LTChar)]
-                    sizes = Counter(round(c.size * 2) / 2 for c in chars
-                                    if not c.get_text().isspace())
-                    size = sizes.most_common(1)[0][0] if sizes else 0.0
-                    letters = [c for c in chars if _LETTER.match(c.get_text())]
-                    bold = bool(letters) and all(_BOLD.search(c.fontname) for c in letters)
-                    # (a block stands in a margin whole or not at all: a column's first line
-                    # set high on the page is the column's)
-                    at_top = element.y0 >= height * (1 - MARGIN_SHARE)
-                    at_bottom = element.y1 <= height * MARGIN_SHARE
-                    item = _Line(text, size, bold, box, at_top or at_bottom)
-                    (top if at_top else bottom if at_bottom else lines).append(item)
             label = getattr(page, "label", None)
-            pages.append(_Page(label if isinstance(label, str) else None,
-                               [*top, *lines, *bottom]))
+            yield (label if isinstance(label, str) else None), device.get_result()
     except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
         raise PdfError("PDF защищён паролем: откройте его и сохраните текст как .txt") from exc
     except RecursionError as exc:
@@ -226,6 +204,40 @@ def _pages(data: bytes) -> list[_Page]:
     except Exception as exc:  # noqa: BLE001 (a damaged file makes the parser fail anywhere:
         # PSEOF, PDFSyntaxError, a KeyError of a missing object, a zlib error of a cut stream)
         raise PdfError(f"PDF повреждён и не читается ({type(exc).__name__})") from exc
+
+
+def _pages(data: bytes) -> list[_Page]:
+    """Each page's lines in reading order, with their type."""
+    from pdfminer.layout import LTTextContainer, LTTextLine
+
+    pages: list[_Page] = []
+    for label, layout in _layouts(data):
+        height = layout.height or 1.0
+        lines: list[_Line] = []
+        top: list[_Line] = []
+        bottom: list[_Line] = []
+        box = 0
+        texts = [e for e in layout if isinstance(e, LTTextContainer)]
+        # (a running header or a page's number, centred in the margin, would join the
+        # columns into one: the blocks of the page's margins are read apart, before and
+        # after the text)
+        inside = [e for e in texts if not _in_margin(e.y0, e.y1, height)]
+        for group in [*([e] for e in texts if e.y0 >= height * (1 - MARGIN_SHARE)),
+                      *reading_order(inside),
+                      *([e] for e in texts if e.y1 <= height * MARGIN_SHARE)]:
+            box += 1
+            # (a block stands in a margin whole or not at all: a column's first line set
+            # high on the page is the column's)
+            at_top = group[0].y0 >= height * (1 - MARGIN_SHARE)
+            at_bottom = group[0].y1 <= height * MARGIN_SHARE
+            cells = [[_line_of(line, box, at_top or at_bottom) for line in element
+                      if isinstance(line, LTTextLine)] for element in group]
+            found = [[x for x in cell if x is not None] for cell in cells]
+            if len(found) > 1 and all(len(cell) == 1 for cell in found):
+                found = [[_row_line([cell[0] for cell in found])]]  # a table's row
+            for cell in found:
+                (top if at_top else bottom if at_bottom else lines).extend(cell)
+        pages.append(_Page(label, [*top, *lines, *bottom]))
     return pages
 
 
@@ -239,25 +251,32 @@ class _Box(Protocol):
 _B = TypeVar("_B", bound=_Box)
 
 
-def reading_order(boxes: list[_B]) -> list[_B]:
-    """A page's blocks of text in the order they are read: top to bottom, a column at a time.
+def reading_order(boxes: list[_B]) -> list[list[_B]]:
+    """A page's blocks of text in the order they are read, in groups read as one: top to
+    bottom, a column at a time (a block each), or a table's row (its cells).
 
     A block as wide as most of the page (a heading over both columns, a table) closes a band
     of the page; within a band, the narrow blocks fall into columns by where they start (a
     column starts right of the previous column's widest end), each read top to bottom, the
-    columns left to right. A page of one column is read top to bottom.
+    columns left to right. A page of one column is read top to bottom. A band whose columns
+    are not all wide enough for a column of text (a fifth of the text's width) is a table:
+    its blocks are read row by row (blocks beside each other in height one row), each row left
+    to right.
 
     >>> from types import SimpleNamespace as B
     >>> left, right = B(x0=10, x1=95, y0=500, y1=700), B(x0=105, x1=190, y0=600, y1=700)
     >>> title, below = B(x0=10, x1=190, y0=720, y1=740), B(x0=10, x1=95, y0=300, y1=480)
-    >>> reading_order([right, below, title, left]) == [title, left, below, right]
+    >>> reading_order([right, below, title, left]) == [[title], [left], [below], [right]]
+    True
+    >>> cells = [B(x0=x, x1=x + 20, y0=y, y1=y + 10) for y in (500, 480) for x in (10, 60, 110)]
+    >>> reading_order(cells[::-1]) == [cells[:3], cells[3:]]
     True
     """
     if not boxes:
         return []
     left = min(b.x0 for b in boxes)
     width = max(b.x1 for b in boxes) - left or 1.0
-    out: list[_B] = []
+    out: list[list[_B]] = []
     band: list[_B] = []
 
     def flush() -> None:
@@ -267,18 +286,44 @@ def reading_order(boxes: list[_B]) -> list[_B]:
                 columns[-1].append(b)
             else:
                 columns.append([b])
-        for column in columns:
-            out.extend(sorted(column, key=lambda b: -b.y1))
+        if len(columns) > 1 and any(
+                max(c.x1 for c in column) - min(c.x0 for c in column) < _MIN_COLUMN * width
+                for column in columns):
+            out.extend(_rows(band))  # a table's cells: row by row, each left to right
+        else:
+            for column in columns:
+                # (a table's cells within a column of text: a row's cells side by side, their
+                # tops level, are read as one row)
+                for b in sorted(column, key=lambda b: (-round(b.y1), b.x0)):
+                    if out and out[-1][-1] in column and abs(out[-1][-1].y1 - b.y1) < _LEVEL \
+                            and b.x0 > out[-1][-1].x1:
+                        out[-1].append(b)
+                    else:
+                        out.append([b])
         band.clear()
 
     for b in sorted(boxes, key=lambda b: -b.y1):
         if b.x1 - b.x0 >= _WIDE * width:
             flush()
-            out.append(b)
+            out.append([b])
         else:
             band.append(b)
     flush()
     return out
+
+
+def _rows(band: list[_B]) -> list[list[_B]]:
+    """Blocks row by row: a block whose height overlaps the row's joins it; left to right."""
+    rows: list[list[_B]] = []
+    low = 0.0
+    for b in sorted(band, key=lambda b: -b.y1):
+        if rows and b.y1 > low:
+            rows[-1].append(b)
+            low = min(low, b.y0)
+        else:
+            rows.append([b])
+            low = b.y0
+    return [sorted(row, key=lambda b: b.x0) for row in rows]
 
 
 def _goes_on(last: str, line: str) -> bool:
@@ -287,6 +332,31 @@ def _goes_on(last: str, line: str) -> bool:
     in lower case ("… to add both new" / "rules for determining type")."""
     return last in _BULLETS or (line[:1].islower() and not last.startswith("#")
                                 and not last.endswith((".", "!", "?", ":", "»")))
+
+
+def _line_of(line: LTTextLine, box: int, margin: bool) -> _Line | None:
+    """A line of the layout with its type (None for a line of no text)."""
+    from pdfminer.layout import LTChar
+
+    text = " ".join(line.get_text().translate(_LIGATURES).split())
+    if not text:
+        return None
+    chars = [c for c in line if isinstance(c, LTChar)]
+    sizes = Counter(round(c.size * 2) / 2 for c in chars if not c.get_text().isspace())
+    size = sizes.most_common(1)[0][0] if sizes else 0.0
+    letters = [c for c in chars if _LETTER.match(c.get_text())]
+    bold = bool(letters) and all(_BOLD.search(c.fontname) for c in letters)
+    return _Line(text, size, bold, box, margin)
+
+
+def _row_line(cells: list[_Line]) -> _Line:
+    """A table's row of one-line cells as one line ("2–6 Подразделение держится"), in the
+    type most of its characters are set in."""
+    sizes: Counter[float] = Counter()
+    for cell in cells:
+        sizes[cell.size] += len(cell.text)
+    return _Line(" ".join(cell.text for cell in cells), sizes.most_common(1)[0][0],
+                 all(cell.bold for cell in cells), cells[0].box, cells[0].margin)
 
 
 def _in_margin(y0: float, y1: float, height: float) -> bool:

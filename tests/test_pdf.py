@@ -40,6 +40,8 @@ def test_headings_by_their_type_size_and_the_pages_by_their_numbers() -> None:
     assert "• Бросьте 2D6 и сравните результат с Лидерством подразделения." in text
     assert "раздела описывают, как подразделение отвечает на страх и панику. Тест проходят по\n" \
         in text
+    # a table's cells set apart on the page are its rows' lines
+    assert "\n\n2D6 Итог теста\n\n2–7 Держится\n\n8–12 Бежит\n" in text
     # a drop capital stands before the rest of its word, for the cleaning to join
     assert "# ПСИХОЛОГИЯ\n\nВ оины на поле битвы" in text
 

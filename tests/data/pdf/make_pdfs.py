@@ -43,6 +43,7 @@ PAGES = [
         ("li", "Бросьте 2D6 и сравните результат с Лидерством подразделения."),
         ("li", "Если результат больше, подразделение бежит от ближайшего врага."),
         ("p", "Бегущее подразделение не может стрелять и нападать."),
+        ("table", [("2D6", "Итог теста"), ("2–7", "Держится"), ("8–12", "Бежит")]),
     ]),
 ]
 
@@ -69,6 +70,13 @@ def _book(path: Path, columns: int = 1) -> None:
                            "b": (10, "B"), "cap": (30, "")}.get(kind, (10, ""))
             pdf.set_font("DejaVu", style, size)
             pdf.set_xy(x, y)
+            if kind == "table":  # a dice table: its cells apart, as a PDF sets them
+                for row in text:
+                    for k2, cell in enumerate(row):
+                        pdf.set_xy(x + 25 * k2, y)
+                        pdf.cell(22, 5, cell)
+                    y += 6
+                continue
             if kind == "cap":  # a drop capital beside its paragraph
                 pdf.cell(10, 12, text)
                 indent = 10.0
