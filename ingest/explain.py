@@ -10,12 +10,15 @@ for a heading can then state the system in ``corpus.toml`` or fix the text.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ingest.build import account, no_system_reason, prepare
 from ingest.clean_bbcode import REASON as BBCODE_MARKUP
 from ingest.clean_markdown import REASON as MARKDOWN_MARKUP
 from ingest.html_page import MARKUP_REASON as HTML_MARKUP
 from ingest.load import detection_grounds
 from ingest.models import SourceText
+from ingest.pdf_text import PdfError, describe_type
 from kb.models import Removal
 
 _SHOWN = 70  # characters of a removed piece shown on its line
@@ -24,6 +27,14 @@ _LAYOUTS = {"lines": "веб-страница (заголовки на отде�
             "markdown": "Markdown (заголовки размечены «#» или подчёркиванием)",
             "html": "страница HTML (заголовки по тегам <h1>–<h6>)"}
 _FROM = {"detected": "определена по тексту", "option": "указана --system"}
+
+
+def _pdf_type(path: str) -> str:
+    """The type sizes a PDF is read by (:func:`ingest.pdf_text.describe_type`)."""
+    try:
+        return describe_type(Path(path).read_bytes())
+    except (OSError, PdfError) as exc:
+        return f"размеры шрифта не прочитаны ({exc})"
 
 
 def explain(source: SourceText) -> str:
@@ -46,6 +57,9 @@ def explain(source: SourceText) -> str:
     origin = _FROM.get(source.system_from or "", f"указана в {source.system_from}")
     lines = [f"Файл {source.path}: система {source.system} ({origin}); "
              f"раскладка: {_LAYOUTS.get(seg.layout, seg.layout)}"]
+    if source.encoding == "pdf":
+        lines.append(f"PDF: {_pdf_type(source.path)}; смещения ниже — в тексте, извлечённом "
+                     "из PDF (его строки — строки страниц, заголовки размечены «#»)")
     if source.system_from == "detected":
         lines.append(f"Почему {source.system}: {detection_grounds(source.text, source.system)}")
     lines.append(f"Разделы ({len(seg.sections)}):")

@@ -131,6 +131,9 @@ def test_the_cli_builds_a_pdf(tmp_path: Path) -> None:
                                       "-o", str(tmp_path / "kb.json")])
     assert result.exit_code == 0, result.output
     assert "«Паника» · в «Психология» · стр. 58" in result.output
+    # the type sizes the headings were read by, for a user who finds one missed
+    assert ("PDF: страниц 2; основной текст 10 пт; заголовки: 18 пт — «#», 14 пт — «##», "
+            "12 пт — «###», полужирные строки 10 пт — «####»") in result.output
 
 
 def test_the_cli_refuses_a_locked_pdf_with_exit_2(tmp_path: Path) -> None:
