@@ -80,6 +80,8 @@ _MIN_COLUMN = 0.2
 """Share of the text's width a column of text spans at least (a table's columns are narrower)."""
 _LEVEL = 2.0
 """Points by which the tops of a table's cells in one row may differ."""
+_LEVEL_SHARE = 0.8
+"""Share of a column's blocks standing level with the first column's that makes a table."""
 _COLUMN_OVERLAP = 0.02
 """How far (share of the text's width) a block may start left of the column before it ends
 and still stand in a column of its own."""
@@ -274,9 +276,10 @@ def reading_order(boxes: list[_B]) -> list[list[_B]]:
     of the page; within a band, the narrow blocks fall into columns by where they start (a
     column starts right of the previous column's widest end), each read top to bottom, the
     columns left to right. A page of one column is read top to bottom. A band whose columns
-    are not all wide enough for a column of text (a fifth of the text's width) is a table:
+    do not all have room for a column of text (a fifth of the text's width) is a table:
     its blocks are read row by row (blocks beside each other in height one row), each row left
-    to right.
+    to right; and so is a band whose columns' blocks stand level row for row
+    (:func:`_is_table`).
 
     >>> from types import SimpleNamespace as B
     >>> left, right = B(x0=10, x1=95, y0=500, y1=700), B(x0=105, x1=190, y0=600, y1=700)
@@ -301,9 +304,7 @@ def reading_order(boxes: list[_B]) -> list[list[_B]]:
                 columns[-1].append(b)
             else:
                 columns.append([b])
-        if len(columns) > 1 and any(
-                max(c.x1 for c in column) - min(c.x0 for c in column) < _MIN_COLUMN * width
-                for column in columns):
+        if _is_table(columns, left + width, width):
             out.extend(_rows(band))  # a table's cells: row by row, each left to right
         else:
             for column in columns:
@@ -325,6 +326,24 @@ def reading_order(boxes: list[_B]) -> list[list[_B]]:
             band.append(b)
     flush()
     return out
+
+
+def _is_table(columns: list[list[_B]], right: float, width: float) -> bool:
+    """Whether a band's columns are a table's: one of them has too little room for a column
+    of text (from where it starts to where the next starts), or the blocks of every other
+    column stand level with blocks of the first, row for row, in two rows at least (the
+    first lines of two columns of text may stand level, their later blocks seldom do)."""
+    if len(columns) < 2:
+        return False
+    starts = [min(b.x0 for b in column) for column in columns]
+    if any(end - start < _MIN_COLUMN * width
+           for start, end in zip(starts, [*starts[1:], right], strict=True)):
+        return True
+    tops = [b.y1 for b in columns[0]]
+    level = [sum(1 for b in column if any(abs(b.y1 - t) < _LEVEL for t in tops))
+             for column in columns[1:]]
+    return all(n >= 2 and n >= _LEVEL_SHARE * len(column)
+               for n, column in zip(level, columns[1:], strict=True))
 
 
 def _rows(band: list[_B]) -> list[list[_B]]:

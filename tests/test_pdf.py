@@ -4,21 +4,30 @@ pages' numbers (``ingest/pdf_text.py``). The book pages are ``data/pdf/*.pdf`` (
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from ingest import build, load
 from ingest.build import prepare
 from ingest.load import LoadError, load_file
-from ingest.pdf_text import PdfError, pdf_text
+from ingest.pdf_text import PdfError, pdf_text, reading_order
 from rulekb.cli import cli
 
 DATA = Path(__file__).parent / "data" / "pdf"
+EXAMPLES = int(os.environ.get("RULEKB_PROPERTY_EXAMPLES", "40"))
+PROPERTY = settings(derandomize=not os.environ.get("RULEKB_PROPERTY_RANDOM"), database=None,
+                    deadline=None, suppress_health_check=[HealthCheck.too_slow])
+"""As ``tests/test_properties.py``'s: fixed examples; to hunt for more, run with
+``RULEKB_PROPERTY_EXAMPLES=3000 RULEKB_PROPERTY_RANDOM=1``."""
 REAL = DATA / "real"
 
 
@@ -170,3 +179,64 @@ def test_real_pdfs_give_their_chapters_and_sections(
     # every page's number once, in order, from the book's page 1 (a manual's title page and
     # contents before it have none)
     assert numbers == list(range(pages[0], pages[1] + 1))
+
+
+# the reading order of a page's blocks, over pages of random shapes (no PDF needed: the
+# blocks are what the layout analysis gives)
+@dataclass(frozen=True)
+class _Block:
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+
+
+def _stack(x0: float, x1: float, top: float, heights: list[int]) -> list[_Block]:
+    """Blocks one under another from ``top`` down, 4 points apart."""
+    out = []
+    for h in heights:
+        out.append(_Block(x0, x1, top - h, top))
+        top -= h + 4
+    return out
+
+
+@settings(PROPERTY, max_examples=max(20, EXAMPLES))
+@given(left=st.lists(st.integers(8, 120), min_size=1, max_size=8),
+       right=st.lists(st.integers(8, 120), min_size=1, max_size=8),
+       title=st.booleans(), shuffle=st.randoms(use_true_random=False))
+def test_two_columns_are_read_left_then_right(left: list[int], right: list[int], title: bool,
+                                              shuffle: random.Random) -> None:
+    """Two columns of blocks of any heights (a column's blocks narrower or wider within it),
+    a title over both or not: the left column top to bottom, then the right (unless the
+    right's blocks stand level with the left's row for row, two rows at least: a table's)."""
+    heading = [_Block(40, 560, 770, 790)] if title else []
+    a = _stack(40, 290, 760, left)
+    b = _stack(310, 560, 760 - shuffle.randrange(0, 30), right)
+    a = [_Block(x.x0, x.x1 - shuffle.randrange(0, 150), x.y0, x.y1) for x in a]
+    level = sum(1 for x in b if any(abs(x.y1 - y.y1) < 2 for y in a))
+    assume(level < 2 or level < 0.8 * len(b))
+    boxes = [*heading, *a, *b]
+    shuffle.shuffle(boxes)
+    assert [g for g in reading_order(boxes)] == [[x] for x in [*heading, *a, *b]]
+
+
+@settings(PROPERTY, max_examples=max(20, EXAMPLES))
+@given(rows=st.integers(1, 12), columns=st.integers(2, 6),
+       shuffle=st.randoms(use_true_random=False))
+def test_a_table_is_read_row_by_row(rows: int, columns: int, shuffle: random.Random) -> None:
+    """A grid of narrow cells under a paragraph: the paragraph, then each row left to right."""
+    paragraph = _Block(40, 560, 700, 760)
+    cells = [[_Block(40 + 80 * c, 40 + 80 * c + shuffle.randrange(20, 70), 680 - 14 * r - 10,
+                     680 - 14 * r) for c in range(columns)] for r in range(rows)]
+    boxes = [paragraph, *(x for row in cells for x in row)]
+    shuffle.shuffle(boxes)
+    assert reading_order(boxes) == [[paragraph], *cells]
+
+
+@settings(PROPERTY, max_examples=max(20, EXAMPLES))
+@given(boxes=st.lists(st.tuples(st.integers(0, 500), st.integers(5, 300), st.integers(0, 800),
+                                st.integers(5, 200)), max_size=25))
+def test_every_block_is_read_once(boxes: list[tuple[int, int, int, int]]) -> None:
+    blocks = [_Block(x, x + w, y, y + h) for x, w, y, h in boxes]
+    order = [b for group in reading_order(blocks) for b in group]
+    assert sorted(map(id, order)) == sorted(map(id, blocks))
