@@ -36,7 +36,7 @@ from ingest.clean_forum import (
     WIKI_SOURCE_REASON,
     forum_furniture,
 )
-from ingest.clean_menus import category_menus, menu_labels
+from ingest.clean_menus import category_menus, header_menu, menu_labels
 from ingest.clean_pages import FOOTER_RE
 from ingest.clean_titles import (
     _LOFI_LABEL_RE,
@@ -877,6 +877,7 @@ def site_furniture(text: str) -> list[Edit]:
         blocks.extend(_serial_pages(text))
     blocks.extend(category_menus(text))
     blocks.extend(menu_labels(text))
+    blocks.extend(header_menu(text))
     blocks.extend(page_title(text))
     blocks.extend(site_name(text))
     if "ообщени" in text:  # (the cheap test first)

@@ -183,3 +183,38 @@ def menu_labels(text: str) -> list[Edit]:
             break
         pos = end + 1
     return edits
+
+
+HEADER_MENU_REASON = "меню сайта: короткие строки без текста в шапке страницы"
+_MENU_ITEM = re.compile(r"[^\W\d_][^\n.!?,;:«»\"()\[\]\d]{0,38}")
+"""A menu's item on its line: a name of a few words, no sentence's or list's marks, no
+number (a contents' entry has its page)."""
+_MIN_MENU_LINES = 4
+_MAX_ITEM_WORDS = 4
+
+
+def header_menu(text: str) -> list[Edit]:
+    """A site's menu one item a line at the page's top: four lines or more, each a short
+    name with no sentence's marks (:data:`_MENU_ITEM`), before any line of text ("БИБЛИОТЕКА"
+    / "МАНИПУЛЯЦИИ" / "ЗАБОЛЕВАНИЯ" / … over the article). The run's last line stays when a
+    line of text follows it (the article's own heading over its text): a book's chapter
+    opening ("ПСИХОЛОГИЯ" / "Страх" / its text) is two such lines, not four."""
+    lines: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.split("\n", _MAX_SCAN):
+        end = pos + len(line)
+        stripped = line.strip()
+        if stripped:
+            if len(stripped.split()) <= _MAX_ITEM_WORDS and _MENU_ITEM.fullmatch(stripped):
+                lines.append((pos, end))
+            else:
+                if lines and stripped[:1].isupper() and (
+                        stripped.endswith((".", "!", "?")) or len(stripped) > _MAX_TITLE):
+                    lines.pop()  # the article's heading over its first sentence
+                break
+        pos = end + 1
+    else:
+        return []  # (no line of text after the run: the page is nothing but short lines)
+    if len(lines) < _MIN_MENU_LINES:
+        return []
+    return [block_edit(text, a, b, "site_furniture", HEADER_MENU_REASON) for a, b in lines]
