@@ -22,6 +22,7 @@ import re
 
 from ingest.clean_edits import block_edit
 from ingest.models import Edit
+from kb.lemmas import pos as part_of_speech
 
 MENU_REASON = "меню сайта: названия его рубрик по алфавиту"
 MENU_LABEL_REASON = "метки меню сайта в шапке страницы (и название сайта над ними)"
@@ -186,9 +187,10 @@ def menu_labels(text: str) -> list[Edit]:
 
 
 HEADER_MENU_REASON = "меню сайта: короткие строки без текста в шапке страницы"
-_MENU_ITEM = re.compile(r"[^\W\d_][^\n.!?,;:«»\"()\[\]\d]{0,38}")
-"""A menu's item on its line: a name of a few words, no sentence's or list's marks, no
-number (a contents' entry has its page)."""
+_MENU_ITEM = re.compile(r"[^\W\d_]{2}[^\n.!?,;:«»\"()\[\]\d]{0,37}")
+"""A menu's item on its line: a name of a few words opening with two letters, no sentence's
+or list's marks, no number (a contents' entry has its page)."""
+_PHRASE_POS = frozenset({"PREP", "CONJ", "PRCL"})
 _MIN_MENU_LINES = 4
 _MAX_ITEM_WORDS = 4
 
@@ -198,7 +200,10 @@ def header_menu(text: str) -> list[Edit]:
     name with no sentence's marks (:data:`_MENU_ITEM`), before any line of text ("БИБЛИОТЕКА"
     / "МАНИПУЛЯЦИИ" / "ЗАБОЛЕВАНИЯ" / … over the article). The run's last line stays when a
     line of text follows it (the article's own heading over its text): a book's chapter
-    opening ("ПСИХОЛОГИЯ" / "Страх" / its text) is two such lines, not four."""
+    opening ("ПСИХОЛОГИЯ" / "Страх" / its text) is two such lines, not four. A heading in
+    capitals a copy broke a word a line is no menu: a line of one letter (a drop capital,
+    "Н" / "ЕПРОХОДИМЫЕ"), or one of a preposition, a conjunction or a particle ("ПО",
+    "И"), makes the run a phrase."""
     lines: list[tuple[int, int]] = []
     pos = 0
     for line in text.split("\n", _MAX_SCAN):
@@ -215,6 +220,7 @@ def header_menu(text: str) -> list[Edit]:
         pos = end + 1
     else:
         return []  # (no line of text after the run: the page is nothing but short lines)
-    if len(lines) < _MIN_MENU_LINES:
-        return []
+    if len(lines) < _MIN_MENU_LINES or any(
+            part_of_speech(text[a:b].strip().lower()) in _PHRASE_POS for a, b in lines):
+        return []  # ("ДВИЖЕНИЕ" / "ТРАНСПОРТА" / "ПО" / "ДОРОГАМ": a heading broken over lines)
     return [block_edit(text, a, b, "site_furniture", HEADER_MENU_REASON) for a, b in lines]

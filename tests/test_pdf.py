@@ -240,3 +240,18 @@ def test_every_block_is_read_once(boxes: list[tuple[int, int, int, int]]) -> Non
     blocks = [_Block(x, x + w, y, y + h) for x, w, y, h in boxes]
     order = [b for group in reading_order(blocks) for b in group]
     assert sorted(map(id, order)) == sorted(map(id, blocks))
+
+
+@pytest.mark.parametrize("name", ["shared-mime-info-spec.pdf", "libtasn1.pdf"])
+def test_real_pdfs_head_every_entry_of_their_outline(name: str) -> None:
+    """Each entry of the PDF's outline (its bookmarks, which the reader does not read) heads a
+    section, each depth of the outline one level of the headings (``benchmarks/pdf.py``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "pdf_bench", Path(__file__).parents[1] / "benchmarks" / "pdf.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    found, total, ordered, _ = bench.score(REAL / name)
+    assert (found, ordered) == (total, True) and total >= 20

@@ -1,0 +1,78 @@
+"""The PDF reader's headings against the PDFs' own outlines (their bookmarks).
+
+``.venv/bin/python benchmarks/pdf.py`` reads each PDF of ``tests/data/pdf/real/`` (real PDFs
+nobody on the project wrote; ``SOURCES.tsv``) by its type sizes, as ``rulekb build`` does,
+and compares the headings found with the entries of the PDF's outline, which its typesetter
+wrote from the document's own structure: how many entries head a section (the outline may drop
+a heading's number: "ASN.1 syntax" for "2.1 ASN.1 syntax"), and whether each depth of the
+outline is one level of the headings found, the deeper the lower. The reader does not read the
+outline: it is the measure, not a signal. Prints one row a PDF, and the time it took.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pdfminer.pdfdocument import PDFDocument  # noqa: E402
+from pdfminer.pdfparser import PDFParser  # noqa: E402
+
+from ingest.pdf_text import pdf_text  # noqa: E402
+
+REAL = ROOT / "tests" / "data" / "pdf" / "real"
+_NUMBER = re.compile(r"^(?:Appendix\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
+
+
+def _key(title: str) -> str:
+    """A heading's words, its number aside, case and hyphens too ("Non-regular" of the page
+    is "Nonregular" in one outline)."""
+    return " ".join(_NUMBER.sub("", title).replace("-", "").split()).casefold()
+
+
+def outline(data: bytes) -> list[tuple[int, str]]:
+    """(depth, title) of every outline entry, in order."""
+    doc = PDFDocument(PDFParser(io.BytesIO(data)))
+    return [(depth, title) for depth, title, *_ in doc.get_outlines()]
+
+
+def score(path: Path) -> tuple[int, int, bool, float]:
+    """(entries found as headings, entries, each depth one level and deeper lower, seconds)."""
+    data = path.read_bytes()
+    t = time.process_time()
+    text = pdf_text(data)
+    seconds = time.process_time() - t
+    headings = [(len(m.group(1)), _key(m.group(2)))
+                for m in re.finditer(r"(?m)^(#+) (.*)$", text)]
+    entries = outline(data)
+    found = 0
+    levels: dict[int, set[int]] = {}
+    at = 0
+    for depth, title in entries:
+        key = _key(title)
+        hit = next((k for k in range(at, len(headings)) if headings[k][1] == key), None)
+        if hit is not None:
+            found += 1
+            levels.setdefault(depth, set()).add(headings[hit][0])
+            at = hit + 1
+    depths = sorted(levels)
+    ordered = all(len(levels[d]) == 1 for d in depths) and all(
+        min(levels[a]) < min(levels[b]) for a, b in zip(depths, depths[1:], strict=False))
+    return found, len(entries), ordered, seconds
+
+
+def main() -> None:
+    print(f"{'PDF':<32}{'outline entries found':>24}{'levels as its depths':>22}{'time':>8}")
+    for path in sorted(REAL.glob("*.pdf")):
+        found, total, ordered, seconds = score(path)
+        print(f"{path.name:<32}{f'{found}/{total}':>24}{'yes' if ordered else 'no':>22}"
+              f"{seconds:>7.1f}s")
+
+
+if __name__ == "__main__":
+    main()
