@@ -121,8 +121,9 @@ def pdf_text(data: bytes) -> str:
     cids = sum(len(m.group()) for page in pages for line in page.lines
                for m in _CID.finditer(line.text))
     if cids > CID_SHARE * chars:
-        raise PdfError("текст PDF не читается: шрифты без таблицы символов Unicode (вместо "
-                       "букв «(cid:…)»); сохраните текст из программы просмотра как .txt")
+        raise PdfError("текст PDF не читается: его шрифты не сопоставляют знакам букв (вместо "
+                       "букв «(cid:…)»); распознайте текст страниц (OCR) и сохраните его как "
+                       ".txt")
     body = _body_size(pages)
     levels = _levels(pages, body)
     numbers = _page_numbers(pages)
@@ -439,12 +440,14 @@ def _level(line: _Line, body: float, levels: dict[float, int]) -> int:
 
 
 def _page_numbers(pages: list[_Page]) -> list[int | None]:
-    """Each page's number: its label in digits, else the number printed alone in its margin
-    where most pages' numbers run in step with the pages (none for the pages before page 1),
-    else its place in the file."""
+    """Each page's number: its label in digits where the PDF labels its pages (none for a
+    page labelled otherwise: a front matter's "iii"), else the number printed alone in its
+    margin where most pages' numbers run in step with the pages (none for the pages before
+    page 1), else its place in the file."""
     labels = [page.label for page in pages]
-    if labels and all(label is not None and label.isdigit() for label in labels):
-        return [int(label) for label in labels if label is not None]
+    if any(label is not None and label.isdigit() for label in labels):
+        return [int(label) if label is not None and label.isdigit() else None
+                for label in labels]
     steps: Counter[int] = Counter()
     for k, page in enumerate(pages):
         for line in page.lines:

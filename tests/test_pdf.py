@@ -255,3 +255,28 @@ def test_real_pdfs_head_every_entry_of_their_outline(name: str) -> None:
     spec.loader.exec_module(bench)
     found, total, ordered, _ = bench.score(REAL / name)
     assert (found, ordered) == (total, True) and total >= 20
+
+
+def test_a_pdf_whose_fonts_map_no_letters_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A font with no map from its glyphs to letters gives "(cid:42)" for each: no text."""
+    import ingest.pdf_text as reader
+
+    garbled = [reader._Page("1", [reader._Line("(cid:12)(cid:40)(cid:7) (cid:3)", 10.0, False,
+                                               1, False)])]
+    monkeypatch.setattr(reader, "_pages", lambda data: garbled)
+    with pytest.raises(PdfError, match="распознайте текст страниц"):
+        pdf_text(b"%PDF-1.4")
+
+
+@pytest.mark.parametrize(("labels", "numbers"), [
+    (["i", "ii", "1", "2"], [None, None, 1, 2]),  # a front matter labelled in Roman
+    (["57", "58"], [57, 58]),
+    ([None, None], [1, 2]),  # no labels, no printed numbers: the pages' places
+])
+def test_pages_are_numbered_by_their_labels(labels: list[str | None],
+                                            numbers: list[int | None]) -> None:
+    import ingest.pdf_text as reader
+
+    pages = [reader._Page(label, [reader._Line("Текст страницы.", 10.0, False, 1, False)])
+             for label in labels]
+    assert reader._page_numbers(pages) == numbers
