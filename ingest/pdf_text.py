@@ -10,8 +10,9 @@ as headings at their levels (:mod:`ingest.clean_markdown`):
 * the text's size is the size most of its characters are set in; each larger size that a
   line of a heading's length is set in is a level, the largest the first ("#", "##", "###";
   further sizes "###" too);
-* a short line set in bold from end to end at the text's size is a heading one level below
-  the smallest larger size (a rule's name over its text);
+* a short line set in bold from end to end at the text's size (or a little smaller) is a
+  heading below the larger sizes' levels (a rule's name over its text), each such size a
+  level, the larger first;
 * a heading's lines set one under another in one block are one heading;
 * a table's cells set side by side (their tops level) are one line of its row ("2–7
   Держится");
@@ -36,6 +37,7 @@ steps to remove and account for as in any copy.
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -55,6 +57,9 @@ HEADING_WORDS = 15
 """Words a heading may have at most (a longer line in a larger type is a lead-in, a quote)."""
 BOLD_WORDS = 10
 """Words a bold line at the text's size may have at most to be a heading."""
+BOLD_SMALLER = 0.85
+"""How much smaller than the text a heading in bold may be set (a subheading in bold italic
+at 10 points in a text of 11)."""
 MAX_LEVEL = 3
 """Levels of headings told by size; larger sizes beyond are this level too."""
 MARGIN_SHARE = 0.08
@@ -98,6 +103,7 @@ class _Line:
     bold: bool  # every letter of it set in a bold font
     box: int  # the block of text it stands in, counted over the page
     margin: bool  # at the page's top or bottom (where a page's number is printed)
+    row: bool = False  # a table's row of cells (its head in bold is no heading)
 
 
 @dataclass
@@ -125,29 +131,17 @@ def pdf_text(data: bytes) -> str:
                        "букв «(cid:…)»); распознайте текст страниц (OCR) и сохраните его как "
                        ".txt")
     body = _body_size(pages)
-    levels = _levels(pages, body)
+    kind = _levels(pages, body)
     numbers = _page_numbers(pages)
+    read = [_read_page(page, number, kind) for page, number in zip(pages, numbers, strict=True)]
     # (marks of Markdown in a text of no heading would make it Markdown for nothing)
-    marked = any(_level(line, body, levels) for page in pages for line in page.lines)
+    marked = any(level for page in read for _, level in page)
     out: list[str] = []
-    for page, number in zip(pages, numbers, strict=True):
+    for page_lines, number in zip(read, numbers, strict=True):
         blocks: list[list[str]] = []
         last_box = None
         heading: tuple[int, list[str]] | None = None
-        capital = ""  # a drop capital, set before the rest of its word
-        for line in page.lines:
-            printed = _NUMBER.fullmatch(line.text) if line.margin else None
-            if printed is not None and int(printed.group(1)) == number:
-                continue  # the printed page number: the page's mark stands for it
-            if _drop_capital(line, body):
-                capital = line.text
-                continue
-            if capital:
-                # "В" / "оины на поле …" → "В оины на поле …": the cleaning joins the word
-                # (:func:`ingest.clean_words.drop_capital`, accounted for)
-                line = _Line(f"{capital} {line.text}", line.size, line.bold, line.box, line.margin)
-                capital = ""
-            level = _level(line, body, levels)
+        for line, level in page_lines:
             if line.box != last_box:
                 last_box = line.box
                 if not (heading is None and blocks and blocks[-1] and not level
@@ -180,6 +174,40 @@ def pdf_text(data: bytes) -> str:
     return "\n\n".join(part for part in out if part.strip()) + "\n"
 
 
+def _read_page(page: _Page, number: int | None, kind: _Type) -> list[tuple[_Line, int]]:
+    """A page's lines with their heading levels (0 for text): its printed number left out
+    (the page's mark stands for it), a drop capital set before its word's rest ("В" /
+    "оины на поле …" → "В оины на поле …", which the cleaning joins:
+    :func:`ingest.clean_words.drop_capital`), and a run of heading lines in one block too
+    long for a heading read as text (a lead-in set large, a paragraph set in bold)."""
+    out: list[tuple[_Line, int]] = []
+    capital = ""
+    for line in page.lines:
+        printed = _NUMBER.fullmatch(line.text) if line.margin else None
+        if printed is not None and int(printed.group(1)) == number:
+            continue
+        if _drop_capital(line, kind.body):
+            capital = line.text
+            continue
+        if capital:
+            line = _Line(f"{capital} {line.text}", line.size, line.bold, line.box, line.margin,
+                         line.row)
+            capital = ""
+        out.append((line, _level(line, kind)))
+    k = 0
+    while k < len(out):
+        end = k + 1
+        while end < len(out) and out[k][1] and out[end][1] == out[k][1] \
+                and out[end][0].box == out[k][0].box:
+            end += 1
+        words = sum(len(line.text.split()) for line, _ in out[k:end])
+        bold = out[k][0].size not in kind.sizes
+        if out[k][1] and words > (BOLD_WORDS if bold else HEADING_WORDS):
+            out[k:end] = [(line, 0) for line, _ in out[k:end]]
+        k = end
+    return out
+
+
 def _layouts(data: bytes) -> Iterator[tuple[str | None, LTPage]]:
     """Each page's label and layout (pdfminer.six's analysis), the parser's failures on a
     damaged or locked file turned into :class:`PdfError` (only the parser's: this module's
@@ -192,6 +220,9 @@ def _layouts(data: bytes) -> Iterator[tuple[str | None, LTPage]]:
 
     if b"%PDF-" not in data[:1024]:  # (the standard lets a header stand after other bytes)
         raise PdfError("не PDF: нет заголовка «%PDF-» в начале файла")
+    # (the parser warns in English of what it mends in a malformed file, "Could not get
+    # FontBBox …": the user is told only what stops the reading, in Russian)
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
     manager = PDFResourceManager()
     device = PDFPageAggregator(manager, laparams=LAParams())
     interpreter = PDFPageInterpreter(manager, device)
@@ -217,11 +248,12 @@ def describe_type(data: bytes) -> str:
     if not any(page.lines for page in pages):
         return "текста нет"
     body = _body_size(pages)
-    levels = _levels(pages, body)
-    bold = min(max(levels.values(), default=0) + 1, 6)
-    parts = [f"{size:g} пт — «{'#' * level}»" for size, level in levels.items()]
-    parts.append(f"полужирные строки {body:g} пт — «{'#' * bold}»")
-    return f"страниц {len(pages)}; основной текст {body:g} пт; заголовки: {', '.join(parts)}"
+    kind = _levels(pages, body)
+    parts = [f"{size:g} пт — «{'#' * level}»" for size, level in kind.sizes.items()]
+    parts += [f"полужирные строки {size:g} пт — «{'#' * level}»"
+              for size, level in kind.bold.items()]
+    return (f"страниц {len(pages)}; основной текст {body:g} пт; заголовки: "
+            f"{', '.join(parts) or 'не найдены (все строки набраны одним размером)'}")
 
 
 def _pages(data: bytes) -> list[_Page]:
@@ -391,7 +423,7 @@ def _row_line(cells: list[_Line]) -> _Line:
     for cell in cells:
         sizes[cell.size] += len(cell.text)
     return _Line(" ".join(cell.text for cell in cells), sizes.most_common(1)[0][0],
-                 all(cell.bold for cell in cells), cells[0].box, cells[0].margin)
+                 all(cell.bold for cell in cells), cells[0].box, cells[0].margin, row=True)
 
 
 def _in_margin(y0: float, y1: float, height: float) -> bool:
@@ -410,8 +442,9 @@ def _body_size(pages: list[_Page]) -> float:
 
 def _heading_shaped(line: _Line) -> bool:
     words = line.text.split()
-    return 0 < len(words) <= HEADING_WORDS and len(_LETTER.findall(line.text)) >= 2 \
-        and not _SENTENCE_END.search(line.text)
+    return not line.row and 0 < len(words) <= HEADING_WORDS \
+        and len(_LETTER.findall(line.text)) >= 2 and not _SENTENCE_END.search(line.text) \
+        and line.text[0] not in _BULLETS
 
 
 def _drop_capital(line: _Line, body: float) -> bool:
@@ -420,22 +453,45 @@ def _drop_capital(line: _Line, body: float) -> bool:
         and not line.margin
 
 
-def _levels(pages: list[_Page], body: float) -> dict[float, int]:
-    """Each size larger than the text's that a heading-shaped line is set in → its level."""
-    larger = sorted({line.size for page in pages for line in page.lines
-                     if line.size >= body * HEADING_RATIO and not line.margin
-                     and _heading_shaped(line)}, reverse=True)
-    return {size: min(k + 1, MAX_LEVEL) for k, size in enumerate(larger)}
+@dataclass(frozen=True)
+class _Type:
+    """The type a PDF's text is read by: the text's size and each heading's level."""
+
+    body: float
+    sizes: dict[float, int]  # a size larger than the text's → its level
+    bold: dict[float, int]  # the size of a heading in bold at about the text's → its level
 
 
-def _level(line: _Line, body: float, levels: dict[float, int]) -> int:
+def _levels(pages: list[_Page], body: float) -> _Type:
+    """Each size larger than the text's that a heading-shaped line is set in → its level, the
+    largest first; then each size of the headings in bold at about the text's size, the
+    larger first, below them ("Epidemiology" in bold at the text's 11 points over "Familial
+    Syndromes" in bold italic at 10)."""
+    lines = [line for page in pages for line in page.lines
+             if not line.margin and _heading_shaped(line)]
+    larger = sorted({line.size for line in lines if line.size >= body * HEADING_RATIO},
+                    reverse=True)
+    sizes = {size: min(k + 1, MAX_LEVEL) for k, size in enumerate(larger)}
+    base = max(sizes.values(), default=0) + 1
+    bold = sorted({line.size for line in lines if _bold_heading(line, body)}, reverse=True)
+    return _Type(body, sizes, {size: min(base + k, 6) for k, size in enumerate(bold)})
+
+
+def _bold_heading(line: _Line, body: float) -> bool:
+    """A line set in bold at about the text's size (a little smaller too), short, with no
+    comma (a name in bold with commas is a credit's or a list's)."""
+    return line.bold and body * BOLD_SMALLER <= line.size < body * HEADING_RATIO \
+        and len(line.text.split()) <= BOLD_WORDS and "," not in line.text
+
+
+def _level(line: _Line, kind: _Type) -> int:
     """The heading level of a line, 0 for a line of text."""
     if line.margin or not _heading_shaped(line):
         return 0
-    if line.size in levels:
-        return levels[line.size]
-    if line.bold and abs(line.size - body) < 0.6 and len(line.text.split()) <= BOLD_WORDS:
-        return min(max(levels.values(), default=0) + 1, 6)
+    if line.size in kind.sizes:
+        return kind.sizes[line.size]
+    if _bold_heading(line, kind.body):
+        return kind.bold[line.size]
     return 0
 
 

@@ -242,7 +242,9 @@ def test_every_block_is_read_once(boxes: list[tuple[int, int, int, int]]) -> Non
     assert sorted(map(id, order)) == sorted(map(id, blocks))
 
 
-@pytest.mark.parametrize("name", ["shared-mime-info-spec.pdf", "libtasn1.pdf"])
+@pytest.mark.parametrize("name", ["real/shared-mime-info-spec.pdf", "real/libtasn1.pdf",
+                                  "heldout/pdflatex-outline.pdf",
+                                  "heldout/outline-without-title.pdf"])
 def test_real_pdfs_head_every_entry_of_their_outline(name: str) -> None:
     """Each entry of the PDF's outline (its bookmarks, which the reader does not read) heads a
     section, each depth of the outline one level of the headings (``benchmarks/pdf.py``)."""
@@ -253,8 +255,8 @@ def test_real_pdfs_head_every_entry_of_their_outline(name: str) -> None:
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    found, total, ordered, _ = bench.score(REAL / name)
-    assert (found, ordered) == (total, True) and total >= 20
+    found, total, ordered, _ = bench.score(DATA / name)
+    assert (found, ordered) == (total, True) and total >= 8
 
 
 def test_a_pdf_whose_fonts_map_no_letters_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -280,3 +282,12 @@ def test_pages_are_numbered_by_their_labels(labels: list[str | None],
     pages = [reader._Page(label, [reader._Line("Текст страницы.", 10.0, False, 1, False)])
              for label in labels]
     assert reader._page_numbers(pages) == numbers
+
+
+def test_the_parsers_warnings_stay_off_the_users_screen() -> None:
+    """pdfminer.six warns in English of what it mends in a malformed file ("Could not get
+    FontBBox …"): reading a PDF leaves only its errors to reach the user."""
+    import logging
+
+    pdf_text((DATA / "whfb_psychology.pdf").read_bytes())
+    assert logging.getLogger("pdfminer.pdffont").getEffectiveLevel() >= logging.ERROR

@@ -70,8 +70,10 @@ def _book(path: Path, columns: int = 1) -> None:
                            "b": (10, "B"), "cap": (30, "")}.get(kind, (10, ""))
             pdf.set_font("DejaVu", style, size)
             pdf.set_xy(x, y)
-            if kind == "table":  # a dice table: its cells apart, as a PDF sets them
-                for row in text:
+            if kind == "table":  # a dice table: its cells apart, as a PDF sets them, its head
+                # in bold
+                for r, row in enumerate(text):
+                    pdf.set_font("DejaVu", "B" if r == 0 else "", 10)
                     for k2, cell in enumerate(row):
                         pdf.set_xy(x + 25 * k2, y)
                         pdf.cell(22, 5, cell)
