@@ -10,8 +10,7 @@ hyphenated at a line's end. The texts are the project's own, in the words of the
 from __future__ import annotations
 
 from pathlib import Path
-
-from fpdf import FPDF
+from typing import Any
 
 HERE = Path(__file__).parent
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
@@ -48,8 +47,16 @@ PAGES = [
 ]
 
 
+def _fpdf() -> Any:
+    """A new A4 document (fpdf2 imported here: the test suite collects this module and has no
+    fpdf2)."""
+    from fpdf import FPDF
+
+    return FPDF(format="A4")
+
+
 def _book(path: Path, columns: int = 1) -> None:
-    pdf = FPDF(format="A4")
+    pdf = _fpdf()
     pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSerif.ttf"))
     pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSerif-Bold.ttf"))
     pdf.set_auto_page_break(False)
@@ -95,7 +102,7 @@ def _book(path: Path, columns: int = 1) -> None:
 
 def _scan(path: Path) -> None:
     """A page with no text layer: a picture of a page (a grey block), as a scan gives."""
-    pdf = FPDF(format="A4")
+    pdf = _fpdf()
     pdf.add_page()
     pdf.set_fill_color(200, 200, 200)
     pdf.rect(20, 20, 170, 250, style="F")
@@ -103,7 +110,7 @@ def _scan(path: Path) -> None:
 
 
 def _locked(path: Path) -> None:
-    pdf = FPDF(format="A4")
+    pdf = _fpdf()
     pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSerif.ttf"))
     pdf.set_encryption(owner_password="owner", user_password="user")
     pdf.add_page()
