@@ -8,14 +8,24 @@ wrote from the document's own structure: how many entries head a section (the ou
 a heading's number: "ASN.1 syntax" for "2.1 ASN.1 syntax"), and whether each depth of the
 outline is one level of the headings found, the deeper the lower. The reader does not read the
 outline: it is the measure, not a signal. Prints one row a PDF, and the time it took.
+
+``--sdists`` also downloads the source distributions of pypdf 7.1.0 and pypdfium2 5.15.2
+from the package index (``pip download``) and reads every PDF of their test resources (87:
+encrypted ones of each revision of the standard, scans, forms, drawings, a 137-page
+guideline), printing how many were read, how many refused and why, and any that failed
+otherwise (none should).
 """
 
 from __future__ import annotations
 
 import io
 import re
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from pdfminer.pdfdocument import PDFDocument  # noqa: E402
 from pdfminer.pdfparser import PDFParser  # noqa: E402
 
-from ingest.pdf_text import pdf_text  # noqa: E402
+from ingest.pdf_text import PdfError, pdf_text  # noqa: E402
 
 REAL = ROOT / "tests" / "data" / "pdf" / "real"
 HELDOUT = ROOT / "tests" / "data" / "pdf" / "heldout"
@@ -71,6 +81,38 @@ def score(path: Path) -> tuple[int, int, bool, float]:
     return found, len(entries), ordered, seconds
 
 
+SDISTS = ("pypdf==7.1.0", "pypdfium2==5.15.2")
+
+
+def sdists() -> None:
+    """Every PDF of the test resources of :data:`SDISTS`, read: a count of the outcomes."""
+    outcomes: Counter[str] = Counter()
+    slowest = (0.0, "")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                        "--no-binary", ":all:", "-d", tmp, *SDISTS], check=True)
+        for archive in sorted(Path(tmp).glob("*.tar.gz")):
+            with tarfile.open(archive) as tar:
+                for member in tar.getmembers():
+                    if not member.name.lower().endswith(".pdf") or not member.isfile():
+                        continue
+                    stream = tar.extractfile(member)
+                    data = stream.read() if stream is not None else b""
+                    t = time.process_time()
+                    try:
+                        pdf_text(data)
+                        outcomes["прочитан"] += 1
+                    except PdfError as exc:
+                        outcomes[f"отказ: {str(exc).split(':')[0].split('(')[0].strip()}"] += 1
+                    except Exception as exc:  # noqa: BLE001 (what the benchmark looks for)
+                        outcomes[f"СБОЙ {type(exc).__name__}"] += 1
+                        print(f"СБОЙ {member.name}: {type(exc).__name__}: {exc}")
+                    slowest = max(slowest, (time.process_time() - t, member.name))
+    for outcome, n in sorted(outcomes.items()):
+        print(f"{n:4d}  {outcome}")
+    print(f"дольше всех: {slowest[1]} ({slowest[0]:.1f} с)")
+
+
 def main() -> None:
     print(f"{'PDF':<40}{'outline entries found':>24}{'levels as its depths':>22}{'time':>8}")
     for folder in (REAL, HELDOUT):
@@ -78,6 +120,8 @@ def main() -> None:
             found, total, ordered, seconds = score(path)
             print(f"{folder.name + '/' + path.name:<40}{f'{found}/{total}':>24}"
                   f"{'yes' if ordered else 'no':>22}{seconds:>7.1f}s")
+    if "--sdists" in sys.argv:
+        sdists()
 
 
 if __name__ == "__main__":
