@@ -59,7 +59,8 @@ def explain(source: SourceText) -> str:
              f"раскладка: {_LAYOUTS.get(seg.layout, seg.layout)}"]
     if source.encoding == "pdf":
         lines.append(f"PDF: {_pdf_type(source.path)}; смещения ниже — в тексте, извлечённом "
-                     "из PDF (его строки — строки страниц, заголовки размечены «#»)")
+                     "из PDF (его печатает rulekb build ФАЙЛ.pdf --text; исправленный и "
+                     "сохранённый как .md, он собирается так же)")
     if source.system_from == "detected":
         lines.append(f"Почему {source.system}: {detection_grounds(source.text, source.system)}")
     lines.append(f"Разделы ({len(seg.sections)}):")

@@ -517,3 +517,4 @@ def _page_numbers(pages: list[_Page]) -> list[int | None]:
             # no number of the text's)
             return [k + step if k + step >= 1 else None for k in range(len(pages))]
     return [k + 1 for k in range(len(pages))]
+

@@ -129,6 +129,10 @@ def cli() -> None:
 @click.option("--explain", is_flag=True,
               help="Показать, как разрезан каждый текст: разделы (заголовок, родитель, "
                    "страница, смещения) и удалённый текст с причинами; база не записывается.")
+@click.option("--text", "show_text", is_flag=True,
+              help="Напечатать текст каждого файла, как его читает rulekb (у PDF — извлечённый "
+                   "текст, заголовки размечены «#»: сохранённый как .md и исправленный, он "
+                   "собирается так же); база не записывается.")
 # (the size is ingest.pool.PARALLEL_MIN, written out: importing ingest here would slow every
 # command's start; tests/test_pool.py checks the two agree)
 @click.option("-j", "--jobs", type=Count(1), default=None,
@@ -138,7 +142,7 @@ def cli() -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Без индикатора выполнения и сводки.")
 @clean_errors
 def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: bool,
-          jobs: int | None, quiet: bool) -> None:
+          show_text: bool, jobs: int | None, quiet: bool) -> None:
     """Собрать базу знаний из текстов правил CORPUS (файлы или папки).
 
     Папка даёт свои файлы *.txt, *.md, *.html и *.mht (страницы, сохранённые из браузера),
@@ -160,6 +164,14 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
     sources = load(paths, system=system, on_error=unreadable.append, jobs=jobs)
     for error in unreadable:
         click.echo(f"Пропущено: {error}", err=True)
+    if show_text:
+        for i, src in enumerate(sources):
+            if len(sources) > 1:  # (one file's text alone, to be saved as it is)
+                click.echo(("\n" if i else "") + f"==> {src.path} <==")
+            click.echo(src.text, nl=not src.text.endswith("\n"))
+        if not sources:
+            click.echo("Ошибка: годных текстов правил не найдено", err=True)
+        sys.exit(2 if not sources else 1 if unreadable else 0)
     if explain:
         from ingest.explain import explain as explain_text
 

@@ -291,3 +291,18 @@ def test_the_parsers_warnings_stay_off_the_users_screen() -> None:
 
     pdf_text((DATA / "whfb_psychology.pdf").read_bytes())
     assert logging.getLogger("pdfminer.pdffont").getEffectiveLevel() >= logging.ERROR
+
+
+def test_text_prints_what_a_pdf_is_read_as_and_builds_as_markdown(tmp_path: Path) -> None:
+    """``rulekb build FILE.pdf --text`` prints the text the build reads; saved as .md it is
+    cut into the same sections, at the same offsets."""
+    result = CliRunner().invoke(cli, ["build", str(DATA / "whfb_psychology.pdf"), "--text"])
+    assert result.exit_code == 0, result.output
+    assert result.output == pdf_text((DATA / "whfb_psychology.pdf").read_bytes())
+    (tmp_path / "psychology.md").write_text(result.output, encoding="utf-8")
+
+    def sections(path: Path) -> list[tuple[str, tuple[int, int]]]:
+        _, seg = prepare(load_file(path).model_copy(update={"system": "whfb8"}))
+        return [(s.title, s.heading_span) for s in seg.sections]
+
+    assert sections(tmp_path / "psychology.md") == sections(DATA / "whfb_psychology.pdf")
