@@ -21,6 +21,11 @@ as headings at their levels (:mod:`ingest.clean_markdown`):
 * the lines of a block of text stay lines, a blank line between blocks (the pipeline joins
   a sentence wrapped over lines and a word hyphenated at a line's end, as in any copy).
 
+A PDF's outline (its bookmarks), where it has one, names its headings and their depths: each
+entry heads the line of its words on the page it leads to, whatever that line's type (a
+heading set in the text's plain type, in italic, with a comma), at the entry's depth, and the
+levels the type tells are set by the outline's depths (:func:`_with_outline`).
+
 Pages: each page opens with a mark "Страница N" (:func:`ingest.clean_pages.page_footer` reads
 it as the page's number). N is the page's label where the PDF gives its pages labels in
 digits (the numbers printed on them); else the number printed alone at the top or the
@@ -112,9 +117,9 @@ class _Page:
     lines: list[_Line]
 
 
-def pdf_text(data: bytes) -> str:
+def pdf_text(data: bytes, outline: bool = True) -> str:
     """The text of a PDF, as Markdown marking its headings by their type (the module's
-    docstring).
+    docstring), and by its outline where it has one (``outline``: :func:`_with_outline`).
 
     Raises:
         PdfError: the file is no PDF, is locked by a password, or shows no text.
@@ -134,6 +139,8 @@ def pdf_text(data: bytes) -> str:
     kind = _levels(pages, body)
     numbers = _page_numbers(pages)
     read = [_read_page(page, number, kind) for page, number in zip(pages, numbers, strict=True)]
+    if outline:
+        read = _with_outline(read, _outline(data))
     # (marks of Markdown in a text of no heading would make it Markdown for nothing)
     marked = any(level for page in read for _, level in page)
     out: list[str] = []
@@ -172,6 +179,146 @@ def pdf_text(data: bytes) -> str:
         mark = PAGE_MARK.format(number) + "\n\n" if number is not None else ""
         out.append(mark + body_text)
     return "\n\n".join(part for part in out if part.strip()) + "\n"
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """An entry of a PDF's outline (its bookmarks): its depth, its title's key
+    (:func:`_key`) and the page it leads to (its place in the file), if known."""
+
+    depth: int
+    key: str
+    page: int | None
+
+
+_SECTION_NUMBER = re.compile(
+    r"^(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.|[A-Z](?:\.\d+)+\.?|[A-Z]\.)\s+(?=\S)")
+"""A heading's number before its words ("2.1.", "II.", "A.1"; not a one-letter word, "В бою")."""
+
+
+def _key(title: str) -> str:
+    """A heading's words as an outline and a page may both write them: its section number,
+    case, hyphens, spaces and a closing period or colon aside ("2.1. Directory layout" and
+    "Directory layout"; "Non-regular" and "Nonregular")."""
+    words = re.sub("[-\u2010\u2011\u00ad]", "", _SECTION_NUMBER.sub("", title.strip()))
+    return " ".join(words.split()).casefold().rstrip(".:")
+
+
+def _outline(data: bytes) -> list[_Entry]:
+    """The entries of a PDF's outline, in order; none when it has none or it cannot be read
+    (the outline is a help to the reading, never a reason for it to fail)."""
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdfparser import PDFParser
+
+    try:
+        document = PDFDocument(PDFParser(io.BytesIO(data)))
+        pages = {page.pageid: k for k, page in enumerate(PDFPage.create_pages(document))}
+        found = list(document.get_outlines())
+    except Exception:  # noqa: BLE001 (PDFNoOutlines, or a damaged catalogue: no outline)
+        return []
+    out = []
+    for depth, title, dest, action, _ in found:
+        if isinstance(title, str) and title.strip() and isinstance(depth, int):
+            out.append(_Entry(depth, _key(title), _target(document, pages, dest, action)))
+    return out
+
+
+def _target(document: object, pages: dict[object, int], dest: object,
+            action: object) -> int | None:
+    """The page (its place in the file) an outline entry leads to: its destination, given
+    or named, or its action's."""
+    from pdfminer.pdftypes import PDFObjRef, resolve1
+
+    try:
+        target = resolve1(dest)
+        if target is None and action is not None:
+            act = resolve1(action)
+            target = resolve1(act.get("D")) if isinstance(act, dict) else None
+        if isinstance(target, (bytes, str)) or hasattr(target, "name"):
+            name = target.name if hasattr(target, "name") else target
+            target = resolve1(document.get_dest(name))  # type: ignore[attr-defined]
+        if isinstance(target, dict):
+            target = resolve1(target.get("D"))
+        if isinstance(target, list) and target and isinstance(target[0], PDFObjRef):
+            return pages.get(target[0].objid)
+    except Exception:  # noqa: BLE001 (a destination that leads nowhere: the entry is kept)
+        return None
+    return None
+
+
+MIN_OUTLINE = 2
+"""Entries of an outline that must head lines of the text for it to be read at all (an
+outline of other words, a test's, describes nothing)."""
+
+
+def _with_outline(read: list[list[tuple[_Line, int]]],
+                  entries: list[_Entry]) -> list[list[tuple[_Line, int]]]:
+    """The pages' lines with their levels told by the PDF's outline too.
+
+    An outline's entry heads the line it names (its words, or the words of the line and the
+    next one of its block: a heading set on two lines) on the page it leads to or the next,
+    or, when its page is not known, the first such line after the last entry's; that line is
+    a heading at the entry's depth, whatever its type ("Age, Stage, and Sex at Diagnosis" in
+    italic). The levels the type tells the other headings are then the outline's: a type
+    whose headings the outline names mostly at one depth is that depth (a chapter's size the
+    outline's first depth); a type larger than any it names stays above them (a document's
+    title over its chapters), and the other types it does not name come below its deepest
+    entries, in their order. An outline naming fewer than :data:`MIN_OUTLINE` lines changes
+    nothing.
+    """
+    matched = _outline_lines(read, entries)
+    if len(matched) < MIN_OUTLINE:
+        return read
+    by_type: dict[int, Counter[int]] = {}
+    for (k, j), depth in matched.items():
+        level = read[k][j][1]
+        if level:
+            by_type.setdefault(level, Counter())[depth] += 1
+    mapped = {level: depths.most_common(1)[0][0] for level, depths in by_type.items()}
+    types = {level for page in read for _, level in page if level}
+    # (a type larger than any the outline names, a document's title over its chapters, stays
+    # above them: the outline's depths go down by as many levels as there are such types)
+    above = sorted(level for level in types - set(mapped)
+                   if not mapped or level < min(mapped))
+    shift = len(above)
+    deepest = max(matched.values()) + shift
+    levels = {level: min(depth + shift, 6) for level, depth in mapped.items()}
+    levels.update({level: n + 1 for n, level in enumerate(above)})
+    below = sorted(types - set(levels))
+    levels.update({level: min(deepest + 1 + n, 6) for n, level in enumerate(below)})
+    return [[(line, min(matched[(k, j)] + shift, 6) if (k, j) in matched
+              else levels.get(level, 0)) for j, (line, level) in enumerate(page)]
+            for k, page in enumerate(read)]
+
+
+def _outline_lines(read: list[list[tuple[_Line, int]]],
+                   entries: list[_Entry]) -> dict[tuple[int, int], int]:
+    """(page, line) → depth of each line an outline's entry heads (:func:`_with_outline`)."""
+    where: dict[str, list[tuple[int, int, int]]] = {}  # key → (page, line, lines it takes)
+    for k, page in enumerate(read):
+        for j, (line, _) in enumerate(page):
+            if line.margin:
+                continue
+            where.setdefault(_key(line.text), []).append((k, j, 1))
+            if j + 1 < len(page) and page[j + 1][0].box == line.box:
+                both = f"{line.text} {page[j + 1][0].text}"
+                where.setdefault(_key(both), []).append((k, j, 2))
+    matched: dict[tuple[int, int], int] = {}
+    last = (-1, -1)
+    for entry in entries:
+        spots = [s for s in where.get(entry.key, []) if (s[0], s[1]) not in matched]
+        if entry.page is not None:
+            spot = next((s for s in spots if s[0] in (entry.page, entry.page + 1)), None)
+        else:
+            spot = next((s for s in spots if (s[0], s[1]) > last), None)
+        if spot is None:
+            continue
+        k, j, span = spot
+        for n in range(span):
+            matched[(k, j + n)] = min(entry.depth, 6)
+        last = (k, j + span - 1)
+    return matched
 
 
 def _read_page(page: _Page, number: int | None, kind: _Type) -> list[tuple[_Line, int]]:
@@ -241,9 +388,10 @@ def _layouts(data: bytes) -> Iterator[tuple[str | None, LTPage]]:
 
 
 def describe_type(data: bytes) -> str:
-    """The type sizes a PDF's text is read by, in Russian, for ``rulekb build --explain``:
-    "основной текст 10 пт; заголовки: 18 пт — «#», 14 пт — «##», полужирные строки 10 пт —
-    «###»" (a heading missed is then seen to be set in the text's size)."""
+    """The type sizes a PDF's text is read by, and its outline, in Russian, for ``rulekb
+    build --explain``: "основной текст 10 пт; заголовки по шрифту: 18 пт — «#», 14 пт —
+    «##», полужирные строки 10 пт — «###»; закладок (оглавления PDF) нет" (a heading missed
+    is then seen to be set in the text's size, with no bookmark to name it)."""
     pages = _pages(data)
     if not any(page.lines for page in pages):
         return "текста нет"
@@ -252,8 +400,17 @@ def describe_type(data: bytes) -> str:
     parts = [f"{size:g} пт — «{'#' * level}»" for size, level in kind.sizes.items()]
     parts += [f"полужирные строки {size:g} пт — «{'#' * level}»"
               for size, level in kind.bold.items()]
-    return (f"страниц {len(pages)}; основной текст {body:g} пт; заголовки: "
-            f"{', '.join(parts) or 'не найдены (все строки набраны одним размером)'}")
+    found = (f"страниц {len(pages)}; основной текст {body:g} пт; заголовки по шрифту: "
+             f"{', '.join(parts) or 'не найдены (все строки набраны одним размером)'}")
+    entries = _outline(data)
+    if not entries:
+        return found + "; закладок (оглавления PDF) нет"
+    read = [_read_page(page, number, kind)
+            for page, number in zip(pages, _page_numbers(pages), strict=True)]
+    named = len(_outline_lines(read, entries))
+    used = "уровни заголовков — по закладкам" if named >= MIN_OUTLINE else "не учтены"
+    return (found + f"; закладок (оглавления PDF) {len(entries)}, названных строк текста "
+            f"{named}: {used}")
 
 
 def _pages(data: bytes) -> list[_Page]:

@@ -141,8 +141,9 @@ def test_the_cli_builds_a_pdf(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "«Паника» · в «Психология» · стр. 58" in result.output
     # the type sizes the headings were read by, for a user who finds one missed
-    assert ("PDF: страниц 2; основной текст 10 пт; заголовки: 18 пт — «#», 14 пт — «##», "
-            "12 пт — «###», полужирные строки 10 пт — «####»") in result.output
+    assert ("PDF: страниц 2; основной текст 10 пт; заголовки по шрифту: 18 пт — «#», 14 пт — "
+            "«##», 12 пт — «###», полужирные строки 10 пт — «####»; закладок (оглавления PDF) "
+            "нет") in result.output
 
 
 def test_the_cli_refuses_a_locked_pdf_with_exit_2(tmp_path: Path) -> None:
@@ -255,8 +256,9 @@ def test_real_pdfs_head_every_entry_of_their_outline(name: str) -> None:
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    found, total, ordered, _ = bench.score(DATA / name)
-    assert (found, ordered) == (total, True) and total >= 8
+    for outline in (False, True):  # by the type alone, and as a build reads it
+        found, total, ordered, _ = bench.score(DATA / name, outline=outline)
+        assert (found, ordered) == (total, True) and total >= 8
 
 
 def test_a_pdf_whose_fonts_map_no_letters_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -306,3 +308,37 @@ def test_text_prints_what_a_pdf_is_read_as_and_builds_as_markdown(tmp_path: Path
         return [(s.title, s.heading_span) for s in seg.sections]
 
     assert sections(tmp_path / "psychology.md") == sections(DATA / "whfb_psychology.pdf")
+
+
+def test_headings_the_type_does_not_show_are_found_by_the_outline() -> None:
+    """The same pages with their headings set in the text's plain type: by its type the PDF
+    has no heading; its outline (bookmarks) names each, and each heads its section at the
+    outline's depth, as the type's sizes do in the first PDF."""
+    data = (DATA / "whfb_psychology_bookmarks.pdf").read_bytes()
+    assert _headings(pdf_text(data, outline=False)) == []
+    found = _headings(pdf_text(data))
+    assert [title for _, title in found] == [t for _, t in _headings(
+        pdf_text((DATA / "whfb_psychology.pdf").read_bytes()))]
+    assert [level for level, _ in found] == [1, 2, 2, 3, 2, 3]
+
+
+def test_an_outline_naming_nothing_of_the_text_changes_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import ingest.pdf_text as reader
+
+    data = (DATA / "whfb_psychology.pdf").read_bytes()
+    alone = pdf_text(data, outline=False)
+    monkeypatch.setattr(reader, "_outline", lambda _: [
+        reader._Entry(1, "введение", 0), reader._Entry(2, "ничего из этого", None)])
+    assert pdf_text(data) == alone
+
+
+@pytest.mark.parametrize(("title", "key"), [
+    ("2.1. Directory layout", "directory layout"), ("A.1 GNU Free", "gnu free"),
+    ("II. Паника", "паника"), ("В бою", "в бою"), ("Non-regular files", "nonregular files"),
+    ("Страх:", "страх"),
+])
+def test_outline_keys(title: str, key: str) -> None:
+    import ingest.pdf_text as reader
+
+    assert reader._key(title) == key

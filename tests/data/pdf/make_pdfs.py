@@ -55,7 +55,9 @@ def _fpdf() -> Any:
     return FPDF(format="A4")
 
 
-def _book(path: Path, columns: int = 1) -> None:
+def _book(path: Path, columns: int = 1, bookmarks: bool = False) -> None:
+    """The book's pages; with ``bookmarks``, its headings set in the text's type (plain, at
+    10 points: only the PDF's outline tells them) and an outline entry for each."""
     pdf = _fpdf()
     pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSerif.ttf"))
     pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSerif-Bold.ttf"))
@@ -75,6 +77,11 @@ def _book(path: Path, columns: int = 1) -> None:
             x = 10 + column * (width + 10) + indent
             size, style = {"h1": (18, "B"), "h2": (14, "B"), "h3": (12, "B"),
                            "b": (10, "B"), "cap": (30, "")}.get(kind, (10, ""))
+            depth = {"h1": 0, "h2": 1, "h3": 2, "b": 2}.get(kind)
+            if bookmarks and depth is not None:
+                size, style = 10, ""
+                pdf.set_xy(x, y)
+                pdf.start_section(text, level=depth)
             pdf.set_font("DejaVu", style, size)
             pdf.set_xy(x, y)
             if kind == "table":  # a dice table: its cells apart, as a PDF sets them, its head
@@ -122,6 +129,7 @@ def _locked(path: Path) -> None:
 if __name__ == "__main__":
     _book(HERE / "whfb_psychology.pdf")
     _book(HERE / "whfb_psychology_columns.pdf", columns=2)
+    _book(HERE / "whfb_psychology_bookmarks.pdf", bookmarks=True)
     _scan(HERE / "scan.pdf")
     _locked(HERE / "locked.pdf")
     (HERE / "not_a_pdf.pdf").write_text("Паника\n\nЭто текст, сохранённый как .pdf.\n",
