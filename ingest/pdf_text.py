@@ -139,24 +139,25 @@ def pdf_text(data: bytes, outline: bool = True) -> str:
     kind = _levels(pages, body)
     numbers = _page_numbers(pages)
     read = [_read_page(page, number, kind) for page, number in zip(pages, numbers, strict=True)]
+    starts: set[tuple[int, int]] = set()  # the lines an outline's entry opens
     if outline:
-        read = _with_outline(read, _outline(data))
+        read, starts = _with_outline(read, _outline(data))
     # (marks of Markdown in a text of no heading would make it Markdown for nothing)
     marked = any(level for page in read for _, level in page)
     out: list[str] = []
-    for page_lines, number in zip(read, numbers, strict=True):
+    for k, (page_lines, number) in enumerate(zip(read, numbers, strict=True)):
         blocks: list[list[str]] = []
         last_box = None
         heading: tuple[int, list[str]] | None = None
-        for line, level in page_lines:
+        for j, (line, level) in enumerate(page_lines):
             if line.box != last_box:
                 last_box = line.box
                 if not (heading is None and blocks and blocks[-1] and not level
                         and _goes_on(blocks[-1][-1], line.text)):
                     blocks.append([])  # (a block split off mid-sentence goes on: below)
                 heading = None
-            if level and heading is not None and heading[0] == level:
-                heading[1].append(line.text)  # a heading's next line
+            if level and heading is not None and heading[0] == level and (k, j) not in starts:
+                heading[1].append(line.text)  # a heading's next line (not the next entry's)
                 blocks[-1][-1] = "#" * level + " " + " ".join(heading[1])
                 continue
             if level:
@@ -252,8 +253,8 @@ MIN_OUTLINE = 2
 outline of other words, a test's, describes nothing)."""
 
 
-def _with_outline(read: list[list[tuple[_Line, int]]],
-                  entries: list[_Entry]) -> list[list[tuple[_Line, int]]]:
+def _with_outline(read: list[list[tuple[_Line, int]]], entries: list[_Entry]
+                  ) -> tuple[list[list[tuple[_Line, int]]], set[tuple[int, int]]]:
     """The pages' lines with their levels told by the PDF's outline too.
 
     An outline's entry heads the line it names (its words, or the words of the line and the
@@ -265,11 +266,12 @@ def _with_outline(read: list[list[tuple[_Line, int]]],
     outline's first depth); a type larger than any it names stays above them (a document's
     title over its chapters), and the other types it does not name come below its deepest
     entries, in their order. An outline naming fewer than :data:`MIN_OUTLINE` lines changes
-    nothing.
+    nothing. Also returns the lines an entry opens (two entries' headings one under the other
+    in one block stay two headings).
     """
-    matched = _outline_lines(read, entries)
-    if len(matched) < MIN_OUTLINE:
-        return read
+    matched, starts = _outline_lines(read, entries)
+    if len(starts) < MIN_OUTLINE:
+        return read, set()
     by_type: dict[int, Counter[int]] = {}
     for (k, j), depth in matched.items():
         level = read[k][j][1]
@@ -289,12 +291,13 @@ def _with_outline(read: list[list[tuple[_Line, int]]],
     levels.update({level: min(deepest + 1 + n, 6) for n, level in enumerate(below)})
     return [[(line, min(matched[(k, j)] + shift, 6) if (k, j) in matched
               else levels.get(level, 0)) for j, (line, level) in enumerate(page)]
-            for k, page in enumerate(read)]
+            for k, page in enumerate(read)], starts
 
 
-def _outline_lines(read: list[list[tuple[_Line, int]]],
-                   entries: list[_Entry]) -> dict[tuple[int, int], int]:
-    """(page, line) → depth of each line an outline's entry heads (:func:`_with_outline`)."""
+def _outline_lines(read: list[list[tuple[_Line, int]]], entries: list[_Entry]
+                   ) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
+    """(page, line) → depth of each line an outline's entry heads (:func:`_with_outline`),
+    and the lines the entries open."""
     where: dict[str, list[tuple[int, int, int]]] = {}  # key → (page, line, lines it takes)
     for k, page in enumerate(read):
         for j, (line, _) in enumerate(page):
@@ -305,6 +308,7 @@ def _outline_lines(read: list[list[tuple[_Line, int]]],
                 both = f"{line.text} {page[j + 1][0].text}"
                 where.setdefault(_key(both), []).append((k, j, 2))
     matched: dict[tuple[int, int], int] = {}
+    starts: set[tuple[int, int]] = set()
     last = (-1, -1)
     for entry in entries:
         spots = [s for s in where.get(entry.key, []) if (s[0], s[1]) not in matched]
@@ -317,8 +321,9 @@ def _outline_lines(read: list[list[tuple[_Line, int]]],
         k, j, span = spot
         for n in range(span):
             matched[(k, j + n)] = min(entry.depth, 6)
+        starts.add((k, j))
         last = (k, j + span - 1)
-    return matched
+    return matched, starts
 
 
 def _read_page(page: _Page, number: int | None, kind: _Type) -> list[tuple[_Line, int]]:
@@ -407,7 +412,7 @@ def describe_type(data: bytes) -> str:
         return found + "; закладок (оглавления PDF) нет"
     read = [_read_page(page, number, kind)
             for page, number in zip(pages, _page_numbers(pages), strict=True)]
-    named = len(_outline_lines(read, entries))
+    named = len(_outline_lines(read, entries)[1])
     used = "уровни заголовков — по закладкам" if named >= MIN_OUTLINE else "не учтены"
     return (found + f"; закладок (оглавления PDF) {len(entries)}, названных строк текста "
             f"{named}: {used}")

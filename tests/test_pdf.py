@@ -342,3 +342,16 @@ def test_outline_keys(title: str, key: str) -> None:
     import ingest.pdf_text as reader
 
     assert reader._key(title) == key
+
+
+def test_two_bookmarked_headings_in_one_block_stay_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ingest.pdf_text as reader
+
+    def line(text: str) -> reader._Line:
+        return reader._Line(text, 10.0, False, 1, False)
+
+    page = reader._Page("57", [line("Страх"), line("Ужас"), line("Модели вызывают Ужас.")])
+    monkeypatch.setattr(reader, "_pages", lambda _: [page])
+    monkeypatch.setattr(reader, "_outline", lambda _: [reader._Entry(1, "страх", 0),
+                                                       reader._Entry(1, "ужас", 0)])
+    assert _headings(pdf_text(b"%PDF-1.4")) == [(1, "Страх"), (1, "Ужас")]
