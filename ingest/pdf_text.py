@@ -16,6 +16,8 @@ as headings at their levels (:mod:`ingest.clean_markdown`):
 * a heading's lines set one under another in one block are one heading;
 * a table's cells set side by side (their tops level) are one line of its row ("2–7
   Держится");
+* a word hyphenated across a page is set whole on the first page ("Лидер-" / "ство"), the
+  cleaning joining it as in any line;
 * a letter alone in a larger type is a paragraph's drop capital, set before the rest of its
   word ("В оины"), which the cleaning joins;
 * the lines of a block of text stay lines, a blank line between blocks (the pipeline joins
@@ -45,7 +47,7 @@ import io
 import logging
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -142,20 +144,25 @@ def pdf_text(data: bytes, outline: bool = True) -> str:
     starts: set[tuple[int, int]] = set()  # the lines an outline's entry opens
     if outline:
         read, starts = _with_outline(read, _outline(data))
+    _carry_hyphens(read)
     # (marks of Markdown in a text of no heading would make it Markdown for nothing)
     marked = any(level for page in read for _, level in page)
     out: list[str] = []
     for k, (page_lines, number) in enumerate(zip(read, numbers, strict=True)):
         blocks: list[list[str]] = []
         last_box = None
+        last_margin = False
         heading: tuple[int, list[str]] | None = None
         for j, (line, level) in enumerate(page_lines):
             if line.box != last_box:
                 last_box = line.box
                 if not (heading is None and blocks and blocks[-1] and not level
+                        and not (line.margin or last_margin)
                         and _goes_on(blocks[-1][-1], line.text)):
-                    blocks.append([])  # (a block split off mid-sentence goes on: below)
+                    blocks.append([])  # (a block split off mid-sentence goes on: below; a
+                    # running header goes on into nothing)
                 heading = None
+            last_margin = line.margin
             if level and heading is not None and heading[0] == level and (k, j) not in starts:
                 heading[1].append(line.text)  # a heading's next line (not the next entry's)
                 blocks[-1][-1] = "#" * level + " " + " ".join(heading[1])
@@ -324,6 +331,33 @@ def _outline_lines(read: list[list[tuple[_Line, int]]], entries: list[_Entry]
         starts.add((k, j))
         last = (k, j + span - 1)
     return matched, starts
+
+
+_HYPHENATED = re.compile(r"[^\W\d_]-$")
+_WORD_REST = re.compile(r"([a-zа-яё]+)\s*(.*)\Z", re.DOTALL)
+
+
+def _carry_hyphens(read: list[list[tuple[_Line, int]]]) -> None:
+    """A word hyphenated across a page ("Лидер-" at a page's foot, "ство сразу …" at the
+    next page's head) is set whole on the first page: its rest goes on the line under the
+    hyphen ("Лидер-" / "ство"), where the cleaning joins a hyphenated word as in any line
+    (:func:`ingest.clean_words.hyphenation`), not beyond the next page's mark. Only what the
+    text's own lines hold counts: a margin's lines and a heading are no part of a word."""
+    for k in range(len(read) - 1):
+        last = next((j for j in range(len(read[k]) - 1, -1, -1) if not read[k][j][0].margin),
+                    None)
+        first = next((j for j, (line, _) in enumerate(read[k + 1]) if not line.margin), None)
+        if last is None or first is None or read[k][last][1] or read[k + 1][first][1]:
+            continue
+        line, after = read[k][last][0], read[k + 1][first][0]
+        m = _WORD_REST.match(after.text)
+        if not _HYPHENATED.search(line.text) or m is None:
+            continue
+        read[k].insert(last + 1, (replace(line, text=m.group(1)), 0))
+        if m.group(2):
+            read[k + 1][first] = (replace(after, text=m.group(2)), 0)
+        else:
+            del read[k + 1][first]
 
 
 def _read_page(page: _Page, number: int | None, kind: _Type) -> list[tuple[_Line, int]]:

@@ -355,3 +355,24 @@ def test_two_bookmarked_headings_in_one_block_stay_two(monkeypatch: pytest.Monke
     monkeypatch.setattr(reader, "_outline", lambda _: [reader._Entry(1, "страх", 0),
                                                        reader._Entry(1, "ужас", 0)])
     assert _headings(pdf_text(b"%PDF-1.4")) == [(1, "Страх"), (1, "Ужас")]
+
+
+def test_a_word_hyphenated_across_a_page_is_joined(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    """"Лидер-" at a page's foot and "ство …" at the next page's head (under its running
+    header) are one word of the first page; the next page's mark stands after it."""
+    import ingest.pdf_text as reader
+
+    def line(text: str, box: int = 1, margin: bool = False) -> reader._Line:
+        return reader._Line(text, 10.0, False, box, margin)
+
+    pages = [reader._Page("57", [line("Подразделение проходит тест на Лидер-")]),
+             reader._Page("58", [line("Книга правил", 0, True),
+                                 line("ство сразу после потерь.")])]
+    monkeypatch.setattr(reader, "_pages", lambda _: pages)
+    text = pdf_text(b"%PDF-1.4")
+    assert "тест на Лидер-\nство\n\nСтраница 58\n\nКнига правил\n\nсразу после потерь." in text
+    path = tmp_path / "page.md"
+    path.write_text("# Паника\n\n" + text, encoding="utf-8")
+    cleaned, _ = prepare(load_file(path).model_copy(update={"system": "whfb8"}))
+    assert "тест на Лидерство" in cleaned.text
