@@ -258,3 +258,14 @@ def test_identity_offsets_counts_up(size: int) -> None:
     # (each byte of the numbers is laid down apart, a block of 65,536 at a time: sizes around
     # 256, 65,536 and 2 ** 24 carry a byte)
     assert identity_offsets(size) == array("q", range(size))
+
+
+def test_a_word_broken_by_a_page_footer_is_joined_and_the_page_kept() -> None:
+    """"Лидер-" / "Страница 58" / "ство": the footer goes, then the hyphenation step joins
+    the word across the blank lines it left; the page's mark stays."""
+    cleaned = clean(source("Паника\n\nПодразделение проходит тест на Лидер-\n\nСтраница 58\n\n"
+                           "ство сразу после потерь.\n"))
+    assert "тест на Лидерство сразу" in cleaned.text
+    assert [(m.first, m.last) for m in cleaned.pages] == [(58, 58)]
+    assert any(c.step == "hyphenation" and "через разрыв страницы" in c.reason
+               for c in cleaned.changes)
