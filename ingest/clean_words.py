@@ -34,8 +34,10 @@ _HYPHEN_AHEAD = r"(?=\w+-[ \n])"
 _HYPHEN_RE = re.compile(rf"(?<!\w){_HYPHEN_AHEAD}({LETTERS}+)-( |\n{HSPACE}*)(?=({LETTERS}+))")
 # a word broken across a page: its head, a hyphen, the blank lines a page's footer or header
 # left when it was removed (or a copy's page break), and its rest in lower case
-_PAGE_HYPHEN_RE = re.compile(
-    rf"(?<!\w)({LETTERS}+)-({HSPACE}*\n(?:{HSPACE}*\n)+{HSPACE}*)(?=([а-яёa-z]+))")
+# (found by its hyphen and blank lines first, then the head looked for before it: a scan for
+# every word's start would cost the whole text)
+_PAGE_BREAK_RE = re.compile(rf"-({HSPACE}*\n(?:{HSPACE}*\n)+{HSPACE}*)(?=([а-яёa-z]+))")
+_HEAD_RE = re.compile(rf"(?<!\w)({LETTERS}+)\Z")
 _SOFT_HYPHEN_RE = re.compile(rf"\u00ad(?:{HSPACE}*\n{HSPACE}*)?")
 # a character of no width (a web page's break opportunity, U+200B, U+200C, U+2060; a byte order
 # mark or a joiner left inside the text, U+FEFF, U+200D): inside a word it parts nothing
@@ -78,18 +80,20 @@ def hyphenation(text: str, vocabulary: Collection[str] | None = None) -> list[Ed
                 Edit(m.end(1), m.end(2), "", "hyphenation",
                      f"перенос слова: «{broken}» → «{head}{tail}»")
             )
-    if "-\n" in text or "- \n" in text:  # (the cheap test first)
-        for m in _PAGE_HYPHEN_RE.finditer(text):
-            # (a paragraph never ends in a hyphenated head: a page's break between the word's
-            # halves, "Лидер-" / "Страница 58" / "ство"; joined when the whole is a word, not
-            # two columns' lines run together, "установ-" / "многих")
-            head, tail = m.group(1), m.group(3)
-            joined = fold(head + tail)
-            if _evidence(joined, words) and \
-                    _evidence(joined, words) >= _evidence(fold(f"{head}-{tail}"), words):
-                edits.append(Edit(m.end(1), m.end(2), "", "hyphenation",
-                                  f"перенос слова через разрыв страницы: «{head}-↵↵{tail}» → "
-                                  f"«{head}{tail}»"))
+    for m in _PAGE_BREAK_RE.finditer(text):
+        # (a paragraph never ends in a hyphenated head: a page's break between the word's
+        # halves, "Лидер-" / "Страница 58" / "ство"; joined when the whole is a word, not two
+        # columns' lines run together, "установ-" / "многих")
+        found = _HEAD_RE.search(text, max(0, m.start() - 60), m.start())
+        if found is None:
+            continue
+        head, tail = found.group(1), m.group(2)
+        joined = fold(head + tail)
+        if _evidence(joined, words) and \
+                _evidence(joined, words) >= _evidence(fold(f"{head}-{tail}"), words):
+            edits.append(Edit(m.start(), m.end(1), "", "hyphenation",
+                              f"перенос слова через разрыв страницы: «{head}-↵↵{tail}» → "
+                              f"«{head}{tail}»"))
     for m in _SOFT_HYPHEN_RE.finditer(text):
         edits.append(Edit(m.start(), m.end(), "", "hyphenation", "мягкий перенос"))
     if any(ch in text for ch in "\u200b\u200c\u200d\u2060\ufeff"):
