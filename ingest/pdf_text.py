@@ -13,7 +13,12 @@ as headings at their levels (:mod:`ingest.clean_markdown`):
 * a short line set in bold from end to end at the text's size (or a little smaller) is a
   heading below the larger sizes' levels (a rule's name over its text), each such size a
   level, the larger first;
-* a heading's lines set one under another in one block are one heading;
+* a heading's lines set one under another in one block are one heading; a run of them
+  longer than a heading (:data:`HEADING_WORDS`, :data:`BOLD_WORDS` in bold) is text (a
+  lead-in set large, a paragraph set in bold), and so are a bullet's line and a table's row;
+* a page's blocks are read a column at a time, a table's cells row by row
+  (:func:`reading_order`), the blocks in its top and bottom margins (a running header, the
+  page's number) apart, before and after them;
 * a table's cells set side by side (their tops level) are one line of its row ("2–7
   Держится");
 * a word hyphenated across a page is set whole on the first page ("Лидер-" / "ство"), the
