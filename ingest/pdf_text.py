@@ -23,6 +23,8 @@ as headings at their levels (:mod:`ingest.clean_markdown`):
   Держится");
 * a word hyphenated across a page is set whole on the first page ("Лидер-" / "ство"), the
   cleaning joining it as in any line;
+* a title set in spaced letters ("Ф А З А Д В И Ж Е Н И Я") is its words ("ФАЗА ДВИЖЕНИЯ"),
+  parted where the letters' gaps widen;
 * a letter alone in a larger type is a paragraph's drop capital, set before the rest of its
   word ("В оины"), which the cleaning joins;
 * the lines of a block of text stay lines, a blank line between blocks (the pipeline joins
@@ -55,10 +57,12 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from kb.lemmas import is_known
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from pdfminer.layout import LTPage, LTTextLine
+    from pdfminer.layout import LTChar, LTPage, LTTextLine
 
 SUFFIX = ".pdf"
 PAGE_MARK = "Страница {}"
@@ -614,7 +618,35 @@ def _line_of(line: LTTextLine, box: int, margin: bool) -> _Line | None:
     size = sizes.most_common(1)[0][0] if sizes else 0.0
     letters = [c for c in chars if _LETTER.match(c.get_text())]
     bold = bool(letters) and all(_BOLD.search(c.fontname) for c in letters)
+    tokens = text.split()
+    if len(tokens) >= _SPACED_LETTERS and all(len(t) == 1 for t in tokens):
+        text = _unspaced(chars) or text
     return _Line(text, size, bold, box, margin)
+
+
+_SPACED_LETTERS = 3
+"""Letters set apart at least for a line to be read as a word set in spaced letters."""
+
+
+def _unspaced(chars: list[LTChar]) -> str | None:
+    """The words of a line set in spaced letters ("Ф А З А   Д В И Ж Е Н И Я", a title's
+    tracking, which the layout analysis reads as a space after each letter): a gap wider than
+    the letters' usual gap by a quarter of a letter's width parts words ("ФАЗА ДВИЖЕНИЯ").
+    None unless every word so joined is one the dictionary knows (or a Latin word of three
+    letters or more): an alphabet's row ("А Б В Г Д") stays as it is."""
+    glyphs = [c for c in chars if not c.get_text().isspace()]
+    if len(glyphs) < _SPACED_LETTERS:
+        return None
+    gaps = [b.x0 - a.x1 for a, b in zip(glyphs, glyphs[1:], strict=False)]
+    usual = sorted(gaps)[len(gaps) // 2]
+    width = sorted(c.width for c in glyphs)[len(glyphs) // 2]
+    text = glyphs[0].get_text()
+    for gap, glyph in zip(gaps, glyphs[1:], strict=True):
+        text += (" " if gap > usual + width / 4 else "") + glyph.get_text()
+    words = text.translate(_LIGATURES).split()
+    if all(is_known(w) or (w.isascii() and w.isalpha() and len(w) >= 3) for w in words):
+        return " ".join(words)
+    return None
 
 
 def _row_line(cells: list[_Line]) -> _Line:

@@ -376,3 +376,11 @@ def test_a_word_hyphenated_across_a_page_is_joined(monkeypatch: pytest.MonkeyPat
     path.write_text("# Паника\n\n" + text, encoding="utf-8")
     cleaned, _ = prepare(load_file(path).model_copy(update={"system": "whfb8"}))
     assert "тест на Лидерство" in cleaned.text
+
+
+def test_titles_set_in_spaced_letters_are_their_words() -> None:
+    """"Ф А З А  Д В И Ж Е Н И Я" (a title's tracking) heads its section as "ФАЗА ДВИЖЕНИЯ";
+    an alphabet's row of single letters set as words stays as it is."""
+    text = pdf_text((DATA / "spaced_titles.pdf").read_bytes())
+    assert _headings(text) == [(1, "ФАЗА ДВИЖЕНИЯ"), (1, "СТРЕЛЬБА")]
+    assert "\nА Б В Г Д\n" in text

@@ -107,6 +107,31 @@ def _book(path: Path, columns: int = 1, bookmarks: bool = False) -> None:
     pdf.output(str(path))
 
 
+def _spaced(path: Path) -> None:
+    """Titles set in spaced letters (a title's tracking), each over its text, and an
+    alphabet's row of single letters set as words."""
+    pdf = _fpdf()
+    pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSerif.ttf"))
+    pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSerif-Bold.ttf"))
+    pdf.add_page()
+    for title, text in (("ФАЗА ДВИЖЕНИЯ", "Подразделения двигаются по очереди, каждое на "
+                         "свою дистанцию."),
+                        ("СТРЕЛЬБА", "Модели стреляют по врагу в пределах дальности оружия.")):
+        pdf.set_font("DejaVu", "B", 14)
+        pdf.set_char_spacing(3)
+        pdf.set_x(10)
+        pdf.multi_cell(0, 8, title)
+        pdf.set_char_spacing(0)
+        pdf.set_font("DejaVu", "", 10)
+        pdf.set_x(10)
+        pdf.multi_cell(0, 5, text)
+    pdf.set_x(10)
+    pdf.multi_cell(0, 5, "Указатель: А Б В Г Д")
+    pdf.set_x(10)
+    pdf.multi_cell(0, 5, "А Б В Г Д")
+    pdf.output(str(path))
+
+
 def _scan(path: Path) -> None:
     """A page with no text layer: a picture of a page (a grey block), as a scan gives."""
     pdf = _fpdf()
@@ -130,6 +155,7 @@ if __name__ == "__main__":
     _book(HERE / "whfb_psychology.pdf")
     _book(HERE / "whfb_psychology_columns.pdf", columns=2)
     _book(HERE / "whfb_psychology_bookmarks.pdf", bookmarks=True)
+    _spaced(HERE / "spaced_titles.pdf")
     _scan(HERE / "scan.pdf")
     _locked(HERE / "locked.pdf")
     (HERE / "not_a_pdf.pdf").write_text("Паника\n\nЭто текст, сохранённый как .pdf.\n",
