@@ -20,7 +20,6 @@ otherwise (none should).
 
 from __future__ import annotations
 
-import io
 import re
 import subprocess
 import sys
@@ -33,26 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pdfminer.pdfdocument import PDFDocument  # noqa: E402
-from pdfminer.pdfparser import PDFParser  # noqa: E402
-
-from ingest.pdf_text import PdfError, pdf_text  # noqa: E402
+from ingest.pdf_text import PdfError, heading_key, outline_entries, pdf_text  # noqa: E402
 
 REAL = ROOT / "tests" / "data" / "pdf" / "real"
 HELDOUT = ROOT / "tests" / "data" / "pdf" / "heldout"
-_NUMBER = re.compile(r"^(?:Appendix\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
-
-
-def _key(title: str) -> str:
-    """A heading's words, its number aside, case and hyphens too ("Non-regular" of the page
-    is "Nonregular" in one outline)."""
-    return " ".join(re.sub("[-\u2010\u2011]", "", _NUMBER.sub("", title)).split()).casefold()
-
-
-def outline_of(data: bytes) -> list[tuple[int, str]]:
-    """(depth, title) of every outline entry, in order."""
-    doc = PDFDocument(PDFParser(io.BytesIO(data)))
-    return [(depth, title) for depth, title, *_ in doc.get_outlines()]
 
 
 def score(path: Path, outline: bool = False) -> tuple[int, int, bool, float]:
@@ -62,14 +45,16 @@ def score(path: Path, outline: bool = False) -> tuple[int, int, bool, float]:
     t = time.process_time()
     text = pdf_text(data, outline=outline)
     seconds = time.process_time() - t
-    headings = [(len(m.group(1)), _key(m.group(2)))
+    # (a heading and an entry compared as the reader compares them, its number, case and
+    # hyphens aside: :func:`ingest.pdf_text.heading_key`)
+    headings = [(len(m.group(1)), heading_key(m.group(2)))
                 for m in re.finditer(r"(?m)^(#+) (.*)$", text)]
-    entries = outline_of(data)
+    entries = outline_entries(data)
     found = 0
     levels: dict[int, set[int]] = {}
     at = 0
-    for depth, title in entries:
-        key = _key(title)
+    for entry in entries:
+        depth, key = entry.depth, entry.key
         # (the first such heading after the last entry's, or else anywhere: a heading named
         # in two places, a slide's title and its section's, is found once)
         hit = next((k for k in range(at, len(headings)) if headings[k][1] == key),

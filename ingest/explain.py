@@ -10,15 +10,12 @@ for a heading can then state the system in ``corpus.toml`` or fix the text.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ingest.build import account, no_system_reason, prepare
 from ingest.clean_bbcode import REASON as BBCODE_MARKUP
 from ingest.clean_markdown import REASON as MARKDOWN_MARKUP
 from ingest.html_page import MARKUP_REASON as HTML_MARKUP
 from ingest.load import detection_grounds
 from ingest.models import SourceText
-from ingest.pdf_text import PdfError, describe_type
 from kb.models import Removal
 
 _SHOWN = 70  # characters of a removed piece shown on its line
@@ -27,14 +24,6 @@ _LAYOUTS = {"lines": "веб-страница (заголовки на отде�
             "markdown": "Markdown (заголовки размечены «#» или подчёркиванием)",
             "html": "страница HTML (заголовки по тегам <h1>–<h6>)"}
 _FROM = {"detected": "определена по тексту", "option": "указана --system"}
-
-
-def _pdf_type(path: str) -> str:
-    """The type sizes a PDF is read by (:func:`ingest.pdf_text.describe_type`)."""
-    try:
-        return describe_type(Path(path).read_bytes())
-    except (OSError, PdfError) as exc:
-        return f"размеры шрифта не прочитаны ({exc})"
 
 
 def explain(source: SourceText) -> str:
@@ -58,7 +47,7 @@ def explain(source: SourceText) -> str:
     lines = [f"Файл {source.path}: система {source.system} ({origin}); "
              f"раскладка: {_LAYOUTS.get(seg.layout, seg.layout)}"]
     if source.encoding == "pdf":
-        lines.append(f"PDF: {_pdf_type(source.path)}; смещения ниже — в тексте, извлечённом "
+        lines.append(f"PDF: {source.reading}; смещения ниже — в тексте, извлечённом "
                      "из PDF (его печатает rulekb build ФАЙЛ.pdf --text; исправленный и "
                      "сохранённый как .md, он собирается так же)")
     if source.system_from == "detected":

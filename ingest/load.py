@@ -35,7 +35,7 @@ from ingest.detect import model as detect_model
 from ingest.html_page import is_html
 from ingest.models import SourceText, SystemSource
 from ingest.pdf_text import SUFFIX as PDF_SUFFIX
-from ingest.pdf_text import PdfError, pdf_text
+from ingest.pdf_text import PdfError, read_pdf
 from ingest.pool import in_order
 from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES
 from ingest.web_archive import WebArchiveError, declared_charset, web_archive_page
@@ -272,13 +272,15 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         data = path.read_bytes()
     except OSError as exc:
         raise LoadError(f"{path}: файл не читается ({os_reason(exc)})") from exc
+    reading = None
     if path.suffix.lower() in ARCHIVE_SUFFIXES:  # a web page saved as one file
         text, encoding = _archived_page(data, path)
     elif path.suffix.lower() == PDF_SUFFIX:  # a book's PDF: its text layer, headings marked
         try:
-            text, encoding = pdf_text(data), "pdf"
+            pdf = read_pdf(data)
         except PdfError as exc:
             raise LoadError(f"{path}: {exc}") from exc
+        text, encoding, reading = pdf.text, "pdf", pdf.type
     else:
         text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None
@@ -305,6 +307,7 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         system_from=system_from,
         title=title,
         title_from=title_from,
+        reading=reading,
     )
 
 

@@ -41,7 +41,8 @@ class SourceText(_Frozen):
         encoding: ``"utf-8"``, ``"utf-8-sig"`` (UTF-8 with a BOM), ``"cp1251"``, or
             ``"utf-16-le"``, ``"utf-16-be"``, ``"utf-32-le"``, ``"utf-32-be"`` (after their
             byte order mark), or ``"mhtml/"`` and the page's own for a web archive's page
-            (``"mhtml/utf-8"``, :mod:`ingest.web_archive`).
+            (``"mhtml/utf-8"``, :mod:`ingest.web_archive`), or ``"pdf"`` for a PDF's text
+            (:mod:`ingest.pdf_text`).
         system: The game system (``"wh40k6"``, ``"whfb8"``, ``"killteam2018"``), or ``None``
             when the text does not tell and no ``corpus.toml`` states it.
         system_from: Where ``system`` came from: ``"detected"`` from the text's words,
@@ -51,6 +52,9 @@ class SourceText(_Frozen):
             («Warhammer 40k, 6th edition, Книга правил»): stated by a ``corpus.toml``, else
             what the text says of itself; ``None`` when neither tells.
         title_from: ``"text"`` or the name of the corpus file that states ``title``.
+        reading: How a file not of text was read, for ``rulekb build --explain`` (a PDF's
+            type sizes and bookmarks its headings were told by: :mod:`ingest.pdf_text`);
+            ``None`` for a text.
     """
 
     name: str
@@ -61,6 +65,7 @@ class SourceText(_Frozen):
     system_from: SystemSource | None = None
     title: str | None = None
     title_from: SystemSource | Literal["text"] | None = None
+    reading: str | None = None
 
     def __repr__(self) -> str:
         return f"SourceText({self.name!r}, {self.system}, {len(self.text)} chars)"

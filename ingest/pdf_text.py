@@ -54,15 +54,16 @@ import io
 import logging
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kb.lemmas import is_known
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from pdfminer.layout import LTChar, LTPage, LTTextLine
+    from pdfminer.pdfdocument import PDFDocument
 
 SUFFIX = ".pdf"
 PAGE_MARK = "Страница {}"
@@ -128,6 +129,17 @@ class _Page:
     lines: list[_Line]
 
 
+@dataclass(frozen=True)
+class PdfReading:
+    """A PDF as read: its text (Markdown marking its headings), and how its headings were
+    told, in Russian, for ``rulekb build --explain``: "страниц 2; основной текст 10 пт;
+    заголовки по шрифту: 18 пт — «#», …; закладок (оглавления PDF) нет" (a heading missed is
+    then seen to be set in the text's size, with no bookmark to name it)."""
+
+    text: str
+    type: str
+
+
 def pdf_text(data: bytes, outline: bool = True) -> str:
     """The text of a PDF, as Markdown marking its headings by their type (the module's
     docstring), and by its outline where it has one (``outline``: :func:`_with_outline`).
@@ -135,7 +147,13 @@ def pdf_text(data: bytes, outline: bool = True) -> str:
     Raises:
         PdfError: the file is no PDF, is locked by a password, or shows no text.
     """
-    pages = _pages(data)
+    return read_pdf(data, outline).text
+
+
+def read_pdf(data: bytes, outline: bool = True) -> PdfReading:
+    """:func:`pdf_text`, and how its headings were told (:class:`PdfReading`)."""
+    document = _document(data)
+    pages = _pages(document)
     chars = sum(len(line.text) for page in pages for line in page.lines)
     if not chars:
         raise PdfError("в PDF нет текстового слоя (скан страниц?): распознайте текст (OCR) и "
@@ -150,9 +168,8 @@ def pdf_text(data: bytes, outline: bool = True) -> str:
     kind = _levels(pages, body)
     numbers = _page_numbers(pages)
     read = [_read_page(page, number, kind) for page, number in zip(pages, numbers, strict=True)]
-    starts: set[tuple[int, int]] = set()  # the lines an outline's entry opens
-    if outline:
-        read, starts = _with_outline(read, _outline(data))
+    entries = _outline(document) if outline else []
+    read, starts = _with_outline(read, entries)
     _carry_hyphens(read)
     # (marks of Markdown in a text of no heading would make it Markdown for nothing)
     marked = any(level for page in read for _, level in page)
@@ -195,13 +212,27 @@ def pdf_text(data: bytes, outline: bool = True) -> str:
         body_text = "\n\n".join("\n".join(block) for block in blocks if block)
         mark = PAGE_MARK.format(number) + "\n\n" if number is not None else ""
         out.append(mark + body_text)
-    return "\n\n".join(part for part in out if part.strip()) + "\n"
+    return PdfReading("\n\n".join(part for part in out if part.strip()) + "\n",
+                      _described(len(pages), kind, len(entries), len(starts)))
+
+
+def _described(pages: int, kind: _Type, entries: int, named: int) -> str:
+    """How a PDF's headings were told (:class:`PdfReading`)."""
+    parts = [f"{size:g} пт — «{'#' * level}»" for size, level in kind.sizes.items()]
+    parts += [f"полужирные строки {size:g} пт — «{'#' * level}»"
+              for size, level in kind.bold.items()]
+    found = (f"страниц {pages}; основной текст {kind.body:g} пт; заголовки по шрифту: "
+             f"{', '.join(parts) or 'не найдены (все строки набраны одним размером)'}")
+    if not entries:
+        return found + "; закладок (оглавления PDF) нет"
+    used = "уровни заголовков — по закладкам" if named >= MIN_OUTLINE else "не учтены"
+    return found + f"; закладок (оглавления PDF) {entries}, названных строк текста {named}: {used}"
 
 
 @dataclass(frozen=True)
-class _Entry:
+class OutlineEntry:
     """An entry of a PDF's outline (its bookmarks): its depth, its title's key
-    (:func:`_key`) and the page it leads to (its place in the file), if known."""
+    (:func:`heading_key`) and the page it leads to (its place in the file), if known."""
 
     depth: int
     key: str
@@ -209,11 +240,13 @@ class _Entry:
 
 
 _SECTION_NUMBER = re.compile(
-    r"^(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.|[A-Z](?:\.\d+)+\.?|[A-Z]\.)\s+(?=\S)")
-"""A heading's number before its words ("2.1.", "II.", "A.1"; not a one-letter word, "В бою")."""
+    r"^(?:(?:Appendix|Приложение)\s+)?(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.|[A-Z](?:\.\d+)*\.?)"
+    r"\s+(?=\S)")
+"""A heading's number before its words ("2.1.", "II.", "A.1", an appendix's "Appendix A" and
+"A"; not a Russian one-letter word, "В бою")."""
 
 
-def _key(title: str) -> str:
+def heading_key(title: str) -> str:
     """A heading's words as an outline and a page may both write them: its section number,
     case, hyphens, spaces and a closing period or colon aside ("2.1. Directory layout" and
     "Directory layout"; "Non-regular" and "Nonregular")."""
@@ -221,15 +254,12 @@ def _key(title: str) -> str:
     return " ".join(words.split()).casefold().rstrip(".:")
 
 
-def _outline(data: bytes) -> list[_Entry]:
+def _outline(document: PDFDocument) -> list[OutlineEntry]:
     """The entries of a PDF's outline, in order; none when it has none or it cannot be read
     (the outline is a help to the reading, never a reason for it to fail)."""
-    from pdfminer.pdfdocument import PDFDocument
     from pdfminer.pdfpage import PDFPage
-    from pdfminer.pdfparser import PDFParser
 
     try:
-        document = PDFDocument(PDFParser(io.BytesIO(data)))
         pages = {page.pageid: k for k, page in enumerate(PDFPage.create_pages(document))}
         found = list(document.get_outlines())
     except Exception:  # noqa: BLE001 (PDFNoOutlines, or a damaged catalogue: no outline)
@@ -237,8 +267,18 @@ def _outline(data: bytes) -> list[_Entry]:
     out = []
     for depth, title, dest, action, _ in found:
         if isinstance(title, str) and title.strip() and isinstance(depth, int):
-            out.append(_Entry(depth, _key(title), _target(document, pages, dest, action)))
+            out.append(OutlineEntry(depth, heading_key(title), _target(document, pages, dest,
+                                                                 action)))
     return out
+
+
+def outline_entries(data: bytes) -> list[OutlineEntry]:
+    """The entries of a PDF's outline (``benchmarks/pdf.py`` measures the headings by them).
+
+    Raises:
+        PdfError: the file is no PDF or cannot be opened.
+    """
+    return _outline(_document(data))
 
 
 def _target(document: object, pages: dict[object, int], dest: object,
@@ -269,7 +309,7 @@ MIN_OUTLINE = 2
 outline of other words, a test's, describes nothing)."""
 
 
-def _with_outline(read: list[list[tuple[_Line, int]]], entries: list[_Entry]
+def _with_outline(read: list[list[tuple[_Line, int]]], entries: list[OutlineEntry]
                   ) -> tuple[list[list[tuple[_Line, int]]], set[tuple[int, int]]]:
     """The pages' lines with their levels told by the PDF's outline too.
 
@@ -310,7 +350,7 @@ def _with_outline(read: list[list[tuple[_Line, int]]], entries: list[_Entry]
             for k, page in enumerate(read)], starts
 
 
-def _outline_lines(read: list[list[tuple[_Line, int]]], entries: list[_Entry]
+def _outline_lines(read: list[list[tuple[_Line, int]]], entries: list[OutlineEntry]
                    ) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
     """(page, line) → depth of each line an outline's entry heads (:func:`_with_outline`),
     and the lines the entries open."""
@@ -319,10 +359,10 @@ def _outline_lines(read: list[list[tuple[_Line, int]]], entries: list[_Entry]
         for j, (line, _) in enumerate(page):
             if line.margin:
                 continue
-            where.setdefault(_key(line.text), []).append((k, j, 1))
+            where.setdefault(heading_key(line.text), []).append((k, j, 1))
             if j + 1 < len(page) and page[j + 1][0].box == line.box:
                 both = f"{line.text} {page[j + 1][0].text}"
-                where.setdefault(_key(both), []).append((k, j, 2))
+                where.setdefault(heading_key(both), []).append((k, j, 2))
     matched: dict[tuple[int, int], int] = {}
     starts: set[tuple[int, int]] = set()
     last = (-1, -1)
@@ -403,29 +443,29 @@ def _read_page(page: _Page, number: int | None, kind: _Type) -> list[tuple[_Line
     return out
 
 
-def _layouts(data: bytes) -> Iterator[tuple[str | None, LTPage]]:
-    """Each page's label and layout (pdfminer.six's analysis), the parser's failures on a
-    damaged or locked file turned into :class:`PdfError` (only the parser's: this module's
-    own errors are not taken for a damaged file)."""
-    from pdfminer.converter import PDFPageAggregator
-    from pdfminer.layout import LAParams
-    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
-    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
-    from pdfminer.pdfpage import PDFPage
+def _document(data: bytes) -> PDFDocument:
+    """The PDF's document (its cross-references and catalogue, parsed once for its pages and
+    its outline), the parser's failures turned into :class:`PdfError`."""
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfparser import PDFParser
 
     if b"%PDF-" not in data[:1024]:  # (the standard lets a header stand after other bytes)
         raise PdfError("не PDF: нет заголовка «%PDF-» в начале файла")
     # (the parser warns in English of what it mends in a malformed file, "Could not get
     # FontBBox …": the user is told only what stops the reading, in Russian)
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
-    manager = PDFResourceManager()
-    device = PDFPageAggregator(manager, laparams=LAParams())
-    interpreter = PDFPageInterpreter(manager, device)
+    with _parser_failures():
+        return PDFDocument(PDFParser(io.BytesIO(data)))
+
+
+@contextmanager
+def _parser_failures() -> Iterator[None]:
+    """The parser's failures on a damaged or locked file as :class:`PdfError` (only the
+    parser's: this module's own errors are not taken for a damaged file)."""
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+
     try:
-        for page in PDFPage.get_pages(io.BytesIO(data)):
-            interpreter.process_page(page)
-            label = getattr(page, "label", None)
-            yield (label if isinstance(label, str) else None), device.get_result()
+        yield
     except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
         raise PdfError("PDF защищён паролем: откройте его и сохраните текст как .txt") from exc
     except RecursionError as exc:
@@ -435,38 +475,29 @@ def _layouts(data: bytes) -> Iterator[tuple[str | None, LTPage]]:
         raise PdfError(f"PDF повреждён и не читается ({type(exc).__name__})") from exc
 
 
-def describe_type(data: bytes) -> str:
-    """The type sizes a PDF's text is read by, and its outline, in Russian, for ``rulekb
-    build --explain``: "основной текст 10 пт; заголовки по шрифту: 18 пт — «#», 14 пт —
-    «##», полужирные строки 10 пт — «###»; закладок (оглавления PDF) нет" (a heading missed
-    is then seen to be set in the text's size, with no bookmark to name it)."""
-    pages = _pages(data)
-    if not any(page.lines for page in pages):
-        return "текста нет"
-    body = _body_size(pages)
-    kind = _levels(pages, body)
-    parts = [f"{size:g} пт — «{'#' * level}»" for size, level in kind.sizes.items()]
-    parts += [f"полужирные строки {size:g} пт — «{'#' * level}»"
-              for size, level in kind.bold.items()]
-    found = (f"страниц {len(pages)}; основной текст {body:g} пт; заголовки по шрифту: "
-             f"{', '.join(parts) or 'не найдены (все строки набраны одним размером)'}")
-    entries = _outline(data)
-    if not entries:
-        return found + "; закладок (оглавления PDF) нет"
-    read = [_read_page(page, number, kind)
-            for page, number in zip(pages, _page_numbers(pages), strict=True)]
-    named = len(_outline_lines(read, entries)[1])
-    used = "уровни заголовков — по закладкам" if named >= MIN_OUTLINE else "не учтены"
-    return (found + f"; закладок (оглавления PDF) {len(entries)}, названных строк текста "
-            f"{named}: {used}")
+def _layouts(document: PDFDocument) -> Iterator[tuple[str | None, LTPage]]:
+    """Each page's label and layout (pdfminer.six's analysis)."""
+    from pdfminer.converter import PDFPageAggregator
+    from pdfminer.layout import LAParams
+    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+    from pdfminer.pdfpage import PDFPage
+
+    manager = PDFResourceManager()
+    device = PDFPageAggregator(manager, laparams=LAParams())
+    interpreter = PDFPageInterpreter(manager, device)
+    with _parser_failures():
+        for page in PDFPage.create_pages(document):
+            interpreter.process_page(page)
+            label = getattr(page, "label", None)
+            yield (label if isinstance(label, str) else None), device.get_result()
 
 
-def _pages(data: bytes) -> list[_Page]:
+def _pages(document: PDFDocument) -> list[_Page]:
     """Each page's lines in reading order, with their type."""
     from pdfminer.layout import LTTextContainer, LTTextLine
 
     pages: list[_Page] = []
-    for label, layout in _layouts(data):
+    for label, layout in _layouts(document):
         height = layout.height or 1.0
         lines: list[_Line] = []
         top: list[_Line] = []

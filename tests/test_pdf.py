@@ -267,7 +267,8 @@ def test_a_pdf_whose_fonts_map_no_letters_is_refused(monkeypatch: pytest.MonkeyP
 
     garbled = [reader._Page("1", [reader._Line("(cid:12)(cid:40)(cid:7) (cid:3)", 10.0, False,
                                                1, False)])]
-    monkeypatch.setattr(reader, "_pages", lambda data: garbled)
+    monkeypatch.setattr(reader, "_document", lambda data: None)
+    monkeypatch.setattr(reader, "_pages", lambda document: garbled)
     with pytest.raises(PdfError, match="распознайте текст страниц"):
         pdf_text(b"%PDF-1.4")
 
@@ -329,19 +330,20 @@ def test_an_outline_naming_nothing_of_the_text_changes_nothing(
     data = (DATA / "whfb_psychology.pdf").read_bytes()
     alone = pdf_text(data, outline=False)
     monkeypatch.setattr(reader, "_outline", lambda _: [
-        reader._Entry(1, "введение", 0), reader._Entry(2, "ничего из этого", None)])
+        reader.OutlineEntry(1, "введение", 0), reader.OutlineEntry(2, "ничего из этого", None)])
     assert pdf_text(data) == alone
 
 
 @pytest.mark.parametrize(("title", "key"), [
     ("2.1. Directory layout", "directory layout"), ("A.1 GNU Free", "gnu free"),
     ("II. Паника", "паника"), ("В бою", "в бою"), ("Non-regular files", "nonregular files"),
-    ("Страх:", "страх"),
+    ("Страх:", "страх"), ("Appendix A Copying Information", "copying information"),
+    ("A Copying Information", "copying information"),
 ])
 def test_outline_keys(title: str, key: str) -> None:
     import ingest.pdf_text as reader
 
-    assert reader._key(title) == key
+    assert reader.heading_key(title) == key
 
 
 def test_two_bookmarked_headings_in_one_block_stay_two(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -351,9 +353,10 @@ def test_two_bookmarked_headings_in_one_block_stay_two(monkeypatch: pytest.Monke
         return reader._Line(text, 10.0, False, 1, False)
 
     page = reader._Page("57", [line("Страх"), line("Ужас"), line("Модели вызывают Ужас.")])
+    monkeypatch.setattr(reader, "_document", lambda _: None)
     monkeypatch.setattr(reader, "_pages", lambda _: [page])
-    monkeypatch.setattr(reader, "_outline", lambda _: [reader._Entry(1, "страх", 0),
-                                                       reader._Entry(1, "ужас", 0)])
+    monkeypatch.setattr(reader, "_outline", lambda _: [reader.OutlineEntry(1, "страх", 0),
+                                                       reader.OutlineEntry(1, "ужас", 0)])
     assert _headings(pdf_text(b"%PDF-1.4")) == [(1, "Страх"), (1, "Ужас")]
 
 
@@ -369,7 +372,9 @@ def test_a_word_hyphenated_across_a_page_is_joined(monkeypatch: pytest.MonkeyPat
     pages = [reader._Page("57", [line("Подразделение проходит тест на Лидер-")]),
              reader._Page("58", [line("Книга правил", 0, True),
                                  line("ство сразу после потерь.")])]
+    monkeypatch.setattr(reader, "_document", lambda _: None)
     monkeypatch.setattr(reader, "_pages", lambda _: pages)
+    monkeypatch.setattr(reader, "_outline", lambda _: [])
     text = pdf_text(b"%PDF-1.4")
     assert "тест на Лидер-\nство\n\nСтраница 58\n\nКнига правил\n\nсразу после потерь." in text
     path = tmp_path / "page.md"
