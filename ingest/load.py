@@ -109,7 +109,8 @@ def load(
             an empty or binary file, a repeated name); the other paths are still read. Without
             it the first such path raises.
         jobs: processes that detect the texts' systems side by side
-            (:func:`ingest.pool.jobs_for`; None: one a core for large texts).
+            (:func:`ingest.pool.jobs_for`; None: one a core for large texts), and that read
+            a long PDF's pages (:func:`ingest.pdf_text.read_pdf`).
 
     Returns:
         One :class:`SourceText` per file.
@@ -160,7 +161,7 @@ def load(
                 if isinstance(config, LoadError):
                     raise LoadError(f"{file}: не прочитан: описание корпуса "
                                     f"{config.where_and_why()[0]} не читается")
-                text = _load_file(file, config, stated, detect=False)
+                text = _load_file(file, config, stated, detect=False, jobs=jobs)
                 if text.name in seen:
                     raise LoadError(
                         f"{file}: файл с именем «{text.name}» уже прочитан из "
@@ -267,7 +268,7 @@ def load_file(path: str | Path) -> SourceText:
 
 
 def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = None,
-               detect: bool = True) -> SourceText:
+               detect: bool = True, jobs: int | None = None) -> SourceText:
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -277,7 +278,7 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         text, encoding = _archived_page(data, path)
     elif path.suffix.lower() == PDF_SUFFIX:  # a book's PDF: its text layer, headings marked
         try:
-            pdf = read_pdf(data)
+            pdf = read_pdf(data, jobs=jobs)
         except PdfError as exc:
             raise LoadError(f"{path}: {exc}") from exc
         text, encoding, reading = pdf.text, "pdf", pdf.type

@@ -46,6 +46,12 @@ nowhere (no text layer: a scan) is an error, not an empty file.
 Typographic ligatures ("ﬁ", "ﬂ") are written as their letters. What the text holds of the
 site's or the book's template (a running header, a footer's line) stays, for the cleaning
 steps to remove and account for as in any copy.
+
+The layout analysis of a PDF's pages (pdfminer.six's, nearly all of the reading's cost: about
+30 pages a second) is shared out to one process a core for a book of
+:data:`PARALLEL_PAGES` pages or more (:mod:`ingest.pool`), each process reading a run of
+pages; the pages come back in their order, so the text is the same whatever the number of
+processes.
 """
 
 from __future__ import annotations
@@ -82,6 +88,12 @@ MAX_LEVEL = 3
 MARGIN_SHARE = 0.08
 """Share of a page's height at its top and at its bottom where a running header and a page's
 number are printed (a block standing whole in it is the margin's)."""
+PARALLEL_PAGES = 24
+"""Pages from which a PDF's layout analysis is shared out to several processes (below it,
+starting them costs more than they save: a process starts in some 50 ms, a page is read in
+30)."""
+RUNS_A_PROCESS = 2
+"""Runs of pages each process gets (pages differ in cost: a run left for last is short)."""
 CID_SHARE = 0.3
 """Share of a text's characters that may be glyphs with no letter ("(cid:42)": a font without
 its map to Unicode) before the PDF counts as having no readable text."""
@@ -150,10 +162,12 @@ def pdf_text(data: bytes, outline: bool = True) -> str:
     return read_pdf(data, outline).text
 
 
-def read_pdf(data: bytes, outline: bool = True) -> PdfReading:
-    """:func:`pdf_text`, and how its headings were told (:class:`PdfReading`)."""
+def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfReading:
+    """:func:`pdf_text`, and how its headings were told (:class:`PdfReading`); ``jobs``
+    processes read its pages side by side (None: one a core for a PDF of
+    :data:`PARALLEL_PAGES` pages or more, else one)."""
     document = _document(data)
-    pages = _pages(document)
+    pages = _shared_pages(data, document, jobs)
     chars = sum(len(line.text) for page in pages for line in page.lines)
     if not chars:
         raise PdfError("в PDF нет текстового слоя (скан страниц?): распознайте текст (OCR) и "
@@ -475,8 +489,62 @@ def _parser_failures() -> Iterator[None]:
         raise PdfError(f"PDF повреждён и не читается ({type(exc).__name__})") from exc
 
 
-def _layouts(document: PDFDocument) -> Iterator[tuple[str | None, LTPage]]:
-    """Each page's label and layout (pdfminer.six's analysis)."""
+_SHARED: bytes | None = None
+"""The PDF whose pages the processes of :func:`_shared_pages` read (set before they are
+forked, so that each has it without its bytes crossing a pipe)."""
+
+
+def _shared_pages(data: bytes, document: PDFDocument, jobs: int | None) -> list[_Page]:
+    """:func:`_pages` of the whole document, runs of its pages read on several processes
+    (:func:`ingest.pool.in_order`) when it is long enough to share (the module's docstring)."""
+    from pdfminer.pdfpage import PDFPage
+
+    from ingest.pool import cores, jobs_for
+
+    with _parser_failures():
+        count = sum(1 for _ in PDFPage.create_pages(document))
+    wanted = jobs if jobs is not None else cores() if count >= PARALLEL_PAGES else 1
+    runs = page_runs(count, max(1, wanted) * RUNS_A_PROCESS)
+    sizes = [stop - start for start, stop in runs]
+    if wanted <= 1 or jobs_for(sizes, wanted) <= 1:
+        return _pages(document)
+    from ingest.pool import in_order
+
+    global _SHARED
+    _SHARED = data
+    try:
+        return [page for run in in_order(_pages_in, runs, sizes, wanted) for page in run]
+    finally:
+        _SHARED = None
+
+
+def page_runs(count: int, parts: int) -> list[tuple[int, int]]:
+    """``count`` pages cut into at most ``parts`` runs of consecutive pages, as even as they
+    go: (first, after last) of each, in order.
+
+    >>> page_runs(10, 4)
+    [(0, 3), (3, 6), (6, 8), (8, 10)]
+    """
+    parts = max(1, min(parts, count))
+    size, extra = divmod(count, parts)
+    out, start = [], 0
+    for k in range(parts):
+        stop = start + size + (k < extra)
+        out.append((start, stop))
+        start = stop
+    return [run for run in out if run[1] > run[0]]
+
+
+def _pages_in(run: tuple[int, int]) -> list[_Page]:
+    """:func:`_pages` of one run of :data:`_SHARED`'s pages (in a worker process)."""
+    assert _SHARED is not None
+    return _pages(_document(_SHARED), range(*run))
+
+
+def _layouts(document: PDFDocument, which: range | None = None
+             ) -> Iterator[tuple[str | None, LTPage]]:
+    """Each page's label and layout (pdfminer.six's analysis): of every page, or of the
+    pages numbered ``which`` (from 0)."""
     from pdfminer.converter import PDFPageAggregator
     from pdfminer.layout import LAParams
     from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
@@ -486,18 +554,23 @@ def _layouts(document: PDFDocument) -> Iterator[tuple[str | None, LTPage]]:
     device = PDFPageAggregator(manager, laparams=LAParams())
     interpreter = PDFPageInterpreter(manager, device)
     with _parser_failures():
-        for page in PDFPage.create_pages(document):
+        for k, page in enumerate(PDFPage.create_pages(document)):
+            if which is not None and k not in which:
+                if k >= which.stop:
+                    break
+                continue
             interpreter.process_page(page)
             label = getattr(page, "label", None)
             yield (label if isinstance(label, str) else None), device.get_result()
 
 
-def _pages(document: PDFDocument) -> list[_Page]:
-    """Each page's lines in reading order, with their type."""
+def _pages(document: PDFDocument, which: range | None = None) -> list[_Page]:
+    """Each page's lines in reading order, with their type (of the pages ``which`` only, when
+    given)."""
     from pdfminer.layout import LTTextContainer, LTTextLine
 
     pages: list[_Page] = []
-    for label, layout in _layouts(document):
+    for label, layout in _layouts(document, which):
         height = layout.height or 1.0
         lines: list[_Line] = []
         top: list[_Line] = []

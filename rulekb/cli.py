@@ -138,7 +138,8 @@ def cli() -> None:
 @click.option("-j", "--jobs", type=Count(1), default=None,
               help="Сколько процессов читают и размечают тексты одновременно (по умолчанию "
                    "по одному на ядро для большой сборки, от 256 000 символов, иначе один; "
-                   "база от этого не меняется).")
+                   "страницы PDF от 24 страниц тоже читаются по процессу на ядро; база от "
+                   "этого не меняется).")
 @click.option("-q", "--quiet", is_flag=True, help="Без индикатора выполнения и сводки.")
 @clean_errors
 def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: bool,

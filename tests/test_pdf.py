@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from ingest import build, load
 from ingest.build import prepare
 from ingest.load import LoadError, load_file
-from ingest.pdf_text import PdfError, pdf_text, reading_order
+from ingest.pdf_text import PdfError, page_runs, pdf_text, read_pdf, reading_order
 from rulekb.cli import cli
 
 DATA = Path(__file__).parent / "data" / "pdf"
@@ -125,6 +125,73 @@ def test_a_damaged_pdf_is_refused_never_a_traceback() -> None:
             pdf_text(bad)
         except PdfError as exc:
             assert str(exc)
+
+
+def test_a_damaged_pdf_read_on_several_processes_fails_as_on_one() -> None:
+    """A PDF whose pages are read side by side (:func:`read_pdf`'s ``jobs``) gives the same
+    text, or the same refusal, as read on one process: a worker's failure reaches the user as
+    the same Russian message, never a traceback of the pool."""
+    data = (REAL / "libtasn1.pdf").read_bytes()
+    rng = random.Random(44)
+    damaged = []
+    for _ in range(6):  # bytes overwritten in the file's second half (the later pages')
+        chunk = bytearray(data)
+        for _ in range(rng.randrange(1, 40)):
+            k = rng.randrange(len(chunk) // 2, len(chunk))
+            chunk[k] = rng.randrange(256)
+        damaged.append(bytes(chunk))
+
+    def outcome(bad: bytes, jobs: int) -> str:
+        try:
+            return read_pdf(bad, jobs=jobs).text
+        except PdfError as exc:
+            return f"PdfError: {exc}"
+
+    for bad in damaged:
+        assert outcome(bad, 2) == outcome(bad, 1)
+
+
+def test_a_page_that_fails_in_a_worker_is_reported_as_on_one_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later page the parser cannot read, read by a worker process: the same PdfError, its
+    Russian message, in the build's process."""
+    import ingest.pdf_text as reader
+
+    read = reader._pages
+
+    def failing(document: object, which: range | None = None) -> list[object]:
+        if which is None or which.stop > 30:
+            with reader._parser_failures():
+                raise KeyError("a missing object of page 31")
+        return read(document, which)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "_pages", failing)
+    data = (REAL / "libtasn1.pdf").read_bytes()
+    for jobs in (1, 2):
+        with pytest.raises(PdfError, match=r"^PDF повреждён и не читается \(KeyError\)$"):
+            read_pdf(data, jobs=jobs)
+
+
+@pytest.mark.parametrize("name", ["libtasn1.pdf", "shared-mime-info-spec.pdf"])
+def test_a_pdf_reads_alike_on_any_number_of_processes(name: str) -> None:
+    """Its pages shared out in runs (one a process, or several), the text and its account of
+    the type are the one process's, byte for byte."""
+    data = (REAL / name).read_bytes()
+    one = read_pdf(data, jobs=1)
+    for jobs in (2, 3, None):
+        assert read_pdf(data, jobs=jobs) == one
+
+
+@pytest.mark.parametrize(("count", "parts", "runs"), [
+    (10, 4, [(0, 3), (3, 6), (6, 8), (8, 10)]),
+    (3, 8, [(0, 1), (1, 2), (2, 3)]),  # more runs asked than pages: a page a run
+    (7, 1, [(0, 7)]),
+    (1, 2, [(0, 1)]),
+    (0, 4, []),
+])
+def test_pages_are_cut_into_runs_in_order(count: int, parts: int,
+                                          runs: list[tuple[int, int]]) -> None:
+    assert page_runs(count, parts) == runs
 
 
 def test_a_folder_gives_its_pdfs(tmp_path: Path) -> None:
@@ -268,7 +335,7 @@ def test_a_pdf_whose_fonts_map_no_letters_is_refused(monkeypatch: pytest.MonkeyP
     garbled = [reader._Page("1", [reader._Line("(cid:12)(cid:40)(cid:7) (cid:3)", 10.0, False,
                                                1, False)])]
     monkeypatch.setattr(reader, "_document", lambda data: None)
-    monkeypatch.setattr(reader, "_pages", lambda document: garbled)
+    monkeypatch.setattr(reader, "_shared_pages", lambda *_: garbled)
     with pytest.raises(PdfError, match="распознайте текст страниц"):
         pdf_text(b"%PDF-1.4")
 
@@ -354,7 +421,7 @@ def test_two_bookmarked_headings_in_one_block_stay_two(monkeypatch: pytest.Monke
 
     page = reader._Page("57", [line("Страх"), line("Ужас"), line("Модели вызывают Ужас.")])
     monkeypatch.setattr(reader, "_document", lambda _: None)
-    monkeypatch.setattr(reader, "_pages", lambda _: [page])
+    monkeypatch.setattr(reader, "_shared_pages", lambda *_: [page])
     monkeypatch.setattr(reader, "_outline", lambda _: [reader.OutlineEntry(1, "страх", 0),
                                                        reader.OutlineEntry(1, "ужас", 0)])
     assert _headings(pdf_text(b"%PDF-1.4")) == [(1, "Страх"), (1, "Ужас")]
@@ -373,7 +440,7 @@ def test_a_word_hyphenated_across_a_page_is_joined(monkeypatch: pytest.MonkeyPat
              reader._Page("58", [line("Книга правил", 0, True),
                                  line("ство сразу после потерь.")])]
     monkeypatch.setattr(reader, "_document", lambda _: None)
-    monkeypatch.setattr(reader, "_pages", lambda _: pages)
+    monkeypatch.setattr(reader, "_shared_pages", lambda *_: pages)
     monkeypatch.setattr(reader, "_outline", lambda _: [])
     text = pdf_text(b"%PDF-1.4")
     assert "тест на Лидер-\nство\n\nСтраница 58\n\nКнига правил\n\nсразу после потерь." in text
