@@ -33,7 +33,9 @@ The steps, in order:
     page navigation, "Дата добавления …", "Мы поможем в написании …", ``|`` separators.
 ``running_header``
     A short phrase repeated between sentences ("Классы боевых единиц"), and a site page title
-    that the text repeats later as a heading.
+    that the text repeats later as a heading. Before every other step, the lines a file's
+    reader found to be the book's template go too (a PDF's running heads and the lines its
+    margins repeat, ``SourceText.template``: :func:`ingest.clean_pages.book_template`).
 ``heading_translation``
     A heading's translation on the next line joins it ("RULES" / "[ПРАВИЛА]"); an English line
     repeating the English of the heading below it goes.
@@ -79,6 +81,7 @@ from ingest.clean_headings import heading_translation
 from ingest.clean_html import html
 from ingest.clean_markdown import markdown
 from ingest.clean_pages import (
+    book_template,
     find_running_headers,
     page_footer,
     page_marks,
@@ -254,6 +257,10 @@ def clean(source: SourceText, vocabulary: Collection[str] | None = None) -> Clea
     offsets = identity_offsets(len(text) + 1)
     changes: list[Change] = []
     headers: tuple[str, ...] = ()
+    if source.template:  # (first, while the offsets are the reader's)
+        text, offsets, made = apply_edits(text, offsets, book_template(text, source.template),
+                                          source.text)
+        changes.extend(made)
     for name, step in steps(vocabulary):
         if name == "running_header":
             headers = find_running_headers(text)

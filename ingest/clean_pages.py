@@ -37,6 +37,7 @@ _HSPACE_RE = re.compile(rf"{HSPACE}*")
 _FUNCTION_POS = frozenset({"CONJ", "PREP", "PRCL", "NPRO", "INTJ", "PRED", "ADVB", "None"})
 _MIN_HEADER_REPEATS = 3
 PAGE_TITLE_REASON = "заголовок страницы сайта"
+TEMPLATE_REASON = "колонтитул книги: строка, которую PDF повторяет на страницах на том же месте"
 _MAX_TITLE_CHARS, _MAX_TITLE_WORDS = 200, 15
 
 
@@ -238,3 +239,17 @@ def page_marks(text: str, changes: Iterable[Change], offsets: OffsetArray) -> li
                 )
             )
     return sorted(marks, key=lambda mark: mark.at)
+
+
+def book_template(text: str, spans: Iterable[tuple[int, int]]) -> list[Edit]:
+    """The lines a file's reader found to be the book's template (a PDF's running heads and
+    the lines its margins repeat: :attr:`ingest.models.SourceText.template`), each removed
+    as a block with :data:`TEMPLATE_REASON` (step ``running_header``, which :func:`clean`
+    runs for them first, while the text is the reader's).
+
+    >>> text = "Страница 3\\n\\nГлава 4\\n\\nТекст главы."
+    >>> [(e.start, e.end, e.replacement) for e in book_template(text, [(12, 19)])]
+    [(12, 21, '')]
+    """
+    return merge_blocks(text, [block_edit(text, a, b, "running_header", TEMPLATE_REASON)
+                               for a, b in spans if 0 <= a < b <= len(text)])

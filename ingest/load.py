@@ -274,6 +274,7 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
     except OSError as exc:
         raise LoadError(f"{path}: файл не читается ({os_reason(exc)})") from exc
     reading = None
+    template: tuple[tuple[int, int], ...] = ()
     if path.suffix.lower() in ARCHIVE_SUFFIXES:  # a web page saved as one file
         text, encoding = _archived_page(data, path)
     elif path.suffix.lower() == PDF_SUFFIX:  # a book's PDF: its text layer, headings marked
@@ -281,7 +282,7 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
             pdf = read_pdf(data, jobs=jobs)
         except PdfError as exc:
             raise LoadError(f"{path}: {exc}") from exc
-        text, encoding, reading = pdf.text, "pdf", pdf.type
+        text, encoding, reading, template = pdf.text, "pdf", pdf.type, pdf.template
     else:
         text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None
@@ -309,6 +310,7 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         title=title,
         title_from=title_from,
         reading=reading,
+        template=template,
     )
 
 

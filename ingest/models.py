@@ -55,6 +55,10 @@ class SourceText(_Frozen):
         reading: How a file not of text was read, for ``rulekb build --explain`` (a PDF's
             type sizes and bookmarks its headings were told by: :mod:`ingest.pdf_text`);
             ``None`` for a text.
+        template: Spans of ``text``, each a line of its own, that its reader found to be the
+            file's template, not its text (a PDF's running heads and the lines its margins
+            repeat: :attr:`ingest.pdf_text.PdfReading.template`); the cleaning removes them
+            first, each accounted for.
     """
 
     name: str
@@ -66,6 +70,7 @@ class SourceText(_Frozen):
     title: str | None = None
     title_from: SystemSource | Literal["text"] | None = None
     reading: str | None = None
+    template: tuple[tuple[int, int], ...] = ()
 
     def __repr__(self) -> str:
         return f"SourceText({self.name!r}, {self.system}, {len(self.text)} chars)"

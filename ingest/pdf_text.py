@@ -43,9 +43,16 @@ page in the book), the printed number then standing as the mark (and the pages o
 matter before page 1 having none); else the page's place in the file. Text the PDF shows
 nowhere (no text layer: a scan) is an error, not an empty file.
 
-Typographic ligatures ("ﬁ", "ﬂ") are written as their letters. What the text holds of the
-site's or the book's template (a running header, a footer's line) stays, for the cleaning
-steps to remove and account for as in any copy.
+Typographic ligatures ("ﬁ", "ﬂ") are written as their letters. The book's template, the
+lines its pages repeat from one another, is known by its place: a running head is the same
+words (numbers aside) at the same height atop (or at the foot of) three pages or more, above
+all of each page's text, whatever its type (a chapter's name set large a tenth of the page
+down is no heading of a section a page); a line its margins repeat is the same words there on
+three pages ("© Games Workshop Limited 2010"). Such lines stand each on a line of its own,
+and :attr:`PdfReading.template` gives their spans, which the cleaning removes first,
+accounted for (:func:`ingest.clean_pages.book_template`); a page's number alone is read as
+its number. Other lines of a template (a site's, a copy's) stay, for the cleaning steps to
+remove and account for as in any copy.
 
 The layout analysis of a PDF's pages (pdfminer.six's, nearly all of the reading's cost: about
 30 pages a second) is shared out to one process a core for a book of
@@ -133,6 +140,8 @@ class _Line:
     box: int  # the block of text it stands in, counted over the page
     margin: bool  # at the page's top or bottom (where a page's number is printed)
     row: bool = False  # a table's row of cells (its head in bold is no heading)
+    top: float = 0.0  # its top's distance from the page's top, a share of the page's height
+    template: bool = False  # the book's template, not its text (:func:`_template`)
 
 
 @dataclass
@@ -150,16 +159,21 @@ class PdfReading:
 
     text: str
     type: str
+    template: tuple[tuple[int, int], ...] = ()
+    """The spans of ``text`` that are the book's template, not its text: a running head at
+    the top or the foot of its pages, a line its margins repeat ("Printed by …", "© 2020
+    …"), each on a line of its own (:func:`_template`)."""
 
 
-def pdf_text(data: bytes, outline: bool = True) -> str:
+def pdf_text(data: bytes, outline: bool = True, jobs: int | None = None) -> str:
     """The text of a PDF, as Markdown marking its headings by their type (the module's
-    docstring), and by its outline where it has one (``outline``: :func:`_with_outline`).
+    docstring), and by its outline where it has one (``outline``: :func:`_with_outline`);
+    ``jobs`` as :func:`read_pdf`'s.
 
     Raises:
         PdfError: the file is no PDF, is locked by a password, or shows no text.
     """
-    return read_pdf(data, outline).text
+    return read_pdf(data, outline, jobs).text
 
 
 def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfReading:
@@ -178,6 +192,7 @@ def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfR
         raise PdfError("текст PDF не читается: его шрифты не сопоставляют знакам букв (вместо "
                        "букв «(cid:…)»); распознайте текст страниц (OCR) и сохраните его как "
                        ".txt")
+    _template(pages)
     body = _body_size(pages)
     kind = _levels(pages, body)
     numbers = _page_numbers(pages)
@@ -188,12 +203,22 @@ def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfR
     # (marks of Markdown in a text of no heading would make it Markdown for nothing)
     marked = any(level for page in read for _, level in page)
     out: list[str] = []
+    spans: list[tuple[int, int]] = []  # the template's lines, in the text written
+    at = 0  # where the next page's text starts in it
     for k, (page_lines, number) in enumerate(zip(read, numbers, strict=True)):
         blocks: list[list[str]] = []
+        kept: list[tuple[int, int]] = []  # (block, line) of the template's lines
         last_box = None
         last_margin = False
         heading: tuple[int, list[str]] | None = None
         for j, (line, level) in enumerate(page_lines):
+            if line.template and not level:
+                # (a line of the book's template stands apart, for the cleaning to remove)
+                blocks.append([line.text])
+                kept.append((len(blocks) - 1, 0))
+                blocks.append([])
+                last_box, last_margin, heading = None, True, None
+                continue
             if line.box != last_box:
                 last_box = line.box
                 if not (heading is None and blocks and blocks[-1] and not level
@@ -223,11 +248,23 @@ def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfR
             if marked and _MARKLIKE.match(text):
                 text = "\\" + text  # a "#" of the text, a rule of "-" or "=", is no mark
             blocks[-1].append(text)
-        body_text = "\n\n".join("\n".join(block) for block in blocks if block)
         mark = PAGE_MARK.format(number) + "\n\n" if number is not None else ""
-        out.append(mark + body_text)
-    return PdfReading("\n\n".join(part for part in out if part.strip()) + "\n",
-                      _described(len(pages), kind, len(entries), len(starts)))
+        offset = len(mark)
+        starts_of: dict[int, int] = {}
+        shown = [b for b, block in enumerate(blocks) if block]
+        for b in shown:
+            starts_of[b] = offset
+            offset += len("\n".join(blocks[b])) + 2
+        part = mark + "\n\n".join("\n".join(blocks[b]) for b in shown)
+        if not part.strip():
+            continue
+        if out:
+            at += 2
+        spans.extend((at + starts_of[b], at + starts_of[b] + len(blocks[b][0])) for b, _ in kept)
+        out.append(part)
+        at += len(part)
+    return PdfReading("\n\n".join(out) + "\n",
+                      _described(len(pages), kind, len(entries), len(starts)), tuple(spans))
 
 
 def _described(pages: int, kind: _Type, entries: int, named: int) -> str:
@@ -589,7 +626,7 @@ def _pages(document: PDFDocument, which: range | None = None) -> list[_Page]:
             # high on the page is the column's)
             at_top = group[0].y0 >= height * (1 - MARGIN_SHARE)
             at_bottom = group[0].y1 <= height * MARGIN_SHARE
-            cells = [[_line_of(line, box, at_top or at_bottom) for line in element
+            cells = [[_line_of(line, box, at_top or at_bottom, height) for line in element
                       if isinstance(line, LTTextLine)] for element in group]
             found = [[x for x in cell if x is not None] for cell in cells]
             if len(found) > 1 and all(len(cell) == 1 for cell in found):
@@ -617,7 +654,9 @@ def reading_order(boxes: list[_B]) -> list[list[_B]]:
     A block as wide as most of the page (a heading over both columns, a table) closes a band
     of the page; within a band, the narrow blocks fall into columns by where they start (a
     column starts right of the previous column's widest end), each read top to bottom, the
-    columns left to right. A page of one column is read top to bottom. A band whose columns
+    columns left to right; a narrow block across the page's middle that stands above all the
+    band's others (a centred title) is read before them. A page of one column is read top to
+    bottom. A band whose columns
     do not all have room for a column of text (a fifth of the text's width) is a table:
     its blocks are read row by row (blocks beside each other in height one row), each row left
     to right; and so is a band whose columns' blocks stand level row for row
@@ -640,6 +679,17 @@ def reading_order(boxes: list[_B]) -> list[list[_B]]:
     band: list[_B] = []
 
     def flush() -> None:
+        # (a narrow block across the page's middle above all the band's other blocks, a
+        # centred title or running head over a title set left, stands over the band: read
+        # first, not as a column beside the band's first)
+        middle = left + width / 2
+        while len(band) > 1:
+            lead = max(band, key=lambda b: b.y1)
+            if not (lead.x0 < middle < lead.x1) or any(
+                    b is not lead and b.y1 > lead.y0 + _LEVEL / 2 for b in band):
+                break
+            out.append([lead])
+            band.remove(lead)
         columns: list[list[_B]] = []
         for b in sorted(band, key=lambda b: b.x0):
             if columns and b.x0 < max(c.x1 for c in columns[-1]) - _COLUMN_OVERLAP * width:
@@ -710,7 +760,7 @@ def _goes_on(last: str, line: str) -> bool:
                                 and not last.endswith((".", "!", "?", ":", "»")))
 
 
-def _line_of(line: LTTextLine, box: int, margin: bool) -> _Line | None:
+def _line_of(line: LTTextLine, box: int, margin: bool, height: float = 0.0) -> _Line | None:
     """A line of the layout with its type (None for a line of no text)."""
     from pdfminer.layout import LTChar
 
@@ -725,7 +775,8 @@ def _line_of(line: LTTextLine, box: int, margin: bool) -> _Line | None:
     tokens = text.split()
     if len(tokens) >= _SPACED_LETTERS and all(len(t) == 1 for t in tokens):
         text = _unspaced(chars) or text
-    return _Line(text, size, bold, box, margin)
+    top = (height - line.y1) / height if height > 0 else 0.0
+    return _Line(text, size, bold, box, margin, top=round(top, 3))
 
 
 _SPACED_LETTERS = 3
@@ -760,7 +811,85 @@ def _row_line(cells: list[_Line]) -> _Line:
     for cell in cells:
         sizes[cell.size] += len(cell.text)
     return _Line(" ".join(cell.text for cell in cells), sizes.most_common(1)[0][0],
-                 all(cell.bold for cell in cells), cells[0].box, cells[0].margin, row=True)
+                 all(cell.bold for cell in cells), cells[0].box, cells[0].margin, row=True,
+                 top=min(cell.top for cell in cells))
+
+
+RUNNING_BAND = 0.2
+"""Share of a page's height at its top and at its bottom where a book's running head or foot
+may stand below (or above) the margin :data:`MARGIN_SHARE` keeps apart."""
+RUNNING_PAGES = 3
+"""Pages a line must stand on, in the same words at the same height, to be a running head."""
+RUNNING_HEIGHT = 0.01
+"""How far (share of a page's height) a running head's place may differ from page to page."""
+_NOT_WORDS = re.compile(r"[\W\d_]+")
+
+
+def _template(pages: list[_Page]) -> None:
+    """Mark the lines of the book's template (:attr:`_Line.template`), which a page repeats
+    from the pages around it and which are no part of the book's text: its running heads
+    (:func:`_running_heads`, marked as the margin's too: no heading) and the lines its margins
+    repeat, the same words (numbers aside) on :data:`RUNNING_PAGES` pages or more ("Printed by
+    … on 1/27/2021", "© 2020 National …", the book's title over each page). A page's number
+    alone is no such line (it has no words): the page's mark stands for it."""
+    running = _running_heads(pages)
+    pages_of: dict[str, set[int]] = {}
+    for k, page in enumerate(pages):
+        for j, line in enumerate(page.lines):
+            if (k, j) in running:
+                page.lines[j] = line = replace(line, margin=True)
+            if line.margin and (key := _words_key(line.text)):
+                pages_of.setdefault(key, set()).add(k)
+    for page in pages:
+        for j, line in enumerate(page.lines):
+            if line.margin and len(pages_of.get(_words_key(line.text), ())) >= RUNNING_PAGES:
+                page.lines[j] = replace(line, template=True)
+
+
+def _words_key(text: str) -> str:
+    """A line's words as a running head is compared by: in lower case, numbers and marks
+    aside ("Глава 4 · 37" and "Глава 4 · 38" alike)."""
+    return _NOT_WORDS.sub(" ", text.casefold()).strip()
+
+
+def _running_heads(pages: list[_Page]) -> set[tuple[int, int]]:
+    """(page, line) of each running head: a line in the same words (:func:`_words_key`) at the
+    same height (within :data:`RUNNING_HEIGHT`), within :data:`RUNNING_BAND` of the page's top
+    or foot, on :data:`RUNNING_PAGES` pages or more, and on each of them above all the page's
+    text (or below it, at the foot): a running head set in a heading's type below the margin
+    :data:`MARGIN_SHARE` keeps apart ("NCCN Guidelines Version 2.2020" / "Thyroid Carcinoma"
+    in 18 points atop each of a guideline's 137 pages, a chapter's name over each of its
+    pages), not a heading that each of several pages holds under a title of its own (a
+    datasheet's "Специальные правила" under its unit's name)."""
+    places: dict[str, list[tuple[float, int, int]]] = {}
+    for k, page in enumerate(pages):
+        for j, line in enumerate(page.lines):
+            if not line.margin and (line.top <= RUNNING_BAND or line.top >= 1 - RUNNING_BAND):
+                key = _words_key(line.text)
+                if key:
+                    places.setdefault(key, []).append((line.top, k, j))
+    candidates: list[list[tuple[float, int, int]]] = []
+    for found in places.values():
+        if len({k for _, k, _ in found}) < RUNNING_PAGES:
+            continue
+        found.sort()
+        first = 0  # runs of places within RUNNING_HEIGHT of the run's first
+        for i in range(1, len(found) + 1):
+            if i == len(found) or found[i][0] - found[first][0] > RUNNING_HEIGHT:
+                candidates.append(found[first:i])
+                first = i
+    marked = {(k, j) for run in candidates for _, k, j in run}
+    out: set[tuple[int, int]] = set()
+    for run in candidates:
+        # (on each page above (or below) every line of the page's own: the margin's, and
+        # lines of other runs, may stand beside it)
+        outer = [(k, j) for top, k, j in run if all(
+            other.margin or (k, i) in marked
+            or (other.top >= top if top <= RUNNING_BAND else other.top <= top)
+            for i, other in enumerate(pages[k].lines))]
+        if len({k for k, _ in outer}) >= RUNNING_PAGES:
+            out.update(outer)
+    return out
 
 
 def _in_margin(y0: float, y1: float, height: float) -> bool:

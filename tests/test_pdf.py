@@ -456,3 +456,75 @@ def test_titles_set_in_spaced_letters_are_their_words() -> None:
     text = pdf_text((DATA / "spaced_titles.pdf").read_bytes())
     assert _headings(text) == [(1, "ФАЗА ДВИЖЕНИЯ"), (1, "СТРЕЛЬБА")]
     assert "\nА Б В Г Д\n" in text
+
+
+def test_a_running_head_in_a_headings_type_is_removed_not_a_section() -> None:
+    """A chapter's running head set in 14 points bold a tenth of the page down (below the
+    margin), on each of four pages, and a line repeated in the bottom margin: no section a
+    page, each removed and accounted for as the book's template; a label in bold at one height
+    on three pages, under each page's own heading, heads its part of each page."""
+    from ingest.clean_pages import TEMPLATE_REASON
+
+    [source] = load([DATA / "whfb_running_heads.pdf"])
+    cleaned, seg = prepare(source)
+    titles = [s.title for s in seg.sections]
+    assert titles == ["Страх", "Специальные правила", "Ужас", "Специальные правила", "Паника",
+                      "Специальные правила", "Бегство"]
+    assert "ПСИХОЛОГИЯ" not in cleaned.text and "©" not in cleaned.text
+    removed = [source.text[slice(*c.span)].strip() for c in cleaned.changes
+               if c.reason == TEMPLATE_REASON]
+    assert removed.count("ПСИХОЛОГИЯ") == 4
+    assert removed.count("© Games Workshop Limited 2010") == 4
+    kb = build([source]).kb
+    assert not any("ПСИХОЛОГИЯ" in n.text for n in kb.nodes)
+
+
+def _page(*lines: tuple[str, float, bool]) -> object:
+    import ingest.pdf_text as reader
+
+    return reader._Page(None, [reader._Line(text, 10.0, False, k, margin, top=top)
+                               for k, (text, top, margin) in enumerate(lines)])
+
+
+@pytest.mark.parametrize(("pages", "template"), [
+    # a running head atop three pages, numbers aside ("Глава 4 · 37")
+    ([[("Глава 4 · 37", 0.1, False), ("Текст", 0.3, False)],
+      [("Глава 4 · 38", 0.1, False), ("Текст", 0.3, False)],
+      [("Глава 4 · 39", 0.1, False), ("Текст", 0.3, False)]], {0}),
+    # on two pages only: no template
+    ([[("ПСИХОЛОГИЯ", 0.1, False), ("Текст", 0.3, False)],
+      [("ПСИХОЛОГИЯ", 0.1, False), ("Текст", 0.3, False)]], set()),
+    # at different heights: a heading each page holds where its text puts it
+    ([[("Паника", 0.1, False)], [("Паника", 0.15, False)], [("Паника", 0.19, False)]], set()),
+    # under each page's own title: the page's heading, not a running head
+    ([[("Страх", 0.05, False), ("Специальные правила", 0.12, False)],
+      [("Ужас", 0.05, False), ("Специальные правила", 0.12, False)],
+      [("Паника", 0.05, False), ("Специальные правила", 0.12, False)]], set()),
+    # a line repeated in the margin; a page's number alone is none
+    ([[("© GW 2010", 0.97, True), ("57", 0.99, True)], [("© GW 2010", 0.97, True),
+      ("58", 0.99, True)], [("© GW 2010", 0.97, True), ("59", 0.99, True)]], {0}),
+    # at the foot, below all the page's text, in two lines of one head
+    ([[("Текст", 0.5, False), ("Warhammer", 0.85, False), ("Книга правил", 0.87, False)]] * 3,
+     {1, 2}),
+])
+def test_the_books_template_by_its_place_on_the_pages(
+        pages: list[list[tuple[str, float, bool]]], template: set[int]) -> None:
+    import ingest.pdf_text as reader
+
+    read = [_page(*lines) for lines in pages]
+    reader._template(read)  # type: ignore[arg-type]
+    for page in read:
+        assert {k for k, line in enumerate(page.lines) if line.template} == template  # type: ignore[attr-defined]
+
+
+def test_a_centred_title_over_a_title_set_left_is_read_first() -> None:
+    """A running head or title centred above a narrow title set left (no block of the band
+    beside it in height) is read before it, not as a column right of it; a column's own
+    heading in the right column is read in its column."""
+    centred = _Block(250, 350, 730, 745)
+    title = _Block(40, 120, 700, 720)
+    text = _Block(40, 560, 600, 690)
+    assert reading_order([title, text, centred]) == [[centred], [title], [text]]
+    left, head, right = _Block(40, 290, 500, 690), _Block(310, 400, 700, 720), _Block(
+        310, 560, 480, 690)
+    assert reading_order([head, right, left]) == [[left], [head], [right]]

@@ -107,6 +107,56 @@ def _book(path: Path, columns: int = 1, bookmarks: bool = False) -> None:
     pdf.output(str(path))
 
 
+RUNNING = [
+    (60, "Страх", "Подразделение, которое нападает на врага, вызывающего Страх, проходит тест "
+                  "на Лидерство; провалив его, оно бьёт в первом раунде боя только на 6."),
+    (61, "Ужас", "Модели, вызывающие Ужас, также вызывают Страх. Подразделение, на которое "
+                 "нападает такой враг, проходит тест на Панику."),
+    (62, "Паника", "Подразделение проходит тест на Панику, когда рядом бежит дружественное "
+                   "подразделение или когда оно теряет четверть своих моделей."),
+    (63, "Бегство", "Бегущее подразделение не может стрелять и нападать; в начале своего хода "
+                    "оно пытается собраться."),
+]
+
+
+def _running(path: Path) -> None:
+    """A chapter of four pages under a running head set in a heading's type below the top
+    margin ("ПСИХОЛОГИЯ", 14 points bold, a tenth of the page down: no heading of a section a
+    page), a line repeated in the bottom margin ("© Games Workshop Limited 2010"), and on
+    three pages a label in bold at one height under each page's own heading ("Специальные
+    правила": each page's heading, not a running head)."""
+    pdf = _fpdf()
+    pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSerif.ttf"))
+    pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSerif-Bold.ttf"))
+    pdf.set_auto_page_break(False)
+    for k, (number, title, text) in enumerate(RUNNING):
+        pdf.add_page()
+        pdf.set_font("DejaVu", "B", 14)
+        pdf.set_xy(10, 30)
+        pdf.cell(190, 7, "ПСИХОЛОГИЯ", align="C")
+        pdf.set_font("DejaVu", "B", 18)
+        pdf.set_xy(10, 45)
+        pdf.cell(190, 9, title)
+        pdf.set_font("DejaVu", "", 10)
+        pdf.set_xy(10, 58)
+        pdf.multi_cell(190, 5, text, align="L")
+        if k < 3:
+            pdf.set_font("DejaVu", "B", 10)
+            pdf.set_xy(10, 75)
+            pdf.cell(190, 5, "Специальные правила")
+            pdf.set_font("DejaVu", "", 10)
+            pdf.set_xy(10, 82)
+            pdf.multi_cell(190, 5, f"Правила раздела «{title}» действуют на всё "
+                                   "подразделение, пока в нём есть хотя бы одна модель.",
+                           align="L")
+        pdf.set_font("DejaVu", "", 8)
+        pdf.set_xy(10, 280)
+        pdf.cell(190, 4, "© Games Workshop Limited 2010", align="C")
+        pdf.set_xy(10, 286)
+        pdf.cell(190, 4, str(number), align="C")
+    pdf.output(str(path))
+
+
 def _spaced(path: Path) -> None:
     """Titles set in spaced letters (a title's tracking), each over its text, and an
     alphabet's row of single letters set as words."""
@@ -155,6 +205,7 @@ if __name__ == "__main__":
     _book(HERE / "whfb_psychology.pdf")
     _book(HERE / "whfb_psychology_columns.pdf", columns=2)
     _book(HERE / "whfb_psychology_bookmarks.pdf", bookmarks=True)
+    _running(HERE / "whfb_running_heads.pdf")
     _spaced(HERE / "spaced_titles.pdf")
     _scan(HERE / "scan.pdf")
     _locked(HERE / "locked.pdf")
