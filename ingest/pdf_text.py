@@ -49,6 +49,7 @@ words (numbers aside) at the same height atop (or at the foot of) three pages or
 all of each page's text, whatever its type (a chapter's name set large a tenth of the page
 down is no heading of a section a page); a line its margins repeat is the same words there on
 three pages ("© Games Workshop Limited 2010"). Such lines stand each on a line of its own,
+written as a Markdown comment ("<!-- колонтитул: ПСИХОЛОГИЯ -->", :data:`TEMPLATE_LINE`),
 and :attr:`PdfReading.template` gives their spans, which the cleaning removes first,
 accounted for (:func:`ingest.clean_pages.book_template`); a page's number alone is read as
 its number. Other lines of a template (a site's, a copy's) stay, for the cleaning steps to
@@ -80,6 +81,10 @@ if TYPE_CHECKING:
 
 SUFFIX = ".pdf"
 PAGE_MARK = "Страница {}"
+TEMPLATE_LINE = "<!-- колонтитул: {} -->"
+"""How a line of the book's template is written in the text (:attr:`PdfReading.template`):
+as a Markdown comment, which the cleaning of a text saved from ``rulekb build --text`` as
+``.md`` removes too."""
 
 HEADING_RATIO = 1.12
 """How much larger than the text's size a line's type must be to be a heading's."""
@@ -213,8 +218,9 @@ def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfR
         heading: tuple[int, list[str]] | None = None
         for j, (line, level) in enumerate(page_lines):
             if line.template and not level:
-                # (a line of the book's template stands apart, for the cleaning to remove)
-                blocks.append([line.text])
+                # (a line of the book's template stands apart, for the cleaning to remove,
+                # written as a comment: the text saved as Markdown builds as the PDF does)
+                blocks.append([TEMPLATE_LINE.format(line.text.replace("--", "- -"))])
                 kept.append((len(blocks) - 1, 0))
                 blocks.append([])
                 last_box, last_margin, heading = None, True, None
