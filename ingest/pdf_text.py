@@ -303,11 +303,17 @@ _SECTION_NUMBER = re.compile(
 "A"; not a Russian one-letter word, "В бою")."""
 
 
+_KEY_MARKS = re.compile(r"[()\[\]{}«»\"“”„'’]")
+
+
 def heading_key(title: str) -> str:
     """A heading's words as an outline and a page may both write them: its section number,
     case, hyphens, spaces and a closing period or colon aside ("2.1. Directory layout" and
     "Directory layout"; "Non-regular" and "Nonregular")."""
     words = re.sub("[-\u2010\u2011\u00ad]", "", _SECTION_NUMBER.sub("", title.strip()))
+    # (brackets and quotes as one writes them and the other not: "Papillary Carcinoma
+    # (PAP-1)" for the page's "Papillary Carcinoma PAP-1", «Паника» for "Паника")
+    words = _KEY_MARKS.sub(" ", words)
     return " ".join(words.split()).casefold().rstrip(".:")
 
 

@@ -410,6 +410,9 @@ def test_an_outline_naming_nothing_of_the_text_changes_nothing(
     ("II. Паника", "паника"), ("В бою", "в бою"), ("Non-regular files", "nonregular files"),
     ("Страх:", "страх"), ("Appendix A Copying Information", "copying information"),
     ("A Copying Information", "copying information"),
+    # brackets and quotes written by one and not the other
+    ("Papillary Carcinoma (PAP\u20111)", "papillary carcinoma pap1"),
+    ("Правило «Паника»", "правило паника"), ("Тест [Лидерство]", "тест лидерство"),
 ])
 def test_outline_keys(title: str, key: str) -> None:
     import ingest.pdf_text as reader
