@@ -32,6 +32,8 @@ from ingest.clean_edits import applied
 from ingest.clean_furniture import site_furniture
 from ingest.clean_html import page_text, title_and_text, visible_text
 from ingest.detect import model as detect_model
+from ingest.docx_text import SUFFIX as DOCX_SUFFIX
+from ingest.docx_text import DocxError, read_docx
 from ingest.html_page import is_html
 from ingest.models import SourceText, SystemSource
 from ingest.pdf_text import SUFFIX as PDF_SUFFIX
@@ -42,7 +44,7 @@ from ingest.web_archive import WebArchiveError, declared_charset, web_archive_pa
 from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
-TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX)
+TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, DOCX_SUFFIX)
 CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
 EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
             "с BOM")
@@ -97,9 +99,10 @@ def load(
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
-    A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht`` and ``*.pdf`` files except
-    ``README.md``, sorted by name, then those of the folders inside it (hidden ones and the
-    folder a browser saves beside a page left out), each with its own ``corpus.toml``.
+    A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht``, ``*.pdf`` and ``*.docx``
+    files except ``README.md``, sorted by name, then those of the folders inside it (hidden
+    ones and the folder a browser saves beside a page left out), each with its own
+    ``corpus.toml``.
 
     Args:
         paths: Files and folders, in the order the texts should come.
@@ -178,7 +181,7 @@ def load(
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
-                               "*.pdf); проверьте имя"))
+                               "*.pdf, *.docx); проверьте имя"))
     return _detected(texts, jobs)
 
 
@@ -203,7 +206,7 @@ def _files_of(path: Path) -> list[Path]:
         files = _texts_below(path)
         if not files:
             raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, "
-                            "*.html, *.mht или *.pdf)")
+                            "*.html, *.mht, *.pdf или *.docx)")
         return files
     if path.is_file():
         return [path]
@@ -243,7 +246,8 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
-    (``*.mht``/``*.mhtml``) and PDFs except ``README.md`` and hidden files, sorted by name."""
+    (``*.mht``/``*.mhtml``), PDFs and Word documents (``*.docx``) except ``README.md`` and
+    hidden files, sorted by name."""
     return sorted(
         (
             p
@@ -283,6 +287,12 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         except PdfError as exc:
             raise LoadError(f"{path}: {exc}") from exc
         text, encoding, reading, template = pdf.text, "pdf", pdf.type, pdf.template
+    elif path.suffix.lower() == DOCX_SUFFIX:  # a Word document: its paragraphs, headings marked
+        try:
+            docx = read_docx(data)
+        except DocxError as exc:
+            raise LoadError(f"{path}: {exc}") from exc
+        text, encoding, reading = docx.text, "docx", docx.type
     else:
         text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None

@@ -162,8 +162,8 @@ def test_folder_without_texts_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LoadError) as error:
         load([tmp_path])
     assert str(error.value) == (
-        f"{tmp_path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, *.html, *.mht "
-        "или *.pdf)")
+        f"{tmp_path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, *.html, *.mht, "
+        "*.pdf или *.docx)")
 
 
 def test_missing_path_is_refused(tmp_path: Path) -> None:
@@ -325,9 +325,9 @@ def test_a_corpus_description_naming_no_file_of_its_folder_is_reported(tmp_path:
     reported, and the folder's texts are read; read alone, a file of the folder is no reason
     to report the others' names."""
     (tmp_path / "a.txt").write_text("Текст правил.", encoding="utf-8")
-    (tmp_path / "rules.docx").write_bytes(b"PK\x03\x04")
+    (tmp_path / "rules.odt").write_bytes(b"PK\x03\x04")
     (tmp_path / "corpus.toml").write_text(
-        '[files]\n"a.txt" = "whfb8"\n"a.tx" = "wh40k6"\n"rules.docx" = "wh40k6"\n',
+        '[files]\n"a.txt" = "whfb8"\n"a.tx" = "wh40k6"\n"rules.odt" = "wh40k6"\n',
         encoding="utf-8")
     errors: list[LoadError] = []
     texts = load([tmp_path], on_error=errors.append)
@@ -335,8 +335,8 @@ def test_a_corpus_description_naming_no_file_of_its_folder_is_reported(tmp_path:
     description = tmp_path / "corpus.toml"
     assert [str(e) for e in errors] == [
         f"{description}: файл «{name}» из описания корпуса не найден среди текстов папки "
-        f"{tmp_path} (*.txt, *.md, *.html, *.mht, *.pdf); проверьте имя"
-        for name in ("a.tx", "rules.docx")]
+        f"{tmp_path} (*.txt, *.md, *.html, *.mht, *.pdf, *.docx); проверьте имя"
+        for name in ("a.tx", "rules.odt")]
     errors.clear()
     load([tmp_path / "a.txt"], on_error=errors.append)
     assert errors == []

@@ -1,0 +1,381 @@
+"""A rule text saved as a Word document (``.docx``): its paragraphs, with the headings its
+styles show.
+
+A translation of a rulebook is often kept as a Word document (or exported as one from Google
+Docs or LibreOffice), where a heading is a paragraph in a heading style ("Heading 2",
+"Заголовок 2"), and a rule's name over its text a short paragraph set in bold. Copied out as
+text, the styles are lost; read from the file, :func:`docx_text` writes the text as Markdown,
+whose marks the pipeline reads as headings at their levels (:mod:`ingest.clean_markdown`),
+as :mod:`ingest.pdf_text` does for a PDF:
+
+* a paragraph in a heading style, or in a style (or with a paragraph mark) that gives it an
+  outline level, is a heading of that level ("Heading 1" "#", "Heading 2" "##", …); the
+  document's title ("Title", "Название") is a heading of the first level;
+* a short paragraph set in bold from end to end (by its runs or its style) that ends in no
+  sentence's stop is a heading one level below the deepest heading style the document uses
+  (a rule's name over its text, :data:`BOLD_WORDS` words at most);
+* a list's item opens with "•", or with its number where its list is numbered ("1.", "2.");
+* a table's row is one line, its cells' words in order ("2–7 Держится"), its rows one block;
+* a line break inside a paragraph is a line; a soft hyphen is nothing, a non-breaking
+  hyphen a hyphen, a tab a space; deleted text (tracked changes) is left out, inserted text
+  read;
+* a line of text that Markdown would read as a mark ("# 1", "-----") is escaped.
+
+What the document holds outside its body is not read: the pages' headers and footers (the
+document's template, as a book's running heads), footnotes and comments. Word keeps no page
+numbers (a page is where its reader's layout breaks it), so the text has no page marks.
+
+A file that is no Word document of this kind is an error with a Russian message
+(:class:`DocxError`): a Word 97–2003 document (``.doc``, or a ``.docx`` locked by a
+password, which Word stores in the older container), a file that is no zip archive, an
+archive with no document in it, or one whose document would unpack to more than
+:data:`MAX_XML` bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from dataclasses import dataclass
+from xml.etree import ElementTree
+
+SUFFIX = ".docx"
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+BOLD_WORDS = 10
+"""Words a paragraph in bold may have at most to be a heading."""
+MAX_XML = 200_000_000
+"""Bytes the document's XML may unpack to (a zip bomb is refused, not read)."""
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+"""The signature of the older Word container (a ``.doc``; a ``.docx`` locked by a password)."""
+_HEADING_NAME = re.compile(r"^(?:heading|заголовок|überschrift|titre)\s*(\d)$", re.IGNORECASE)
+_TITLE_NAME = re.compile(r"^(?:title|название|заглавие)$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.,;!?…]$")
+_MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$|>")
+
+
+class DocxError(ValueError):
+    """A file that is no readable Word document; the message is in Russian."""
+
+
+@dataclass(frozen=True)
+class DocxReading:
+    """A Word document as read: its text (Markdown marking its headings), and how its headings
+    were told, in Russian, for ``rulekb build --explain``."""
+
+    text: str
+    type: str
+
+
+@dataclass(frozen=True)
+class _Style:
+    level: int | None  # the heading level it gives (None: none)
+    bold: bool
+    list_format: str | None  # the list (its id) its paragraphs are items of
+
+
+@dataclass
+class _Paragraph:
+    text: str
+    level: int | None
+    bold: bool
+    item: str = ""  # what opens a list's item: "• ", "1. "
+
+
+def docx_text(data: bytes) -> str:
+    """The text of a Word document, as Markdown marking its headings (the module's docstring).
+
+    Raises:
+        DocxError: the file is no Word document, or one this reader cannot open.
+    """
+    return read_docx(data).text
+
+
+def read_docx(data: bytes) -> DocxReading:
+    """:func:`docx_text`, and how its headings were told (:class:`DocxReading`)."""
+    parts = _parts(data)
+    styles = _styles(parts.get("word/styles.xml"))
+    numbering = _numbering(parts.get("word/numbering.xml"))
+    document = parts.get("word/document.xml")
+    if document is None:
+        raise DocxError("в архиве нет документа Word (word/document.xml): это не .docx")
+    body = _xml(document).find(f"{W}body")
+    paragraphs = list(_paragraphs(body, styles, numbering)) if body is not None else []
+    if not any(p.text.strip() for p in paragraphs):
+        raise DocxError("в документе Word нет текста")
+    styled = [p.level for p in paragraphs if p.level is not None and p.text.strip()]
+    below = min(max(styled, default=0) + 1, 6)
+    decided: list[tuple[_Paragraph, str, int | None]] = []
+    headings = bold = 0
+    for p in paragraphs:
+        text = p.text.strip()
+        if not text:
+            continue
+        level = p.level if "\n" not in text else None
+        if level is not None:
+            headings += 1
+        elif p.level is None and p.bold and not p.item and _bold_heading(text):
+            level = below
+            bold += 1
+        decided.append((p, text, level))
+    # (marks of Markdown in a text of no heading would make it Markdown for nothing)
+    marked = any(level for _, _, level in decided)
+    out: list[str] = []
+    last_item = False
+    for p, text, level in decided:
+        if level is not None:
+            out.append("#" * level + " " + text)
+            last_item = False
+            continue
+        lines = [line.strip() for line in text.split("\n")]
+        lines = [("\\" + line if marked and _MARKLIKE.match(line) else line)
+                 for line in lines if line]
+        if p.item and last_item:
+            out[-1] += "\n" + p.item + "\n".join(lines)  # a list's items one under another
+        else:
+            out.append(p.item + "\n".join(lines))
+        last_item = bool(p.item)
+    return DocxReading("\n\n".join(out) + "\n", _described(len(paragraphs), headings, bold,
+                                                           below))
+
+
+def _described(paragraphs: int, headings: int, bold: int, below: int) -> str:
+    """How a document's headings were told, for ``--explain``."""
+    return (f"абзацев {paragraphs}; заголовков по стилям {headings}; полужирных абзацев, "
+            f"прочитанных как заголовки уровня {below}: {bold}; колонтитулы и сноски Word не "
+            "читаются")
+
+
+def _bold_heading(text: str) -> bool:
+    return len(text.split()) <= BOLD_WORDS and not _SENTENCE_END.search(text)
+
+
+def _parts(data: bytes) -> dict[str, bytes]:
+    """The document's XML parts that the reading needs, unpacked (within :data:`MAX_XML`)."""
+    if data.startswith(_OLE):
+        raise DocxError("документ Word в старом формате (.doc) или защищён паролем: откройте "
+                        "его в Word или LibreOffice и сохраните как .docx (без пароля) или .txt")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as exc:
+        raise DocxError("не документ Word (.docx): файл не является zip-архивом") from exc
+    except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile: a
+        # name in no encoding, a struct cut short)
+        raise DocxError(f"документ Word повреждён и не читается ({type(exc).__name__})") from exc
+    wanted = ("word/document.xml", "word/styles.xml", "word/numbering.xml")
+    out: dict[str, bytes] = {}
+    try:
+        for info in archive.infolist():
+            if info.filename in wanted:
+                if info.file_size > MAX_XML:
+                    raise DocxError(f"документ Word слишком велик ({info.filename} больше "
+                                    f"{MAX_XML // 1_000_000} МБ в распакованном виде)")
+                with archive.open(info) as stream:
+                    content = stream.read(MAX_XML + 1)
+                if len(content) > MAX_XML:
+                    raise DocxError(f"документ Word слишком велик ({info.filename} больше "
+                                    f"{MAX_XML // 1_000_000} МБ в распакованном виде)")
+                out[info.filename] = content
+    except DocxError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (a cut or overwritten stream: a zlib error, a
+        # bad CRC, a name in no encoding, a method zipfile does not know)
+        raise DocxError(f"документ Word повреждён и не читается ({type(exc).__name__})") from exc
+    return out
+
+
+def _xml(data: bytes) -> ElementTree.Element:
+    try:
+        return ElementTree.fromstring(data)
+    except ElementTree.ParseError as exc:
+        raise DocxError(f"документ Word повреждён: его XML не читается ({exc})") from exc
+
+
+def _on(element: ElementTree.Element | None) -> bool:
+    """Whether a toggle property ("<w:b/>", "<w:b w:val="0"/>") is on."""
+    if element is None:
+        return False
+    return element.get(f"{W}val", "true").lower() not in ("0", "false", "off", "none")
+
+
+def _styles(data: bytes | None) -> dict[str, _Style]:
+    """Each paragraph style's id → what it gives its paragraphs (its own properties, else its
+    base style's)."""
+    if data is None:
+        return {}
+    raw: dict[str, tuple[str | None, int | None, bool | None, str | None, str | None]] = {}
+    for style in _xml(data).iter(f"{W}style"):
+        if style.get(f"{W}type") not in ("paragraph", "character", None):
+            continue
+        sid = style.get(f"{W}styleId") or ""
+        name_element = style.find(f"{W}name")
+        name = (name_element.get(f"{W}val") or "") if name_element is not None else ""
+        level: int | None = None
+        m = _HEADING_NAME.match(name.strip()) or _HEADING_NAME.match(sid)
+        if m:
+            level = int(m.group(1))
+        elif _TITLE_NAME.match(name.strip()) or _TITLE_NAME.match(sid):
+            level = 1
+        ppr = style.find(f"{W}pPr")
+        outline = ppr.find(f"{W}outlineLvl") if ppr is not None else None
+        if level is None and outline is not None:
+            value = outline.get(f"{W}val", "9")
+            level = int(value) + 1 if value.isdigit() and int(value) < 9 else None
+        rpr = style.find(f"{W}rPr")
+        bold = _on(rpr.find(f"{W}b")) if rpr is not None and rpr.find(f"{W}b") is not None \
+            else None
+        num = ppr.find(f"{W}numPr/{W}numId") if ppr is not None else None
+        based = style.find(f"{W}basedOn")
+        raw[sid] = (based.get(f"{W}val") if based is not None else None, level, bold,
+                    num.get(f"{W}val") if num is not None else None, name)
+    out: dict[str, _Style] = {}
+
+    def resolve(sid: str, depth: int = 0) -> _Style:
+        if sid in out:
+            return out[sid]
+        base_id, level, bold, num, _ = raw[sid]
+        base = resolve(base_id, depth + 1) if base_id in raw and depth < 20 else None
+        style = _Style(level if level is not None else base.level if base else None,
+                       bold if bold is not None else bool(base and base.bold),
+                       num or (base.list_format if base else None))
+        out[sid] = style
+        return style
+
+    for sid in raw:
+        resolve(sid)
+    return out
+
+
+def _numbering(data: bytes | None) -> dict[tuple[str, str], str]:
+    """(list id, level) → the format of its numbers ("bullet", "decimal", …)."""
+    if data is None:
+        return {}
+    root = _xml(data)
+    abstract: dict[str, dict[str, str]] = {}
+    for a in root.iter(f"{W}abstractNum"):
+        levels: dict[str, str] = {}
+        for lvl in a.iter(f"{W}lvl"):
+            form = lvl.find(f"{W}numFmt")
+            levels[lvl.get(f"{W}ilvl", "0")] = (form.get(f"{W}val", "decimal")
+                                                if form is not None else "decimal")
+        abstract[a.get(f"{W}abstractNumId", "")] = levels
+    out: dict[tuple[str, str], str] = {}
+    for num in root.iter(f"{W}num"):
+        ref = num.find(f"{W}abstractNumId")
+        levels = abstract.get(ref.get(f"{W}val", "") if ref is not None else "", {})
+        for ilvl, kind in levels.items():
+            out[(num.get(f"{W}numId", ""), ilvl)] = kind
+    return out
+
+
+def _paragraphs(body: ElementTree.Element, styles: dict[str, _Style],
+                numbering: dict[tuple[str, str], str]) -> list[_Paragraph]:
+    """The body's paragraphs in order, a table's row as one paragraph (its cells' words in
+    order) and the paragraphs of a content control's or a change's wrapper as the body's."""
+    out: list[_Paragraph] = []
+    counters: dict[tuple[str, str], int] = {}
+    for element in body:
+        tag = element.tag
+        if tag == f"{W}p":
+            out.append(_paragraph(element, styles, numbering, counters))
+        elif tag == f"{W}tbl":  # (its rows one under another in one block)
+            rows = []
+            for row in element.iter(f"{W}tr"):
+                cells = []
+                for cell in row.findall(f"{W}tc"):
+                    words = " ".join(_paragraph(p, styles, numbering, counters).text.replace(
+                        "\n", " ").strip() for p in cell.iter(f"{W}p"))
+                    if words.strip():
+                        cells.append(" ".join(words.split()))
+                if cells:
+                    rows.append(" ".join(cells))
+            if rows:
+                out.append(_Paragraph("\n".join(rows), None, False))
+        elif tag in (f"{W}sdt", f"{W}customXml", f"{W}ins"):
+            content = element.find(f"{W}sdtContent") if tag == f"{W}sdt" else element
+            if content is not None:
+                out.extend(_paragraphs(content, styles, numbering))
+    return out
+
+
+def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
+               numbering: dict[tuple[str, str], str],
+               counters: dict[tuple[str, str], int]) -> _Paragraph:
+    ppr = p.find(f"{W}pPr")
+    style_element = ppr.find(f"{W}pStyle") if ppr is not None else None
+    style = styles.get(style_element.get(f"{W}val", "") if style_element is not None else "",
+                       styles.get("Normal", _Style(None, False, None)))
+    level = style.level
+    outline = ppr.find(f"{W}outlineLvl") if ppr is not None else None
+    if outline is not None:
+        value = outline.get(f"{W}val", "9")
+        level = int(value) + 1 if value.isdigit() and int(value) < 9 else None
+    parts: list[str] = []
+    bold_chars = plain_chars = 0
+    for run in _runs(p):
+        rpr = run.find(f"{W}rPr")
+        run_style = rpr.find(f"{W}rStyle") if rpr is not None else None
+        bold = style.bold
+        if run_style is not None and (s := styles.get(run_style.get(f"{W}val", ""))):
+            bold = bold or s.bold
+        b = rpr.find(f"{W}b") if rpr is not None else None
+        if b is not None:
+            bold = _on(b)
+        text = _run_text(run)
+        letters = sum(1 for ch in text if ch.isalnum())
+        if bold:
+            bold_chars += letters
+        else:
+            plain_chars += letters
+        parts.append(text)
+    item = ""
+    num = ppr.find(f"{W}numPr") if ppr is not None else None
+    if num is not None:
+        num_id = num.find(f"{W}numId")
+        ilvl = num.find(f"{W}ilvl")
+        key = (num_id.get(f"{W}val", "") if num_id is not None else "",
+               ilvl.get(f"{W}val", "0") if ilvl is not None else "0")
+        if key[0] != "0":
+            fmt = numbering.get(key, "bullet")
+            if fmt in ("bullet", "none"):
+                item = "• "
+            else:
+                counters[key] = counters.get(key, 0) + 1
+                item = f"{counters[key]}. "
+    elif style.list_format:  # (a list's style: "List Number", "List Bullet")
+        key = (style.list_format, "0")
+        if numbering.get(key, "bullet") in ("bullet", "none"):
+            item = "• "
+        else:
+            counters[key] = counters.get(key, 0) + 1
+            item = f"{counters[key]}. "
+    return _Paragraph("".join(parts), level, bold_chars > 0 and plain_chars == 0, item)
+
+
+def _runs(p: ElementTree.Element) -> list[ElementTree.Element]:
+    """A paragraph's runs in order, those inside its links, fields and inserted text too (not
+    deleted text's, nor a moved-from range's)."""
+    out: list[ElementTree.Element] = []
+    for child in p:
+        if child.tag == f"{W}r":
+            out.append(child)
+        elif child.tag in (f"{W}hyperlink", f"{W}ins", f"{W}smartTag", f"{W}fldSimple",
+                           f"{W}customXml", f"{W}moveTo", f"{W}sdt", f"{W}sdtContent",
+                           f"{W}bdo", f"{W}dir"):
+            out.extend(_runs(child))
+    return out
+
+
+def _run_text(run: ElementTree.Element) -> str:
+    parts = []
+    for child in run:
+        tag = child.tag
+        if tag == f"{W}t":
+            parts.append(child.text or "")
+        elif tag == f"{W}tab":
+            parts.append(" ")
+        elif tag in (f"{W}br", f"{W}cr"):
+            parts.append("\n")
+        elif tag == f"{W}noBreakHyphen":
+            parts.append("-")
+    return "".join(parts).replace("\u00ad", "")

@@ -1,0 +1,195 @@
+"""A rule text saved as a Word document: its paragraphs read with the headings its styles show
+(``ingest/docx_text.py``). The page of rules is ``data/docx/whfb_psychology.docx`` (written by
+LibreOffice: ``data/docx/make_docx.sh``), the real documents ``data/docx/real/``
+(``SOURCES.tsv``)."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ingest import build, load
+from ingest.build import prepare
+from ingest.docx_text import DocxError, docx_text, read_docx
+from ingest.load import LoadError, load_file
+from rulekb.cli import cli
+
+DATA = Path(__file__).parent / "data" / "docx"
+REAL = DATA / "real"
+BOOK = DATA / "whfb_psychology.docx"
+
+
+def _headings(text: str) -> list[tuple[int, str]]:
+    return [(len(m.group(1)), m.group(2)) for m in re.finditer(r"(?m)^(#+) (.*)$", text)]
+
+
+def test_headings_by_their_styles_and_a_rule_name_in_bold() -> None:
+    text = docx_text(BOOK.read_bytes())
+    assert _headings(text) == [(1, "ПСИХОЛОГИЯ"), (2, "Страх"), (2, "Ужас"),
+                               (4, "Иммунитет к психологии"), (2, "Паника"),
+                               (3, "Тесты на панику")]
+
+
+def test_lists_tables_and_marks_of_the_text() -> None:
+    """A numbered list's items keep their numbers, a bulleted list's open with "•", one under
+    another; a table's rows are lines of one block (its head in bold is no heading); a line
+    opening with "#" is escaped, no heading."""
+    text = docx_text(BOOK.read_bytes())
+    assert ("1. Бросьте 2D6 и сравните результат с Лидерством подразделения.\n"
+            "2. Если результат больше, подразделение бежит от ближайшего врага.\n"
+            "• Бегущее подразделение не может стрелять.\n"
+            "• Бегущее подразделение не может нападать.") in text
+    assert "2D6 Итог теста\n2–7 Держится\n8–12 Бежит" in text
+    assert "\n\\#1 в списке целей" in text
+
+
+def test_a_word_document_builds_sections_with_their_references(tmp_path: Path) -> None:
+    [source] = load([BOOK])
+    assert (source.system, source.encoding) == ("whfb8", "docx")
+    _, seg = prepare(source)
+    parents = {s.title: seg.sections[s.parent].title if s.parent is not None else None
+               for s in seg.sections}
+    assert parents["Страх"] == "Психология"
+    assert parents["Иммунитет к психологии"] == "Ужас"
+    assert parents["Тесты на панику"] == "Паника"
+    kb = build([source]).kb
+    titles = {n.id: n.title for n in kb.nodes}
+    terror = next(n for n in kb.nodes if n.title == "Ужас")
+    assert any(e.source == terror.id and titles[e.target] == "Страх" for e in kb.edges)
+
+
+def test_text_prints_what_a_document_is_read_as_and_builds_as_markdown(tmp_path: Path) -> None:
+    """``rulekb build FILE.docx --text`` prints the text the build reads; saved as .md it is
+    cut into the same sections, at the same offsets."""
+    result = CliRunner().invoke(cli, ["build", str(BOOK), "--text"])
+    assert result.exit_code == 0, result.output
+    assert result.output == docx_text(BOOK.read_bytes())
+    (tmp_path / "book.md").write_text(result.output, encoding="utf-8")
+
+    def sections(path: Path) -> list[tuple[str, tuple[int, int]]]:
+        _, seg = prepare(load_file(path).model_copy(update={"system": "whfb8"}))
+        return [(s.title, s.heading_span) for s in seg.sections]
+
+    assert sections(tmp_path / "book.md") == sections(BOOK)
+
+
+def test_explain_says_how_a_document_was_read() -> None:
+    result = CliRunner().invoke(cli, ["build", str(BOOK), "--explain"])
+    assert result.exit_code == 0, result.output
+    assert "Word: абзацев" in result.output
+    assert "полужирных абзацев, прочитанных как заголовки уровня 4: 1" in result.output
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    # Word's own heading style, and the paragraphs beside it in other styles
+    ("test.docx", "# python-docx was here!\n\npython-docx was here too!\n"),
+    ("par-known-styles.docx", "no specified style\n\nmissing style\n\n# Heading 1\n\nBody Text\n"),
+    # a paragraph in a numbered list's style
+    ("num-having-numbering-part.docx", "1. Paragraph having List Number style.\n"),
+    # a link's words are the paragraph's
+    ("par-hyperlinks.docx", "No hyperlinks\n\nOne awesome hyperlink.\n\nThree hyperlinks: the "
+                            "first one here, the second one, and the third.\n"),
+    # headers and footers on odd and even pages, and comments: not the document's text
+    ("doc-odd-even-hdrs.docx", "First Page.\n\nSecond Page.\n"),
+    ("hdr-header-footer.docx", "section with header\n\nsection without header of its own.\n"),
+])
+def test_real_word_documents(name: str, text: str) -> None:
+    assert docx_text((REAL / name).read_bytes()) == text
+
+
+def test_comments_and_page_breaks_are_no_text() -> None:
+    comments = docx_text((REAL / "comments-rich-para.docx").read_bytes())
+    assert "Document text" in comments and "hyperlink" not in comments
+    breaks = docx_text((REAL / "par-rendered-page-breaks.docx").read_bytes())
+    assert "Two page>><<breaks>><<in one run." in breaks
+
+
+def test_a_table_in_a_table_style_is_its_rows() -> None:
+    text = docx_text((REAL / "tbl-having-applied-style.docx").read_bytes())
+    assert text.startswith("foobar barfoo\nfoo bar\nbar foo\n")
+
+
+def _docx(document: bytes, **parts: bytes) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("word/document.xml", document)
+        for name, data in parts.items():
+            z.writestr(f"word/{name}.xml", data)
+    return out.getvalue()
+
+
+_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500), "старом формате (.doc) или защищён паролем"),
+    ("Паника\n".encode() * 10, "не является zip-архивом"),
+    (_docx(b"x", ), "XML не читается"),
+    (_docx(f"<w:document {_W}><w:body><w:p/></w:body></w:document>".encode()), "нет текста"),
+])
+def test_a_file_that_is_no_readable_document_is_refused_saying_why(data: bytes,
+                                                                   message: str) -> None:
+    with pytest.raises(DocxError, match=re.escape(message)):
+        read_docx(data)
+
+
+def test_an_archive_with_no_document_is_refused() -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("content.xml", "<office/>")  # an OpenDocument's part, say
+    with pytest.raises(DocxError, match=r"нет документа Word \(word/document.xml\)"):
+        read_docx(out.getvalue())
+
+
+def test_a_document_that_would_unpack_too_large_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import ingest.docx_text as reader
+
+    monkeypatch.setattr(reader, "MAX_XML", 1000)
+    with pytest.raises(DocxError, match="слишком велик"):
+        read_docx(BOOK.read_bytes())
+
+
+def test_a_damaged_document_is_refused_never_a_traceback() -> None:
+    """Cut, overwritten or scrambled bytes of a document: a text, or a DocxError saying what is
+    wrong; no other exception."""
+    data = BOOK.read_bytes()
+    rng = random.Random(44)
+    damaged = [data[:len(data) // 2], data[:100], b"PK\x03\x04" + rng.randbytes(2000)]
+    for _ in range(40):
+        chunk = bytearray(data)
+        for _ in range(rng.randrange(1, 20)):
+            k = rng.randrange(30, len(chunk))
+            chunk[k] = rng.randrange(256)
+        damaged.append(bytes(chunk))
+    for bad in damaged:
+        try:
+            docx_text(bad)
+        except DocxError as exc:
+            assert str(exc)
+
+
+def test_the_cli_refuses_an_old_word_document_with_exit_2(tmp_path: Path) -> None:
+    old = tmp_path / "rules.docx"
+    old.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500))
+    result = CliRunner().invoke(cli, ["build", str(old), "-o", str(tmp_path / "kb.json")])
+    assert result.exit_code == 2
+    assert "rules.docx: документ Word в старом формате" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_folder_gives_its_word_documents(tmp_path: Path) -> None:
+    (tmp_path / "psychology.docx").write_bytes(BOOK.read_bytes())
+    (tmp_path / "notes.doc").write_bytes(b"not read")  # (not a .docx: not taken)
+    [source] = load([tmp_path])
+    assert source.name == "psychology.docx"
+    with pytest.raises(LoadError, match="psychology.docx: документ Word повреждён|XML"):
+        bad = tmp_path / "psychology.docx"
+        bad.write_bytes(_docx(b"<w:document"))
+        load([bad])
