@@ -64,6 +64,64 @@ def best_of(n: int, fn) -> float:  # type: ignore[no-untyped-def]
     return min(times)
 
 
+def word_document(paragraphs: list[str], size: int) -> bytes:
+    """A Word document of about ``size`` characters: the paragraphs given in turn, a heading
+    in a heading style over every fourth (of three levels), a rule's name in bold over every
+    seventh, an item of a numbered list every fifth."""
+    import io
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    styles = (f'<w:styles {w}>' + "".join(
+        f'<w:style w:type="paragraph" w:styleId="Heading{n}"><w:name w:val="heading {n}"/>'
+        "</w:style>" for n in (1, 2, 3)) + "</w:styles>")
+    body, total, k = [], 0, 0
+    while total < size:
+        text = escape(paragraphs[k % len(paragraphs)])
+        if k % 4 == 0:
+            body.append(f'<w:p><w:pPr><w:pStyle w:val="Heading{1 + k % 3}"/></w:pPr>'
+                        f"<w:r><w:t>{escape(text.split('.')[0][:40])}</w:t></w:r></w:p>")
+        if k % 7 == 0:
+            body.append(f"<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Правило {k}</w:t></w:r></w:p>")
+        item = '<w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr>' \
+            if k % 5 == 0 else ""
+        body.append(f"<w:p>{item}<w:r><w:t xml:space=\"preserve\">{text}</w:t></w:r></w:p>")
+        total += len(text)
+        k += 1
+    document = f"<w:document {w}><w:body>{''.join(body)}</w:body></w:document>"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("word/document.xml", document)
+        z.writestr("word/styles.xml", styles)
+    return out.getvalue()
+
+
+def _docx_row() -> tuple[str, str, str]:
+    """MB/s (CPU time) of a Word document of about 1 MB of text read and built as a WHFB file,
+    and its speed against a document of a third of its size (cost per paragraph flat: a
+    ratio near 1)."""
+    from ingest.docx_text import docx_text
+    from ingest.models import SourceText
+
+    corpus = corpus_dir()
+    whfb = "".join(p.read_text(encoding="utf-8-sig") for p in sorted(corpus.glob("00[12]_*.txt")))
+    paragraphs = [line for line in whfb.split("\n") if len(line) > 80]
+
+    def speed(size: int) -> tuple[float, int]:
+        data = word_document(paragraphs, size)
+        t = time.process_time()
+        text = docx_text(data)
+        build([SourceText(name="rules.docx", path="rules.docx", text=text, encoding="docx",
+                          system="whfb8")])
+        return len(text.encode()) / 1e6 / (time.process_time() - t), len(text.encode())
+
+    full, chars = speed(1_000_000)
+    third, _ = speed(1_000_000 // 3)
+    return (f"ingest Word .docx ({chars / 1e6:.1f} МБ; {full / third:.2f} от скорости на трети)",
+            f"{full:.2f} МБ/с", "—")
+
+
 def _pdf_rows() -> list[tuple[str, str, str]]:
     """Pages a second of a real PDF read and built (``tests/data/pdf/real/libtasn1.pdf``, a
     manual of 36 pages): the PDF's text layer and type sizes (pdfminer.six's layout analysis)
@@ -130,6 +188,7 @@ def main() -> None:
                      f"лучшая из {BIG_ROUNDS})", f"{total / 1e6 / t_one:.2f} МБ/с", "—"))
         rows.extend(ingest_shapes.rows())  # one huge line, 100,000 short lines, no headings
         rows.extend(_pdf_rows())
+        rows.append(_docx_row())
 
         kb = build(load([corpus])).kb
         path = Path(tmp) / "kb.json"
