@@ -45,6 +45,19 @@ from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
 TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, DOCX_SUFFIX)
+UNREAD_DOCUMENTS = {
+    ".doc": "документ Word старого формата (.doc) не читается: откройте его в Word или "
+            "LibreOffice и сохраните как .docx или PDF",
+    ".odt": "документ OpenDocument (.odt) не читается: сохраните его в LibreOffice как .docx "
+            "или PDF",
+    ".rtf": "документ RTF не читается: сохраните его как .docx или .txt",
+    ".epub": "электронная книга (.epub) не читается: сохраните её текст как .txt",
+    ".fb2": "электронная книга (.fb2) не читается: сохраните её текст как .txt",
+    ".djvu": "скан в DjVu не читается: распознайте текст (OCR) и сохраните его как .txt",
+    ".djv": "скан в DjVu не читается: распознайте текст (OCR) и сохраните его как .txt",
+}
+"""Documents of kinds a rulebook comes in that rulekb does not read, each with what to do: a
+folder's such file is reported, not passed over in silence."""
 CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
 EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
             "с BOM")
@@ -247,14 +260,15 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
     (``*.mht``/``*.mhtml``), PDFs and Word documents (``*.docx``) except ``README.md`` and
-    hidden files, sorted by name."""
+    hidden files, sorted by name; and the documents it does not read
+    (:data:`UNREAD_DOCUMENTS`), whose reading reports them."""
     return sorted(
         (
             p
             for p in folder.iterdir()
             if p.is_file()
             and not p.name.startswith(".")
-            and p.suffix.lower() in TEXT_SUFFIXES
+            and (p.suffix.lower() in TEXT_SUFFIXES or p.suffix.lower() in UNREAD_DOCUMENTS)
             and p.name.lower() != "readme.md"
         ),
         key=lambda p: p.name,
@@ -273,6 +287,8 @@ def load_file(path: str | Path) -> SourceText:
 
 def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = None,
                detect: bool = True, jobs: int | None = None) -> SourceText:
+    if path.suffix.lower() in UNREAD_DOCUMENTS:
+        raise LoadError(f"{path}: {UNREAD_DOCUMENTS[path.suffix.lower()]}")
     try:
         data = path.read_bytes()
     except OSError as exc:

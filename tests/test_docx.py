@@ -186,9 +186,12 @@ def test_the_cli_refuses_an_old_word_document_with_exit_2(tmp_path: Path) -> Non
 
 def test_a_folder_gives_its_word_documents(tmp_path: Path) -> None:
     (tmp_path / "psychology.docx").write_bytes(BOOK.read_bytes())
-    (tmp_path / "notes.doc").write_bytes(b"not read")  # (not a .docx: not taken)
-    [source] = load([tmp_path])
+    (tmp_path / "notes.doc").write_bytes(b"not read")  # (an old .doc: reported, not read)
+    errors: list[LoadError] = []
+    [source] = load([tmp_path], on_error=errors.append)
     assert source.name == "psychology.docx"
+    assert [str(e).split(": ")[1] for e in errors] == [
+        "документ Word старого формата (.doc) не читается"]
     with pytest.raises(LoadError, match="psychology.docx: документ Word повреждён|XML"):
         bad = tmp_path / "psychology.docx"
         bad.write_bytes(_docx(b"<w:document"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import tomllib
 from pathlib import Path
@@ -325,9 +326,9 @@ def test_a_corpus_description_naming_no_file_of_its_folder_is_reported(tmp_path:
     reported, and the folder's texts are read; read alone, a file of the folder is no reason
     to report the others' names."""
     (tmp_path / "a.txt").write_text("Текст правил.", encoding="utf-8")
-    (tmp_path / "rules.odt").write_bytes(b"PK\x03\x04")
+    (tmp_path / "rules.xlsx").write_bytes(b"PK\x03\x04")
     (tmp_path / "corpus.toml").write_text(
-        '[files]\n"a.txt" = "whfb8"\n"a.tx" = "wh40k6"\n"rules.odt" = "wh40k6"\n',
+        '[files]\n"a.txt" = "whfb8"\n"a.tx" = "wh40k6"\n"rules.xlsx" = "wh40k6"\n',
         encoding="utf-8")
     errors: list[LoadError] = []
     texts = load([tmp_path], on_error=errors.append)
@@ -336,7 +337,7 @@ def test_a_corpus_description_naming_no_file_of_its_folder_is_reported(tmp_path:
     assert [str(e) for e in errors] == [
         f"{description}: файл «{name}» из описания корпуса не найден среди текстов папки "
         f"{tmp_path} (*.txt, *.md, *.html, *.mht, *.pdf, *.docx); проверьте имя"
-        for name in ("a.tx", "rules.odt")]
+        for name in ("a.tx", "rules.xlsx")]
     errors.clear()
     load([tmp_path / "a.txt"], on_error=errors.append)
     assert errors == []
@@ -381,3 +382,25 @@ def test_the_folder_a_browser_saves_beside_a_page_is_no_rule_text(tmp_path: Path
     texts = load([tmp_path], system="whfb8")
     assert [t.path for t in texts] == [str(tmp_path / "Паника.html"),
                                        str(tmp_path / "Ужас_files" / "saved_resource.html")]
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("rules.doc", "документ Word старого формата (.doc) не читается: откройте его в Word или "
+                  "LibreOffice и сохраните как .docx или PDF"),
+    ("rules.ODT", "документ OpenDocument (.odt) не читается"),
+    ("book.fb2", "электронная книга (.fb2) не читается: сохраните её текст как .txt"),
+    ("scan.djvu", "скан в DjVu не читается: распознайте текст (OCR)"),
+])
+def test_a_document_of_a_kind_not_read_is_reported_not_passed_over(
+        tmp_path: Path, name: str, message: str) -> None:
+    """A folder's document of a kind rulebooks come in that rulekb does not read is reported
+    with what to do, and the folder's texts are read; given by name, the same."""
+    (tmp_path / "a.txt").write_text("Подразделение проходит тест на Панику.", encoding="utf-8")
+    (tmp_path / name).write_bytes(b"\xd0\xcf\x11\xe0 not read")
+    (tmp_path / "picture.png").write_bytes(b"\x89PNG")  # (no document: passed over)
+    errors: list[LoadError] = []
+    texts = load([tmp_path], on_error=errors.append)
+    assert [t.name for t in texts] == ["a.txt"]
+    assert len(errors) == 1 and str(errors[0]).startswith(f"{tmp_path / name}: {message}")
+    with pytest.raises(LoadError, match=re.escape(message)):
+        load([tmp_path / name])
