@@ -13,7 +13,7 @@ as :mod:`ingest.pdf_text` does for a PDF:
   document's title ("Title", "Название") is a heading of the first level;
 * a short paragraph set in bold from end to end (by its runs or its style) that ends in no
   sentence's stop is a heading one level below the deepest heading style the document uses
-  (a rule's name over its text, :data:`BOLD_WORDS` words at most);
+  (a rule's name over its text, :data:`ingest.document_text.BOLD_WORDS` words at most);
 * a list's item opens with "•", or with its number where its list is numbered ("1.", "2.");
 * a table's row is one line, its cells' words in order ("2–7 Держится"), its rows one block;
 * a line break inside a paragraph is a line; a soft hyphen is nothing, a non-breaking
@@ -40,18 +40,16 @@ import zipfile
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
+from ingest.document_text import Paragraph, described, markdown_of
+
 SUFFIX = ".docx"
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-BOLD_WORDS = 10
-"""Words a paragraph in bold may have at most to be a heading."""
 MAX_XML = 200_000_000
 """Bytes the document's XML may unpack to (a zip bomb is refused, not read)."""
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """The signature of the older Word container (a ``.doc``; a ``.docx`` locked by a password)."""
 _HEADING_NAME = re.compile(r"^(?:heading|заголовок|überschrift|titre)\s*(\d)$", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"^(?:title|название|заглавие)$", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.,;!?…]$")
-_MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$|>")
 
 
 class DocxError(ValueError):
@@ -72,14 +70,6 @@ class _Style:
     level: int | None  # the heading level it gives (None: none)
     bold: bool
     list_format: str | None  # the list (its id) its paragraphs are items of
-
-
-@dataclass
-class _Paragraph:
-    text: str
-    level: int | None
-    bold: bool
-    item: str = ""  # what opens a list's item: "• ", "1. "
 
 
 def docx_text(data: bytes) -> str:
@@ -103,51 +93,8 @@ def read_docx(data: bytes) -> DocxReading:
     paragraphs = list(_paragraphs(body, styles, numbering)) if body is not None else []
     if not any(p.text.strip() for p in paragraphs):
         raise DocxError("в документе Word нет текста")
-    styled = [p.level for p in paragraphs if p.level is not None and p.text.strip()]
-    below = min(max(styled, default=0) + 1, 6)
-    decided: list[tuple[_Paragraph, str, int | None]] = []
-    headings = bold = 0
-    for p in paragraphs:
-        text = p.text.strip()
-        if not text:
-            continue
-        level = p.level if "\n" not in text else None
-        if level is not None:
-            headings += 1
-        elif p.level is None and p.bold and not p.item and _bold_heading(text):
-            level = below
-            bold += 1
-        decided.append((p, text, level))
-    # (marks of Markdown in a text of no heading would make it Markdown for nothing)
-    marked = any(level for _, _, level in decided)
-    out: list[str] = []
-    last_item = False
-    for p, text, level in decided:
-        if level is not None:
-            out.append("#" * level + " " + text)
-            last_item = False
-            continue
-        lines = [line.strip() for line in text.split("\n")]
-        lines = [("\\" + line if marked and _MARKLIKE.match(line) else line)
-                 for line in lines if line]
-        if p.item and last_item:
-            out[-1] += "\n" + p.item + "\n".join(lines)  # a list's items one under another
-        else:
-            out.append(p.item + "\n".join(lines))
-        last_item = bool(p.item)
-    return DocxReading("\n\n".join(out) + "\n", _described(len(paragraphs), headings, bold,
-                                                           below))
-
-
-def _described(paragraphs: int, headings: int, bold: int, below: int) -> str:
-    """How a document's headings were told, for ``--explain``."""
-    return (f"абзацев {paragraphs}; заголовков по стилям {headings}; полужирных абзацев, "
-            f"прочитанных как заголовки уровня {below}: {bold}; колонтитулы и сноски Word не "
-            "читаются")
-
-
-def _bold_heading(text: str) -> bool:
-    return len(text.split()) <= BOLD_WORDS and not _SENTENCE_END.search(text)
+    written = markdown_of(paragraphs)
+    return DocxReading(written.text, described(written, "Word"))
 
 
 def _parts(data: bytes) -> dict[str, bytes]:
@@ -269,10 +216,10 @@ def _numbering(data: bytes | None) -> dict[tuple[str, str], str]:
 
 
 def _paragraphs(body: ElementTree.Element, styles: dict[str, _Style],
-                numbering: dict[tuple[str, str], str]) -> list[_Paragraph]:
+                numbering: dict[tuple[str, str], str]) -> list[Paragraph]:
     """The body's paragraphs in order, a table's row as one paragraph (its cells' words in
     order) and the paragraphs of a content control's or a change's wrapper as the body's."""
-    out: list[_Paragraph] = []
+    out: list[Paragraph] = []
     counters: dict[tuple[str, str], int] = {}
     for element in body:
         tag = element.tag
@@ -290,7 +237,7 @@ def _paragraphs(body: ElementTree.Element, styles: dict[str, _Style],
                 if cells:
                     rows.append(" ".join(cells))
             if rows:
-                out.append(_Paragraph("\n".join(rows), None, False))
+                out.append(Paragraph("\n".join(rows), None, False))
         elif tag in (f"{W}sdt", f"{W}customXml", f"{W}ins"):
             content = element.find(f"{W}sdtContent") if tag == f"{W}sdt" else element
             if content is not None:
@@ -300,7 +247,7 @@ def _paragraphs(body: ElementTree.Element, styles: dict[str, _Style],
 
 def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
                numbering: dict[tuple[str, str], str],
-               counters: dict[tuple[str, str], int]) -> _Paragraph:
+               counters: dict[tuple[str, str], int]) -> Paragraph:
     ppr = p.find(f"{W}pPr")
     style_element = ppr.find(f"{W}pStyle") if ppr is not None else None
     style = styles.get(style_element.get(f"{W}val", "") if style_element is not None else "",
@@ -349,7 +296,7 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
         else:
             counters[key] = counters.get(key, 0) + 1
             item = f"{counters[key]}. "
-    return _Paragraph("".join(parts), level, bold_chars > 0 and plain_chars == 0, item)
+    return Paragraph("".join(parts), level, bold_chars > 0 and plain_chars == 0, item)
 
 
 def _runs(p: ElementTree.Element) -> list[ElementTree.Element]:

@@ -1,0 +1,98 @@
+"""A word processor's document as Markdown: its paragraphs, the headings its styles show.
+
+What the readers of Word documents (:mod:`ingest.docx_text`) and OpenDocument texts
+(:mod:`ingest.odt_text`) share once they have a document's paragraphs: a paragraph in a
+heading style is a heading at its level ("#", "##", …); a short paragraph set in bold from
+end to end that ends in no sentence's stop is a heading one level below the deepest heading
+style the document uses (a rule's name over its text, :data:`BOLD_WORDS` words at most); a
+list's items one under another, each opening with "•" or its number; a line of text that
+Markdown would read as a mark ("# 1", "-----") escaped, in a text that marks headings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+BOLD_WORDS = 10
+"""Words a paragraph in bold may have at most to be a heading."""
+_SENTENCE_END = re.compile(r"[.,;!?…]$")
+_MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$|>")
+"""A line of text that Markdown would read as a heading's mark, a break or a quotation."""
+
+
+@dataclass
+class Paragraph:
+    """A paragraph as its document holds it."""
+
+    text: str  # its words (a line break inside it a "\\n"; a table's rows one a line)
+    level: int | None  # the heading level its style (or its own mark) gives, if any
+    bold: bool  # every letter of it set in bold
+    item: str = ""  # what opens it as a list's item: "• ", "1. "
+
+
+@dataclass(frozen=True)
+class Written:
+    """A document written as Markdown, and how its headings were told."""
+
+    text: str
+    paragraphs: int
+    headings: int  # by their styles
+    bold: int  # paragraphs in bold read as headings
+    below: int  # the level those get
+
+
+def markdown_of(paragraphs: list[Paragraph]) -> Written:
+    """The paragraphs written as Markdown (the module's docstring).
+
+    >>> markdown_of([Paragraph("Паника", 2, False), Paragraph("Иммунитет", None, True),
+    ...              Paragraph("Подразделение бежит.", None, False),
+    ...              Paragraph("Бросьте 2D6.", None, False, "1. "),
+    ...              Paragraph("Сравните.", None, False, "2. ")]).text
+    '## Паника\\n\\n### Иммунитет\\n\\nПодразделение бежит.\\n\\n1. Бросьте 2D6.\\n2. Сравните.\\n'
+    """
+    styled = [p.level for p in paragraphs if p.level is not None and p.text.strip()]
+    below = min(max(styled, default=0) + 1, 6)
+    decided: list[tuple[Paragraph, str, int | None]] = []
+    headings = bold = 0
+    for p in paragraphs:
+        text = p.text.strip()
+        if not text:
+            continue
+        level = p.level if "\n" not in text else None
+        if level is not None:
+            headings += 1
+        elif p.level is None and p.bold and not p.item and _bold_heading(text):
+            level = below
+            bold += 1
+        decided.append((p, text, level))
+    # (marks of Markdown in a text of no heading would make it Markdown for nothing)
+    marked = any(level for _, _, level in decided)
+    out: list[str] = []
+    last_item = False
+    for p, text, level in decided:
+        if level is not None:
+            out.append("#" * level + " " + text)
+            last_item = False
+            continue
+        lines = [line.strip() for line in text.split("\n")]
+        lines = [("\\" + line if marked and _MARKLIKE.match(line) else line)
+                 for line in lines if line]
+        if p.item and last_item:
+            out[-1] += "\n" + p.item + "\n".join(lines)  # a list's items one under another
+        else:
+            out.append(p.item + "\n".join(lines))
+        last_item = bool(p.item)
+    return Written("\n\n".join(out) + "\n", len(paragraphs), headings, bold, below)
+
+
+def described(written: Written, kind: str) -> str:
+    """How a document's headings were told, in Russian, for ``--explain`` (``kind``: whose
+    template is not read, "Word")."""
+    return (f"абзацев {written.paragraphs}; заголовков по стилям {written.headings}; "
+            f"полужирных абзацев, прочитанных как заголовки уровня {written.below}: "
+            f"{written.bold}; колонтитулы и сноски {kind} не читаются")
+
+
+def _bold_heading(text: str) -> bool:
+    return len(text.split()) <= BOLD_WORDS and not _SENTENCE_END.search(text)
