@@ -46,10 +46,11 @@ def explain(source: SourceText) -> str:
     origin = _FROM.get(source.system_from or "", f"указана в {source.system_from}")
     lines = [f"Файл {source.path}: система {source.system} ({origin}); "
              f"раскладка: {_LAYOUTS.get(seg.layout, seg.layout)}"]
-    if source.encoding == "docx":
-        lines.append(f"Word: {source.reading}; смещения ниже — в тексте, извлечённом из "
-                     "документа (его печатает rulekb build ФАЙЛ.docx --text; исправленный и "
-                     "сохранённый как .md, он собирается так же)")
+    if source.encoding in ("docx", "odt"):
+        kind = "Word" if source.encoding == "docx" else "OpenDocument"
+        lines.append(f"{kind}: {source.reading}; смещения ниже — в тексте, извлечённом из "
+                     f"документа (его печатает rulekb build ФАЙЛ.{source.encoding} --text; "
+                     "исправленный и сохранённый как .md, он собирается так же)")
     if source.encoding == "pdf":
         lines.append(f"PDF: {source.reading}; смещения ниже — в тексте, извлечённом "
                      "из PDF (его печатает rulekb build ФАЙЛ.pdf --text; исправленный и "

@@ -36,6 +36,8 @@ from ingest.docx_text import SUFFIX as DOCX_SUFFIX
 from ingest.docx_text import DocxError, read_docx
 from ingest.html_page import is_html
 from ingest.models import SourceText, SystemSource
+from ingest.odt_text import SUFFIX as ODT_SUFFIX
+from ingest.odt_text import OdtError, read_odt
 from ingest.pdf_text import SUFFIX as PDF_SUFFIX
 from ingest.pdf_text import PdfError, read_pdf
 from ingest.pool import in_order
@@ -44,12 +46,11 @@ from ingest.web_archive import WebArchiveError, declared_charset, web_archive_pa
 from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
-TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, DOCX_SUFFIX)
+TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, DOCX_SUFFIX,
+                 ODT_SUFFIX)
 UNREAD_DOCUMENTS = {
     ".doc": "документ Word старого формата (.doc) не читается: откройте его в Word или "
             "LibreOffice и сохраните как .docx или PDF",
-    ".odt": "документ OpenDocument (.odt) не читается: сохраните его в LibreOffice как .docx "
-            "или PDF",
     ".rtf": "документ RTF не читается: сохраните его как .docx или .txt",
     ".epub": "электронная книга (.epub) не читается: сохраните её текст как .txt",
     ".fb2": "электронная книга (.fb2) не читается: сохраните её текст как .txt",
@@ -112,9 +113,9 @@ def load(
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
-    A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht``, ``*.pdf`` and ``*.docx``
-    files except ``README.md``, sorted by name, then those of the folders inside it (hidden
-    ones and the folder a browser saves beside a page left out), each with its own
+    A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht``, ``*.pdf``, ``*.docx``
+    and ``*.odt`` files except ``README.md``, sorted by name, then those of the folders inside
+    it (hidden ones and the folder a browser saves beside a page left out), each with its own
     ``corpus.toml``.
 
     Args:
@@ -194,7 +195,7 @@ def load(
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
-                               "*.pdf, *.docx); проверьте имя"))
+                               "*.pdf, *.docx, *.odt); проверьте имя"))
     return _detected(texts, jobs)
 
 
@@ -219,7 +220,7 @@ def _files_of(path: Path) -> list[Path]:
         files = _texts_below(path)
         if not files:
             raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, "
-                            "*.html, *.mht, *.pdf или *.docx)")
+                            "*.html, *.mht, *.pdf, *.docx или *.odt)")
         return files
     if path.is_file():
         return [path]
@@ -259,7 +260,8 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
-    (``*.mht``/``*.mhtml``), PDFs and Word documents (``*.docx``) except ``README.md`` and
+    (``*.mht``/``*.mhtml``), PDFs, Word documents (``*.docx``) and OpenDocument texts
+    (``*.odt``) except ``README.md`` and
     hidden files, sorted by name; and the documents it does not read
     (:data:`UNREAD_DOCUMENTS`), whose reading reports them."""
     return sorted(
@@ -309,6 +311,12 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         except DocxError as exc:
             raise LoadError(f"{path}: {exc}") from exc
         text, encoding, reading = docx.text, "docx", docx.type
+    elif path.suffix.lower() == ODT_SUFFIX:  # an OpenDocument text: paragraphs, headings marked
+        try:
+            odt = read_odt(data)
+        except OdtError as exc:
+            raise LoadError(f"{path}: {exc}") from exc
+        text, encoding, reading = odt.text, "odt", odt.type
     else:
         text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None

@@ -1,0 +1,293 @@
+"""A rule text saved as an OpenDocument text (``.odt``, LibreOffice's and OpenOffice's own
+format): its paragraphs, with the headings its styles show.
+
+Read as a Word document is (:mod:`ingest.docx_text`), and written as Markdown the same way
+(:mod:`ingest.document_text`):
+
+* a heading (``<text:h>``) is one at its outline level, and so is a paragraph whose style, or a
+  style it is based on, gives an outline level or is a heading style ("Heading 2",
+  "Заголовок 2"); the document's title ("Title", "Заглавие") is a heading of the first level;
+* a short paragraph in bold from end to end (by its style or its spans' styles) that ends in
+  no sentence's stop is a heading one level below the deepest heading used;
+* a list's items open with "•", or with their number where the list's style numbers them;
+* a table's row is one line, its cells' words in order, its rows one block;
+* spaces (``<text:s text:c="3"/>``), tabs and line breaks are what they stand for; a soft
+  hyphen is nothing; a link's words are the text's.
+
+Not read: the pages' headers and footers (they stand in the styles, not the text), notes
+(footnotes and endnotes), comments, tracked changes' deleted text, text boxes in frames, the
+sequence declarations. A document locked by a password (its parts encrypted), a file that
+is no zip archive, an archive with no text in it (another kind of OpenDocument: a
+spreadsheet, a presentation), a damaged archive or XML, and a text that would unpack to more
+than :data:`MAX_XML` bytes are errors with a Russian message (:class:`OdtError`).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from dataclasses import dataclass
+from xml.etree import ElementTree
+
+from ingest.document_text import Paragraph, described, markdown_of
+
+SUFFIX = ".odt"
+MAX_XML = 200_000_000
+"""Bytes the document's XML may unpack to (a zip bomb is refused, not read)."""
+TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+FO = "{urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0}"
+_HEADING_NAME = re.compile(r"^(?:heading|заголовок)(?:[ _]|_20_)*(\d)$", re.IGNORECASE)
+_TITLE_NAME = re.compile(r"^(?:title|заглавие|название)$", re.IGNORECASE)
+_BOLD_WEIGHTS = frozenset({"bold", "600", "700", "800", "900"})
+_SKIPPED = frozenset({f"{TEXT}note", f"{OFFICE}annotation", f"{TEXT}tracked-changes",
+                      f"{TEXT}sequence-decls", f"{OFFICE}annotation-end", f"{TEXT}deletion"})
+"""Elements whose words are not the text's: notes, comments, changes' deleted text."""
+
+
+class OdtError(ValueError):
+    """A file that is no readable OpenDocument text; the message is in Russian."""
+
+
+@dataclass(frozen=True)
+class OdtReading:
+    """An OpenDocument text as read: its text (Markdown marking its headings), and how its
+    headings were told, in Russian, for ``rulekb build --explain``."""
+
+    text: str
+    type: str
+
+
+@dataclass(frozen=True)
+class _Style:
+    parent: str | None
+    level: int | None
+    bold: bool | None
+    list_style: str | None
+
+
+def odt_text(data: bytes) -> str:
+    """The text of an OpenDocument text, as Markdown marking its headings (the module's
+    docstring).
+
+    Raises:
+        OdtError: the file is no OpenDocument text, or one this reader cannot open.
+    """
+    return read_odt(data).text
+
+
+def read_odt(data: bytes) -> OdtReading:
+    """:func:`odt_text`, and how its headings were told (:class:`OdtReading`)."""
+    parts = _parts(data)
+    content = parts.get("content.xml")
+    if content is None:
+        raise OdtError("в архиве нет текста OpenDocument (content.xml): это не .odt")
+    if b"encryption-data" in parts.get("META-INF/manifest.xml", b""):
+        raise OdtError("документ OpenDocument защищён паролем: откройте его в LibreOffice и "
+                       "сохраните без пароля")
+    root = _xml(content)
+    styles = _styles([_xml(parts["styles.xml"])] if "styles.xml" in parts else [], root)
+    numbered = _numbered_lists([_xml(parts["styles.xml"])] if "styles.xml" in parts else [],
+                               root)
+    body = root.find(f"{OFFICE}body/{OFFICE}text")
+    if body is None:
+        raise OdtError("документ OpenDocument не текстовый (таблица или презентация?): "
+                       "сохраните его как .odt, .docx или .txt")
+    reader = _Reader(styles, numbered)
+    reader.read(body)
+    if not any(p.text.strip() for p in reader.out):
+        raise OdtError("в документе OpenDocument нет текста")
+    written = markdown_of(reader.out)
+    return OdtReading(written.text, described(written, "документа"))
+
+
+def _parts(data: bytes) -> dict[str, bytes]:
+    """The document's parts that the reading needs, unpacked (within :data:`MAX_XML`)."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as exc:
+        raise OdtError("не документ OpenDocument (.odt): файл не является zip-архивом") from exc
+    except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile)
+        raise OdtError(f"документ OpenDocument повреждён и не читается "
+                       f"({type(exc).__name__})") from exc
+    wanted = ("content.xml", "styles.xml", "META-INF/manifest.xml")
+    out: dict[str, bytes] = {}
+    try:
+        for info in archive.infolist():
+            if info.filename in wanted:
+                with archive.open(info) as stream:
+                    content = stream.read(MAX_XML + 1)
+                if len(content) > MAX_XML:
+                    raise OdtError(f"документ OpenDocument слишком велик ({info.filename} "
+                                   f"больше {MAX_XML // 1_000_000} МБ в распакованном виде)")
+                out[info.filename] = content
+    except OdtError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (a cut or overwritten stream)
+        raise OdtError(f"документ OpenDocument повреждён и не читается "
+                       f"({type(exc).__name__})") from exc
+    return out
+
+
+def _xml(data: bytes) -> ElementTree.Element:
+    try:
+        return ElementTree.fromstring(data)
+    except ElementTree.ParseError as exc:
+        raise OdtError(f"документ OpenDocument повреждён: его XML не читается ({exc})") from exc
+
+
+def _styles(roots: list[ElementTree.Element], content: ElementTree.Element
+            ) -> dict[str, _Style]:
+    """Each paragraph or text style's name → what it says itself (its parent resolves the
+    rest: :meth:`_Reader.level`, :meth:`_Reader.bold`)."""
+    out: dict[str, _Style] = {}
+    for root in [*roots, content]:
+        for style in root.iter(f"{STYLE}style"):
+            name = style.get(f"{STYLE}name", "")
+            display = style.get(f"{STYLE}display-name", "")
+            level: int | None = None
+            outline = style.get(f"{STYLE}default-outline-level", "")
+            if outline.isdigit() and 0 < int(outline) <= 10:
+                level = min(int(outline), 6)
+            elif m := (_HEADING_NAME.match(display) or _HEADING_NAME.match(name)):
+                level = min(int(m.group(1)), 6) or None
+            elif _TITLE_NAME.match(display) or _TITLE_NAME.match(name):
+                level = 1
+            props = style.find(f"{STYLE}text-properties")
+            weight = props.get(f"{FO}font-weight") if props is not None else None
+            out[name] = _Style(style.get(f"{STYLE}parent-style-name"), level,
+                               None if weight is None else weight in _BOLD_WEIGHTS,
+                               style.get(f"{STYLE}list-style-name"))
+    return out
+
+
+def _numbered_lists(roots: list[ElementTree.Element], content: ElementTree.Element
+                    ) -> dict[tuple[str, int], bool]:
+    """(list style, level from 1) → whether its items are numbered (else bulleted)."""
+    out: dict[tuple[str, int], bool] = {}
+    for root in [*roots, content]:
+        for style in root.iter(f"{TEXT}list-style"):
+            name = style.get(f"{STYLE}name", "")
+            for child in style:
+                level = child.get(f"{TEXT}level", "1")
+                if level.isdigit():
+                    out[(name, int(level))] = child.tag == f"{TEXT}list-level-style-number" \
+                        and bool(child.get(f"{STYLE}num-format"))
+    return out
+
+
+class _Reader:
+    """The body's paragraphs in order (:attr:`out`), lists' and tables' read as theirs."""
+
+    def __init__(self, styles: dict[str, _Style], numbered: dict[tuple[str, int], bool]) -> None:
+        self.styles = styles
+        self.numbered = numbered
+        self.out: list[Paragraph] = []
+        self.counters: dict[tuple[str, int], int] = {}
+
+    def _chain(self, name: str | None) -> list[_Style]:
+        chain: list[_Style] = []
+        while name and name in self.styles and len(chain) < 20:
+            chain.append(self.styles[name])
+            name = chain[-1].parent
+        return chain
+
+    def level(self, name: str | None) -> int | None:
+        return next((s.level for s in self._chain(name) if s.level is not None), None)
+
+    def bold(self, name: str | None) -> bool:
+        return next((s.bold for s in self._chain(name) if s.bold is not None), False)
+
+    def list_style(self, name: str | None) -> str | None:
+        return next((s.list_style for s in self._chain(name) if s.list_style), None)
+
+    def read(self, element: ElementTree.Element, lists: tuple[str, ...] = ()) -> None:
+        for child in element:
+            tag = child.tag
+            if tag in _SKIPPED:
+                continue
+            if tag in (f"{TEXT}p", f"{TEXT}h"):
+                self.out.append(self._paragraph(child, lists))
+            elif tag == f"{TEXT}list":
+                style = child.get(f"{TEXT}style-name") or (lists[-1] if lists else "")
+                self.read(child, (*lists, style))
+            elif tag in (f"{TEXT}list-item", f"{TEXT}list-header"):
+                self.read(child, lists)
+            elif tag == f"{TABLE}table":
+                rows = []
+                for row in child.iter(f"{TABLE}table-row"):
+                    cells = []
+                    for cell in row.iter(f"{TABLE}table-cell"):
+                        words = " ".join(self._words(p)[0] for p in cell.iter()
+                                         if p.tag in (f"{TEXT}p", f"{TEXT}h"))
+                        if words.strip():
+                            cells.append(" ".join(words.split()))
+                    if cells:
+                        rows.append(" ".join(cells))
+                if rows:
+                    self.out.append(Paragraph("\n".join(rows), None, False))
+            elif tag in (f"{TEXT}section", f"{TEXT}table-of-content", f"{TEXT}index-body",
+                         f"{TEXT}alphabetical-index", f"{TEXT}illustration-index"):
+                self.read(child, lists)
+
+    def _paragraph(self, p: ElementTree.Element, lists: tuple[str, ...]) -> Paragraph:
+        style = p.get(f"{TEXT}style-name")
+        level: int | None = None
+        if p.tag == f"{TEXT}h":
+            outline = p.get(f"{TEXT}outline-level", "1")
+            level = min(int(outline), 6) if outline.isdigit() and int(outline) > 0 else 1
+        else:
+            level = self.level(style)
+        text, bold = self._words(p, self.bold(style))
+        item = ""
+        list_style = lists[-1] if lists else self.list_style(style) if level is None else None
+        if lists or list_style:
+            depth = max(1, len(lists))
+            key = (list_style or "", depth)
+            if self.numbered.get(key, False):
+                self.counters[key] = self.counters.get(key, 0) + 1
+                item = f"{self.counters[key]}. "
+            else:
+                item = "• "
+            level = None if lists else level
+        return Paragraph(text, level, bold, item)
+
+    def _words(self, element: ElementTree.Element, bold: bool = False) -> tuple[str, bool]:
+        """An element's words, and whether every letter of them is set in bold (``bold``:
+        its paragraph style's)."""
+        parts: list[str] = []
+        letters = [0, 0]  # plain, bold
+
+        def walk(node: ElementTree.Element, strong: bool) -> None:
+            if node.text:
+                parts.append(node.text)
+                letters[strong] += sum(1 for ch in node.text if ch.isalnum())
+            for child in node:
+                tag = child.tag
+                if tag in _SKIPPED:
+                    pass
+                elif tag == f"{TEXT}s":
+                    count = child.get(f"{TEXT}c", "1")
+                    parts.append(" " * (int(count) if count.isdigit() else 1))
+                elif tag == f"{TEXT}tab":
+                    parts.append(" ")
+                elif tag == f"{TEXT}line-break":
+                    parts.append("\n")
+                elif tag in (f"{TEXT}span", f"{TEXT}a", f"{TEXT}meta", f"{TEXT}ruby",
+                             f"{TEXT}ruby-base", f"{TEXT}bookmark-ref", f"{TEXT}reference-ref",
+                             f"{TEXT}sequence", f"{TEXT}hidden-text", f"{TEXT}date",
+                             f"{TEXT}time", f"{TEXT}page-number", f"{TEXT}chapter",
+                             f"{TEXT}user-field-get", f"{TEXT}variable-get"):
+                    span = child.get(f"{TEXT}style-name")
+                    own = self.styles.get(span or "")
+                    walk(child, own.bold if own is not None and own.bold is not None
+                         else strong)
+                if child.tail:
+                    parts.append(child.tail)
+                    letters[strong] += sum(1 for ch in child.tail if ch.isalnum())
+
+        walk(element, bold)
+        return "".join(parts).replace("\u00ad", ""), letters[1] > 0 and letters[0] == 0

@@ -1,0 +1,130 @@
+"""A rule text saved as an OpenDocument text (``ingest/odt_text.py``). The page of rules is
+``data/odt/whfb_psychology.odt`` (written by LibreOffice: ``data/docx/make_docx.sh``), the real
+documents ``data/odt/real/`` (``SOURCES.tsv``)."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ingest import load
+from ingest.build import prepare
+from ingest.docx_text import docx_text
+from ingest.load import load_file
+from ingest.odt_text import OdtError, odt_text, read_odt
+from rulekb.cli import cli
+
+DATA = Path(__file__).parent / "data" / "odt"
+REAL = DATA / "real"
+BOOK = DATA / "whfb_psychology.odt"
+
+
+def test_the_same_page_reads_as_its_word_document_does() -> None:
+    """The page of rules saved by LibreOffice as .odt and as .docx: the same text (headings
+    by their outline levels, one in a style based on "Heading 1"; a rule's name in bold; the
+    lists' numbers and bullets; the table's rows; a "#" escaped)."""
+    docx = Path(__file__).parent / "data" / "docx" / "whfb_psychology.docx"
+    assert odt_text(BOOK.read_bytes()) == docx_text(docx.read_bytes())
+
+
+def test_an_odt_builds_sections_and_explains_how_it_was_read(tmp_path: Path) -> None:
+    [source] = load([BOOK])
+    assert (source.system, source.encoding) == ("whfb8", "odt")
+    _, seg = prepare(source)
+    assert [s.title for s in seg.sections] == ["Психология", "Страх", "Ужас",
+                                               "Иммунитет к психологии", "Паника",
+                                               "Тесты на панику"]
+    result = CliRunner().invoke(cli, ["build", str(BOOK), "--explain"])
+    assert result.exit_code == 0, result.output
+    assert "OpenDocument: абзацев" in result.output
+    text = CliRunner().invoke(cli, ["build", str(BOOK), "--text"]).output
+    (tmp_path / "book.md").write_text(text, encoding="utf-8")
+    _, again = prepare(load_file(tmp_path / "book.md").model_copy(update={"system": "whfb8"}))
+    assert [(s.title, s.heading_span) for s in again.sections] == \
+        [(s.title, s.heading_span) for s in seg.sections]
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("simplelist.odt", "Line 1\n\n• Item A\n• Item B\n\nLine 4\n"),
+    ("twolevellist.odt", "Line 1\n\n• Item A\n• Item B\n• Subitem B.1\n• Subitem B.2 (bold)\n"
+                         "• Item C\n\nLine 4\n"),
+    ("simpletable.odt", "Cell 1 Cell 2\nCell 3 (bold) Cell 4 (italic)\n"),
+    # runs of spaces (<text:s text:c="4"/>) and line breaks
+    ("serious_poem.odt", "The boy stood    on the burning deck,\nWhence all but  him had fled.\n"
+                         "The flames   that lit the battle's wreck,\nShone o'er him, round "
+                         "the dead.\n"),
+    # the page's header and footer are the template's, not the text
+    ("headerfooter.odt", "# Lorem ipsum\n"),
+])
+def test_real_opendocument_texts(name: str, text: str) -> None:
+    assert odt_text((REAL / name).read_bytes()) == text
+
+
+def test_paragraph_styles_in_bold_are_headings_below_the_styled_ones() -> None:
+    text = odt_text((REAL / "parastyles.odt").read_bytes())
+    assert text.startswith("Plain text\n\n# Bold\n\nItalic\n\n# Bold italic\n")
+
+
+def test_a_list_numbered_by_its_style_keeps_its_numbers() -> None:
+    assert odt_text((REAL / "definitionlists.odt").read_bytes()).endswith(
+        "• liste 1\n• liste 2\n1. nummer 1\n2. nummer 2\n")
+
+
+def _odt(content: bytes, manifest: bytes | None = None) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        z.writestr("content.xml", content)
+        if manifest is not None:
+            z.writestr("META-INF/manifest.xml", manifest)
+    return out.getvalue()
+
+
+_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+       'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"')
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ((REAL / "nasty.odt").read_bytes(), "XML не читается"),
+    ("Паника\n".encode() * 10, "не является zip-архивом"),
+    (_odt(b"<x/>", b"<manifest:encryption-data/>"), "защищён паролем"),
+    (_odt(f"<office:document-content {_NS}><office:body><office:spreadsheet/></office:body>"
+          "</office:document-content>".encode()), "не текстовый"),
+    (_odt(f"<office:document-content {_NS}><office:body><office:text><text:p/></office:text>"
+          "</office:body></office:document-content>".encode()), "нет текста"),
+])
+def test_a_file_that_is_no_readable_text_is_refused_saying_why(data: bytes,
+                                                               message: str) -> None:
+    with pytest.raises(OdtError, match=re.escape(message)):
+        read_odt(data)
+
+
+def test_an_archive_with_no_text_is_refused() -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("word/document.xml", "<w/>")
+    with pytest.raises(OdtError, match=r"нет текста OpenDocument \(content.xml\)"):
+        read_odt(out.getvalue())
+
+
+def test_a_damaged_document_is_refused_never_a_traceback() -> None:
+    data = BOOK.read_bytes()
+    rng = random.Random(45)
+    damaged = [data[:len(data) // 2], data[:100], b"PK\x03\x04" + rng.randbytes(2000)]
+    for _ in range(40):
+        chunk = bytearray(data)
+        for _ in range(rng.randrange(1, 20)):
+            k = rng.randrange(30, len(chunk))
+            chunk[k] = rng.randrange(256)
+        damaged.append(bytes(chunk))
+    for bad in damaged:
+        try:
+            odt_text(bad)
+        except OdtError as exc:
+            assert str(exc)
