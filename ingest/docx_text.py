@@ -147,14 +147,18 @@ def _on(element: ElementTree.Element | None) -> bool:
 
 def _styles(data: bytes | None) -> dict[str, _Style]:
     """Each paragraph style's id → what it gives its paragraphs (its own properties, else its
-    base style's)."""
+    base style's); under "" the default paragraph style's (Word's "Normal", whatever its id)."""
     if data is None:
         return {}
     raw: dict[str, tuple[str | None, int | None, bool | None, str | None, str | None]] = {}
+    default: str | None = None
     for style in _xml(data).iter(f"{W}style"):
         if style.get(f"{W}type") not in ("paragraph", "character", None):
             continue
         sid = style.get(f"{W}styleId") or ""
+        if style.get(f"{W}type") == "paragraph" and style.get(f"{W}default") in ("1", "true"):
+            default = sid  # the style of a paragraph that names none ("Normal"; "a" in a
+            # Russian Word, whose style ids are its own)
         name_element = style.find(f"{W}name")
         name = (name_element.get(f"{W}val") or "") if name_element is not None else ""
         level: int | None = None
@@ -190,6 +194,8 @@ def _styles(data: bytes | None) -> dict[str, _Style]:
 
     for sid in raw:
         resolve(sid)
+    if default is not None and default in out:
+        out[""] = out[default]  # (under "": what a paragraph naming no style gets)
     return out
 
 
@@ -251,7 +257,7 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
     ppr = p.find(f"{W}pPr")
     style_element = ppr.find(f"{W}pStyle") if ppr is not None else None
     style = styles.get(style_element.get(f"{W}val", "") if style_element is not None else "",
-                       styles.get("Normal", _Style(None, False, None)))
+                       styles.get("", _Style(None, False, None)))
     level = style.level
     outline = ppr.find(f"{W}outlineLvl") if ppr is not None else None
     if outline is not None:

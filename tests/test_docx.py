@@ -196,3 +196,27 @@ def test_a_folder_gives_its_word_documents(tmp_path: Path) -> None:
         bad = tmp_path / "psychology.docx"
         bad.write_bytes(_docx(b"<w:document"))
         load([bad])
+
+
+def test_a_russian_words_own_style_ids() -> None:
+    """A Russian Word names its styles' ids its own way ("1" for "heading 1", "a" for the
+    default "Normal", "a3" for "Title"): the styles' names and the default mark tell them."""
+    styles = (f'<w:styles {_W}>'
+              '<w:style w:type="paragraph" w:default="1" w:styleId="a"><w:name w:val="Normal"/>'
+              '</w:style>'
+              '<w:style w:type="paragraph" w:styleId="1"><w:name w:val="heading 1"/>'
+              '<w:basedOn w:val="a"/></w:style>'
+              '<w:style w:type="paragraph" w:styleId="a3"><w:name w:val="Title"/></w:style>'
+              '<w:style w:type="character" w:styleId="a5"><w:name w:val="Strong"/>'
+              '<w:rPr><w:b/></w:rPr></w:style></w:styles>').encode()
+
+    def p(text: str, style: str = "", run_style: str = "") -> str:
+        ppr = f'<w:pPr><w:pStyle w:val="{style}"/></w:pPr>' if style else ""
+        rpr = f'<w:rPr><w:rStyle w:val="{run_style}"/></w:rPr>' if run_style else ""
+        return f"<w:p>{ppr}<w:r>{rpr}<w:t>{text}</w:t></w:r></w:p>"
+
+    document = (f"<w:document {_W}><w:body>" + p("Правила", "a3") + p("Психология", "1")
+                + p("Страх", run_style="a5") + p("Подразделение проходит тест.")
+                + "</w:body></w:document>").encode()
+    assert docx_text(_docx(document, styles=styles)) == (
+        "# Правила\n\n# Психология\n\n## Страх\n\nПодразделение проходит тест.\n")
