@@ -91,7 +91,8 @@ def described(written: Written, kind: str) -> str:
     template is not read, "Word")."""
     return (f"абзацев {written.paragraphs}; заголовков по стилям {written.headings}; "
             f"полужирных абзацев, прочитанных как заголовки уровня {written.below}: "
-            f"{written.bold}; колонтитулы и сноски {kind} не читаются")
+            f"{written.bold}; колонтитулы и примечания к тексту {kind} не читаются, сноски — "
+            "абзацами после ссылки на них")
 
 
 def _bold_heading(text: str) -> bool:

@@ -21,8 +21,11 @@ as :mod:`ingest.pdf_text` does for a PDF:
   read;
 * a line of text that Markdown would read as a mark ("# 1", "-----") is escaped.
 
-What the document holds outside its body is not read: the pages' headers and footers (the
-document's template, as a book's running heads), footnotes and comments. Word keeps no page
+A footnote or an endnote is cited by its number in the order of citing ("[1]") and its text
+set as a paragraph after the paragraph that cites it ("[1] …"), in the section the note
+belongs to. What the document holds outside its body is not read: the pages' headers and
+footers (the document's template, as a book's running heads) and comments (a reader's notes
+on the text, not the text). Word keeps no page
 numbers (a page is where its reader's layout breaks it), so the text has no page marks.
 
 A file that is no Word document of this kind is an error with a Russian message
@@ -90,7 +93,9 @@ def read_docx(data: bytes) -> DocxReading:
     if document is None:
         raise DocxError("в архиве нет документа Word (word/document.xml): это не .docx")
     body = _xml(document).find(f"{W}body")
-    paragraphs = list(_paragraphs(body, styles, numbering)) if body is not None else []
+    notes = _Notes(_notes(parts.get("word/footnotes.xml"), "footnote")
+                   | _notes(parts.get("word/endnotes.xml"), "endnote"))
+    paragraphs = list(_paragraphs(body, styles, numbering, notes)) if body is not None else []
     if not any(p.text.strip() for p in paragraphs):
         raise DocxError("в документе Word нет текста")
     written = markdown_of(paragraphs)
@@ -109,7 +114,8 @@ def _parts(data: bytes) -> dict[str, bytes]:
     except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile: a
         # name in no encoding, a struct cut short)
         raise DocxError(f"документ Word повреждён и не читается ({type(exc).__name__})") from exc
-    wanted = ("word/document.xml", "word/styles.xml", "word/numbering.xml")
+    wanted = ("word/document.xml", "word/styles.xml", "word/numbering.xml",
+              "word/footnotes.xml", "word/endnotes.xml")
     out: dict[str, bytes] = {}
     try:
         for info in archive.infolist():
@@ -222,38 +228,42 @@ def _numbering(data: bytes | None) -> dict[tuple[str, str], str]:
 
 
 def _paragraphs(body: ElementTree.Element, styles: dict[str, _Style],
-                numbering: dict[tuple[str, str], str]) -> list[Paragraph]:
+                numbering: dict[tuple[str, str], str], notes: _Notes) -> list[Paragraph]:
     """The body's paragraphs in order, a table's row as one paragraph (its cells' words in
-    order) and the paragraphs of a content control's or a change's wrapper as the body's."""
+    order), the paragraphs of a content control's or a change's wrapper as the body's, and
+    the notes a paragraph cites after it, each a paragraph ("[1] …")."""
     out: list[Paragraph] = []
     counters: dict[tuple[str, str], int] = {}
     for element in body:
         tag = element.tag
         if tag == f"{W}p":
-            out.append(_paragraph(element, styles, numbering, counters))
+            out.append(_paragraph(element, styles, numbering, counters, notes))
+            out.extend(notes.flush())
         elif tag == f"{W}tbl":  # (its rows one under another in one block)
             rows = []
             for row in element.iter(f"{W}tr"):
                 cells = []
                 for cell in row.findall(f"{W}tc"):
-                    words = " ".join(_paragraph(p, styles, numbering, counters).text.replace(
-                        "\n", " ").strip() for p in cell.iter(f"{W}p"))
+                    words = " ".join(_paragraph(p, styles, numbering, counters, notes)
+                                     .text.replace("\n", " ").strip()
+                                     for p in cell.iter(f"{W}p"))
                     if words.strip():
                         cells.append(" ".join(words.split()))
                 if cells:
                     rows.append(" ".join(cells))
             if rows:
                 out.append(Paragraph("\n".join(rows), None, False))
+            out.extend(notes.flush())
         elif tag in (f"{W}sdt", f"{W}customXml", f"{W}ins"):
             content = element.find(f"{W}sdtContent") if tag == f"{W}sdt" else element
             if content is not None:
-                out.extend(_paragraphs(content, styles, numbering))
+                out.extend(_paragraphs(content, styles, numbering, notes))
     return out
 
 
 def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
                numbering: dict[tuple[str, str], str],
-               counters: dict[tuple[str, str], int]) -> Paragraph:
+               counters: dict[tuple[str, str], int], notes: _Notes) -> Paragraph:
     ppr = p.find(f"{W}pPr")
     style_element = ppr.find(f"{W}pStyle") if ppr is not None else None
     style = styles.get(style_element.get(f"{W}val", "") if style_element is not None else "",
@@ -274,7 +284,7 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
         b = rpr.find(f"{W}b") if rpr is not None else None
         if b is not None:
             bold = _on(b)
-        text = _run_text(run)
+        text = _run_text(run, notes)
         letters = sum(1 for ch in text if ch.isalnum())
         if bold:
             bold_chars += letters
@@ -305,6 +315,43 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
     return Paragraph("".join(parts), level, bold_chars > 0 and plain_chars == 0, item)
 
 
+class _Notes:
+    """A document's footnotes and endnotes, each cited by its number in the order of citing
+    ("[1]"), its text a paragraph after the one that cites it (where a page sets it below)."""
+
+    def __init__(self, texts: dict[tuple[str, str], str]) -> None:
+        self.texts = texts
+        self.count = 0
+        self.cited: list[Paragraph] = []
+
+    def cite(self, kind: str, note_id: str) -> str:
+        text = self.texts.get((kind, note_id))
+        if not text:
+            return ""
+        self.count += 1
+        self.cited.append(Paragraph(f"[{self.count}] {text}", None, False))
+        return f"[{self.count}]"
+
+    def flush(self) -> list[Paragraph]:
+        out, self.cited = self.cited, []
+        return out
+
+
+def _notes(data: bytes | None, kind: str) -> dict[tuple[str, str], str]:
+    """(kind, id) → the words of each footnote or endnote (Word's separators left out)."""
+    if data is None:
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    for note in _xml(data).iter(f"{W}{kind}"):
+        if note.get(f"{W}type") in ("separator", "continuationSeparator",
+                                    "continuationNotice"):
+            continue
+        words = " ".join("".join(_run_text(r) for r in _runs(p)) for p in note.iter(f"{W}p"))
+        if words.strip():
+            out[(kind, note.get(f"{W}id", ""))] = " ".join(words.split())
+    return out
+
+
 def _runs(p: ElementTree.Element) -> list[ElementTree.Element]:
     """A paragraph's runs in order, those inside its links, fields and inserted text too (not
     deleted text's, nor a moved-from range's)."""
@@ -319,11 +366,14 @@ def _runs(p: ElementTree.Element) -> list[ElementTree.Element]:
     return out
 
 
-def _run_text(run: ElementTree.Element) -> str:
+def _run_text(run: ElementTree.Element, notes: _Notes | None = None) -> str:
     parts = []
     for child in run:
         tag = child.tag
-        if tag == f"{W}t":
+        if tag in (f"{W}footnoteReference", f"{W}endnoteReference") and notes is not None:
+            kind = "footnote" if tag == f"{W}footnoteReference" else "endnote"
+            parts.append(notes.cite(kind, child.get(f"{W}id", "")))
+        elif tag == f"{W}t":
             parts.append(child.text or "")
         elif tag == f"{W}tab":
             parts.append(" ")

@@ -14,9 +14,10 @@ Read as a Word document is (:mod:`ingest.docx_text`), and written as Markdown th
 * spaces (``<text:s text:c="3"/>``), tabs and line breaks are what they stand for; a soft
   hyphen is nothing; a link's words are the text's.
 
-Not read: the pages' headers and footers (they stand in the styles, not the text), notes
-(footnotes and endnotes), comments, tracked changes' deleted text, text boxes in frames, the
-sequence declarations. A document locked by a password (its parts encrypted), a file that
+A footnote or an endnote is cited by its number in the order of citing ("[1]"), its text a
+paragraph after the one that cites it. Not read: the pages' headers and footers (they stand
+in the styles, not the text), comments, tracked changes' deleted text, text boxes in frames,
+the sequence declarations. A document locked by a password (its parts encrypted), a file that
 is no zip archive, an archive with no text in it (another kind of OpenDocument: a
 spreadsheet, a presentation), a damaged archive or XML, and a text that would unpack to more
 than :data:`MAX_XML` bytes are errors with a Russian message (:class:`OdtError`).
@@ -43,9 +44,9 @@ FO = "{urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0}"
 _HEADING_NAME = re.compile(r"^(?:heading|заголовок)(?:[ _]|_20_)*(\d)$", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"^(?:title|заглавие|название)$", re.IGNORECASE)
 _BOLD_WEIGHTS = frozenset({"bold", "600", "700", "800", "900"})
-_SKIPPED = frozenset({f"{TEXT}note", f"{OFFICE}annotation", f"{TEXT}tracked-changes",
+_SKIPPED = frozenset({f"{OFFICE}annotation", f"{TEXT}tracked-changes",
                       f"{TEXT}sequence-decls", f"{OFFICE}annotation-end", f"{TEXT}deletion"})
-"""Elements whose words are not the text's: notes, comments, changes' deleted text."""
+"""Elements whose words are not the text's: comments, changes' deleted text."""
 
 
 class OdtError(ValueError):
@@ -187,6 +188,8 @@ class _Reader:
         self.numbered = numbered
         self.out: list[Paragraph] = []
         self.counters: dict[tuple[str, int], int] = {}
+        self.notes = 0
+        self.cited: list[Paragraph] = []
 
     def _chain(self, name: str | None) -> list[_Style]:
         chain: list[_Style] = []
@@ -211,6 +214,8 @@ class _Reader:
                 continue
             if tag in (f"{TEXT}p", f"{TEXT}h"):
                 self.out.append(self._paragraph(child, lists))
+                self.out.extend(self.cited)  # (its notes after it)
+                self.cited = []
             elif tag == f"{TEXT}list":
                 style = child.get(f"{TEXT}style-name") or (lists[-1] if lists else "")
                 self.read(child, (*lists, style))
@@ -229,6 +234,8 @@ class _Reader:
                         rows.append(" ".join(cells))
                 if rows:
                     self.out.append(Paragraph("\n".join(rows), None, False))
+                self.out.extend(self.cited)
+                self.cited = []
             elif tag in (f"{TEXT}section", f"{TEXT}table-of-content", f"{TEXT}index-body",
                          f"{TEXT}alphabetical-index", f"{TEXT}illustration-index"):
                 self.read(child, lists)
@@ -255,6 +262,18 @@ class _Reader:
             level = None if lists else level
         return Paragraph(text, level, bold, item)
 
+    def _cite(self, note: ElementTree.Element) -> str:
+        """A footnote's or an endnote's mark in the text ("[1]", numbered in the order of
+        citing), its words a paragraph after the one that cites it."""
+        body = note.find(f"{TEXT}note-body")
+        words = " ".join(self._words(p)[0] for p in (body.iter() if body is not None else ())
+                         if p.tag in (f"{TEXT}p", f"{TEXT}h"))
+        if not words.strip():
+            return ""
+        self.notes += 1
+        self.cited.append(Paragraph(f"[{self.notes}] {' '.join(words.split())}", None, False))
+        return f"[{self.notes}]"
+
     def _words(self, element: ElementTree.Element, bold: bool = False) -> tuple[str, bool]:
         """An element's words, and whether every letter of them is set in bold (``bold``:
         its paragraph style's)."""
@@ -276,6 +295,8 @@ class _Reader:
                     parts.append(" ")
                 elif tag == f"{TEXT}line-break":
                     parts.append("\n")
+                elif tag == f"{TEXT}note":
+                    parts.append(self._cite(child))
                 elif tag in (f"{TEXT}span", f"{TEXT}a", f"{TEXT}meta", f"{TEXT}ruby",
                              f"{TEXT}ruby-base", f"{TEXT}bookmark-ref", f"{TEXT}reference-ref",
                              f"{TEXT}sequence", f"{TEXT}hidden-text", f"{TEXT}date",

@@ -220,3 +220,20 @@ def test_a_russian_words_own_style_ids() -> None:
                 + "</w:body></w:document>").encode()
     assert docx_text(_docx(document, styles=styles)) == (
         "# Правила\n\n# Психология\n\n## Страх\n\nПодразделение проходит тест.\n")
+
+
+def test_a_footnote_follows_the_paragraph_that_cites_it() -> None:
+    """A footnote is cited by its number in the order of citing and set as a paragraph after
+    the paragraph citing it (in that paragraph's section); Word's separators are no note."""
+    notes = (f'<w:footnotes {_W}><w:footnote w:type="separator" w:id="-1"><w:p><w:r>'
+             '<w:separator/></w:r></w:p></w:footnote>'
+             '<w:footnote w:id="2"><w:p><w:r><w:t>Кроме бесстрашных.</w:t></w:r></w:p>'
+             '</w:footnote></w:footnotes>').encode()
+    document = (f"<w:document {_W}><w:body>"
+                '<w:p><w:pPr><w:outlineLvl w:val="0"/></w:pPr><w:r><w:t>Паника</w:t></w:r></w:p>'
+                "<w:p><w:r><w:t>Подразделение бежит</w:t></w:r><w:r><w:footnoteReference "
+                'w:id="2"/></w:r><w:r><w:t>.</w:t></w:r></w:p>'
+                "<w:p><w:r><w:t>Потом собирается.</w:t></w:r></w:p></w:body></w:document>"
+                ).encode()
+    assert docx_text(_docx(document, footnotes=notes)) == (
+        "# Паника\n\nПодразделение бежит[1].\n\n[1] Кроме бесстрашных.\n\nПотом собирается.\n")

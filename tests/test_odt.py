@@ -128,3 +128,15 @@ def test_a_damaged_document_is_refused_never_a_traceback() -> None:
             odt_text(bad)
         except OdtError as exc:
             assert str(exc)
+
+
+def test_a_footnote_follows_the_paragraph_that_cites_it() -> None:
+    content = (f"<office:document-content {_NS}><office:body><office:text>"
+               '<text:h text:outline-level="1">Паника</text:h>'
+               '<text:p>Подразделение бежит<text:note text:note-class="footnote">'
+               "<text:note-citation>1</text:note-citation><text:note-body><text:p>Кроме "
+               "бесстрашных.</text:p></text:note-body></text:note>.</text:p>"
+               "<text:p>Потом собирается.</text:p>"
+               "</office:text></office:body></office:document-content>").encode()
+    assert odt_text(_odt(content)) == (
+        "# Паника\n\nПодразделение бежит[1].\n\n[1] Кроме бесстрашных.\n\nПотом собирается.\n")
