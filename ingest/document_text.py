@@ -11,9 +11,14 @@ Markdown would read as a mark ("# 1", "-----") escaped, in a text that marks hea
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from dataclasses import dataclass
+from xml.etree import ElementTree
 
+MAX_XML = 200_000_000
+"""Bytes a document's XML part may unpack to (a zip bomb is refused, not read)."""
 BOLD_WORDS = 10
 """Words a paragraph in bold may have at most to be a heading."""
 _SENTENCE_END = re.compile(r"[.,;!?…]$")
@@ -97,3 +102,42 @@ def described(written: Written, kind: str) -> str:
 
 def _bold_heading(text: str) -> bool:
     return len(text.split()) <= BOLD_WORDS and not _SENTENCE_END.search(text)
+
+
+def zip_parts(data: bytes, wanted: tuple[str, ...], name: str, suffix: str,
+              error: type[ValueError]) -> dict[str, bytes]:
+    """The ``wanted`` parts of a document's zip archive, unpacked (each within
+    :data:`MAX_XML`); a file that is no zip archive, a damaged one or a part too large raises
+    ``error`` with a Russian message naming the document (``name``: "документ Word")."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as exc:
+        raise error(f"не {name} ({suffix}): файл не является zip-архивом") from exc
+    except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile: a
+        # name in no encoding, a struct cut short)
+        raise error(f"{name} повреждён и не читается ({type(exc).__name__})") from exc
+    out: dict[str, bytes] = {}
+    try:
+        for info in archive.infolist():
+            if info.filename in wanted:
+                with archive.open(info) as stream:
+                    content = stream.read(MAX_XML + 1)
+                if len(content) > MAX_XML:
+                    raise error(f"{name} слишком велик ({info.filename} больше "
+                                f"{MAX_XML // 1_000_000} МБ в распакованном виде)")
+                out[info.filename] = content
+    except error:
+        raise
+    except Exception as exc:  # noqa: BLE001 (a cut or overwritten stream: a zlib error, a
+        # bad CRC, a method zipfile does not know)
+        raise error(f"{name} повреждён и не читается ({type(exc).__name__})") from exc
+    return out
+
+
+def parse_xml(data: bytes, name: str, error: type[ValueError]) -> ElementTree.Element:
+    """A document's XML part parsed; XML that does not parse (a damaged part, an entity it
+    never defines) raises ``error`` naming the document."""
+    try:
+        return ElementTree.fromstring(data)
+    except ElementTree.ParseError as exc:
+        raise error(f"{name} повреждён: его XML не читается ({exc})") from exc

@@ -32,23 +32,25 @@ A file that is no Word document of this kind is an error with a Russian message
 (:class:`DocxError`): a Word 97–2003 document (``.doc``, or a ``.docx`` locked by a
 password, which Word stores in the older container), a file that is no zip archive, an
 archive with no document in it, or one whose document would unpack to more than
-:data:`MAX_XML` bytes.
+:data:`ingest.document_text.MAX_XML` bytes.
 """
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-from ingest.document_text import Paragraph, described, markdown_of
+from ingest.document_text import (
+    Paragraph,
+    described,
+    markdown_of,
+    parse_xml,
+    zip_parts,
+)
 
 SUFFIX = ".docx"
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-MAX_XML = 200_000_000
-"""Bytes the document's XML may unpack to (a zip bomb is refused, not read)."""
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """The signature of the older Word container (a ``.doc``; a ``.docx`` locked by a password)."""
 _HEADING_NAME = re.compile(r"^(?:heading|заголовок|überschrift|titre)\s*(\d)$", re.IGNORECASE)
@@ -103,45 +105,18 @@ def read_docx(data: bytes) -> DocxReading:
 
 
 def _parts(data: bytes) -> dict[str, bytes]:
-    """The document's XML parts that the reading needs, unpacked (within :data:`MAX_XML`)."""
+    """The document's XML parts that the reading needs, unpacked
+    (:func:`ingest.document_text.zip_parts`)."""
     if data.startswith(_OLE):
         raise DocxError("документ Word в старом формате (.doc) или защищён паролем: откройте "
                         "его в Word или LibreOffice и сохраните как .docx (без пароля) или .txt")
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as exc:
-        raise DocxError("не документ Word (.docx): файл не является zip-архивом") from exc
-    except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile: a
-        # name in no encoding, a struct cut short)
-        raise DocxError(f"документ Word повреждён и не читается ({type(exc).__name__})") from exc
-    wanted = ("word/document.xml", "word/styles.xml", "word/numbering.xml",
-              "word/footnotes.xml", "word/endnotes.xml")
-    out: dict[str, bytes] = {}
-    try:
-        for info in archive.infolist():
-            if info.filename in wanted:
-                if info.file_size > MAX_XML:
-                    raise DocxError(f"документ Word слишком велик ({info.filename} больше "
-                                    f"{MAX_XML // 1_000_000} МБ в распакованном виде)")
-                with archive.open(info) as stream:
-                    content = stream.read(MAX_XML + 1)
-                if len(content) > MAX_XML:
-                    raise DocxError(f"документ Word слишком велик ({info.filename} больше "
-                                    f"{MAX_XML // 1_000_000} МБ в распакованном виде)")
-                out[info.filename] = content
-    except DocxError:
-        raise
-    except Exception as exc:  # noqa: BLE001 (a cut or overwritten stream: a zlib error, a
-        # bad CRC, a name in no encoding, a method zipfile does not know)
-        raise DocxError(f"документ Word повреждён и не читается ({type(exc).__name__})") from exc
-    return out
+    return zip_parts(data, ("word/document.xml", "word/styles.xml", "word/numbering.xml",
+                            "word/footnotes.xml", "word/endnotes.xml"),
+                     "документ Word", SUFFIX, DocxError)
 
 
 def _xml(data: bytes) -> ElementTree.Element:
-    try:
-        return ElementTree.fromstring(data)
-    except ElementTree.ParseError as exc:
-        raise DocxError(f"документ Word повреждён: его XML не читается ({exc})") from exc
+    return parse_xml(data, "документ Word", DocxError)
 
 
 def _on(element: ElementTree.Element | None) -> bool:

@@ -20,22 +20,25 @@ in the styles, not the text), comments, tracked changes' deleted text, text boxe
 the sequence declarations. A document locked by a password (its parts encrypted), a file that
 is no zip archive, an archive with no text in it (another kind of OpenDocument: a
 spreadsheet, a presentation), a damaged archive or XML, and a text that would unpack to more
-than :data:`MAX_XML` bytes are errors with a Russian message (:class:`OdtError`).
+than :data:`ingest.document_text.MAX_XML` bytes are errors with a Russian message
+(:class:`OdtError`).
 """
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-from ingest.document_text import Paragraph, described, markdown_of
+from ingest.document_text import (
+    Paragraph,
+    described,
+    markdown_of,
+    parse_xml,
+    zip_parts,
+)
 
 SUFFIX = ".odt"
-MAX_XML = 200_000_000
-"""Bytes the document's XML may unpack to (a zip bomb is refused, not read)."""
 TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
 TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -106,38 +109,14 @@ def read_odt(data: bytes) -> OdtReading:
 
 
 def _parts(data: bytes) -> dict[str, bytes]:
-    """The document's parts that the reading needs, unpacked (within :data:`MAX_XML`)."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as exc:
-        raise OdtError("не документ OpenDocument (.odt): файл не является zip-архивом") from exc
-    except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile)
-        raise OdtError(f"документ OpenDocument повреждён и не читается "
-                       f"({type(exc).__name__})") from exc
-    wanted = ("content.xml", "styles.xml", "META-INF/manifest.xml")
-    out: dict[str, bytes] = {}
-    try:
-        for info in archive.infolist():
-            if info.filename in wanted:
-                with archive.open(info) as stream:
-                    content = stream.read(MAX_XML + 1)
-                if len(content) > MAX_XML:
-                    raise OdtError(f"документ OpenDocument слишком велик ({info.filename} "
-                                   f"больше {MAX_XML // 1_000_000} МБ в распакованном виде)")
-                out[info.filename] = content
-    except OdtError:
-        raise
-    except Exception as exc:  # noqa: BLE001 (a cut or overwritten stream)
-        raise OdtError(f"документ OpenDocument повреждён и не читается "
-                       f"({type(exc).__name__})") from exc
-    return out
+    """The document's parts that the reading needs, unpacked
+    (:func:`ingest.document_text.zip_parts`)."""
+    return zip_parts(data, ("content.xml", "styles.xml", "META-INF/manifest.xml"),
+                     "документ OpenDocument", SUFFIX, OdtError)
 
 
 def _xml(data: bytes) -> ElementTree.Element:
-    try:
-        return ElementTree.fromstring(data)
-    except ElementTree.ParseError as exc:
-        raise OdtError(f"документ OpenDocument повреждён: его XML не читается ({exc})") from exc
+    return parse_xml(data, "документ OpenDocument", OdtError)
 
 
 def _styles(roots: list[ElementTree.Element], content: ElementTree.Element

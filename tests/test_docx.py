@@ -6,13 +6,13 @@ LibreOffice: ``data/docx/make_docx.sh``), the real documents ``data/docx/real/``
 from __future__ import annotations
 
 import io
-import random
 import re
 import zipfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from damaged import damaged_copies
 
 from ingest import build, load
 from ingest.build import prepare
@@ -149,7 +149,7 @@ def test_an_archive_with_no_document_is_refused() -> None:
 
 def test_a_document_that_would_unpack_too_large_is_refused(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import ingest.docx_text as reader
+    import ingest.document_text as reader
 
     monkeypatch.setattr(reader, "MAX_XML", 1000)
     with pytest.raises(DocxError, match="слишком велик"):
@@ -159,15 +159,7 @@ def test_a_document_that_would_unpack_too_large_is_refused(
 def test_a_damaged_document_is_refused_never_a_traceback() -> None:
     """Cut, overwritten or scrambled bytes of a document: a text, or a DocxError saying what is
     wrong; no other exception."""
-    data = BOOK.read_bytes()
-    rng = random.Random(44)
-    damaged = [data[:len(data) // 2], data[:100], b"PK\x03\x04" + rng.randbytes(2000)]
-    for _ in range(40):
-        chunk = bytearray(data)
-        for _ in range(rng.randrange(1, 20)):
-            k = rng.randrange(30, len(chunk))
-            chunk[k] = rng.randrange(256)
-        damaged.append(bytes(chunk))
+    damaged = damaged_copies(BOOK.read_bytes(), 44)
     for bad in damaged:
         try:
             docx_text(bad)
