@@ -216,7 +216,8 @@ def _paragraphs(body: ElementTree.Element, styles: dict[str, _Style],
             out.extend(notes.flush())
         elif tag == f"{W}tbl":  # (its rows one under another in one block)
             rows = []
-            for row in element.iter(f"{W}tr"):
+            for row in element.findall(f"{W}tr"):  # (its own rows: a table in a cell is
+                # the cell's words)
                 cells = []
                 for cell in row.findall(f"{W}tc"):
                     words = " ".join(_paragraph(p, styles, numbering, counters, notes)

@@ -159,6 +159,19 @@ def _numbered_lists(roots: list[ElementTree.Element], content: ElementTree.Eleme
     return out
 
 
+def _rows(table: ElementTree.Element) -> list[ElementTree.Element]:
+    """A table's own rows, those of its header and row groups too (a table in a cell is the
+    cell's words, not rows of this table)."""
+    out: list[ElementTree.Element] = []
+    for child in table:
+        if child.tag == f"{TABLE}table-row":
+            out.append(child)
+        elif child.tag in (f"{TABLE}table-header-rows", f"{TABLE}table-rows",
+                           f"{TABLE}table-row-group"):
+            out.extend(_rows(child))
+    return out
+
+
 class _Reader:
     """The body's paragraphs in order (:attr:`out`), lists' and tables' read as theirs."""
 
@@ -202,9 +215,9 @@ class _Reader:
                 self.read(child, lists)
             elif tag == f"{TABLE}table":
                 rows = []
-                for row in child.iter(f"{TABLE}table-row"):
+                for row in _rows(child):
                     cells = []
-                    for cell in row.iter(f"{TABLE}table-cell"):
+                    for cell in row.findall(f"{TABLE}table-cell"):
                         words = " ".join(self._words(p)[0] for p in cell.iter()
                                          if p.tag in (f"{TEXT}p", f"{TEXT}h"))
                         if words.strip():

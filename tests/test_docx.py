@@ -229,3 +229,18 @@ def test_a_footnote_follows_the_paragraph_that_cites_it() -> None:
                 ).encode()
     assert docx_text(_docx(document, footnotes=notes)) == (
         "# Паника\n\nПодразделение бежит[1].\n\n[1] Кроме бесстрашных.\n\nПотом собирается.\n")
+
+
+def test_a_table_in_a_cell_is_the_cells_words_once() -> None:
+    def cell(inner: str) -> str:
+        return f"<w:tc>{inner}</w:tc>"
+
+    def para(text: str) -> str:
+        return f"<w:p><w:r><w:t>{text}</w:t></w:r></w:p>"
+
+    inner = f"<w:tbl><w:tr>{cell(para('2–7'))}{cell(para('Держится'))}</w:tr></w:tbl>"
+    document = (f"<w:document {_W}><w:body><w:tbl>"
+                f"<w:tr>{cell(para('Тест'))}{cell(para('Итог') + inner)}</w:tr>"
+                f"<w:tr>{cell(para('Паника'))}{cell(para('Бежит'))}</w:tr>"
+                "</w:tbl></w:body></w:document>").encode()
+    assert docx_text(_docx(document)) == "Тест Итог 2–7 Держится\nПаника Бежит\n"
