@@ -524,6 +524,25 @@ def test_the_books_template_by_its_place_on_the_pages(
         assert {k for k, line in enumerate(page.lines) if line.template} == template  # type: ignore[attr-defined]
 
 
+@settings(PROPERTY, max_examples=max(20, EXAMPLES))
+@given(width=st.integers(20, 200), titles=st.lists(st.integers(30, 200), min_size=1, max_size=4),
+       shuffle=st.randoms(use_true_random=False))
+def test_a_centred_running_head_over_titles_set_left_is_read_first(
+        width: int, titles: list[int], shuffle: random.Random) -> None:
+    """A narrow running head centred atop a page, over narrow titles set left (each over its
+    paragraph, as wide as the page): the head, then each title and its paragraph, whatever
+    their widths (the head was read as a column right of the first title)."""
+    head = _Block(300 - width / 2, 300 + width / 2, 775, 790)
+    blocks, top = [], 760.0
+    for w in titles:
+        blocks += [_Block(40, 40 + w, top - 15, top), _Block(40, 560, top - 80, top - 20)]
+        top -= 90
+    assume(head.x0 > 40 + titles[0])  # (a head over the first title's words joins its column)
+    boxes = [head, *blocks]
+    shuffle.shuffle(boxes)
+    assert reading_order(boxes) == [[x] for x in [head, *blocks]]
+
+
 def test_a_centred_title_over_a_title_set_left_is_read_first() -> None:
     """A running head or title centred above a narrow title set left (no block of the band
     beside it in height) is read before it, not as a column right of it; a column's own
