@@ -261,9 +261,8 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
     (``*.mht``/``*.mhtml``), PDFs, Word documents (``*.docx``) and OpenDocument texts
-    (``*.odt``) except ``README.md`` and
-    hidden files, sorted by name; and the documents it does not read
-    (:data:`UNREAD_DOCUMENTS`), whose reading reports them."""
+    (``*.odt``) except ``README.md`` and hidden files, sorted by name; and the documents it
+    does not read (:data:`UNREAD_DOCUMENTS`), whose reading reports them."""
     return sorted(
         (
             p

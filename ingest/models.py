@@ -53,8 +53,9 @@ class SourceText(_Frozen):
             what the text says of itself; ``None`` when neither tells.
         title_from: ``"text"`` or the name of the corpus file that states ``title``.
         reading: How a file not of text was read, for ``rulekb build --explain`` (a PDF's
-            type sizes and bookmarks its headings were told by: :mod:`ingest.pdf_text`);
-            ``None`` for a text.
+            type sizes and bookmarks its headings were told by: :mod:`ingest.pdf_text`; a
+            document's headings by their styles: :mod:`ingest.docx_text`,
+            :mod:`ingest.odt_text`); ``None`` for a text.
         template: Spans of ``text``, each a line of its own, that its reader found to be the
             file's template, not its text (a PDF's running heads and the lines its margins
             repeat: :attr:`ingest.pdf_text.PdfReading.template`); the cleaning removes them
