@@ -25,8 +25,8 @@ A footnote or an endnote is cited by its number in the order of citing ("[1]") a
 set as a paragraph after the paragraph that cites it ("[1] …"), in the section the note
 belongs to. What the document holds outside its body is not read: the pages' headers and
 footers (the document's template, as a book's running heads) and comments (a reader's notes
-on the text, not the text). Word keeps no page
-numbers (a page is where its reader's layout breaks it), so the text has no page marks.
+on the text, not the text). Word keeps no page numbers (a page is where its reader's layout
+breaks it), so the text has no page marks.
 
 A file that is no Word document of this kind is an error with a Russian message
 (:class:`DocxError`): a Word 97–2003 document (``.doc``, or a ``.docx`` locked by a
