@@ -25,7 +25,8 @@ A footnote or an endnote is cited by its number in the order of citing ("[1]") a
 set as a paragraph after the paragraph that cites it ("[1] …"), in the section the note
 belongs to. What the document holds outside its body is not read: the pages' headers and
 footers (the document's template, as a book's running heads) and comments (a reader's notes
-on the text, not the text). Word keeps no page numbers (a page is where its reader's layout
+on the text, not the text). A text box's paragraphs (a sidebar, a designer's note) follow the
+paragraph it is anchored in. Word keeps no page numbers (a page is where its reader's layout
 breaks it), so the text has no page marks.
 
 A file that is no Word document of this kind is an error with a Russian message
@@ -214,6 +215,8 @@ def _paragraphs(body: ElementTree.Element, styles: dict[str, _Style],
         if tag == f"{W}p":
             out.append(_paragraph(element, styles, numbering, counters, notes))
             out.extend(notes.flush())
+            for box in _text_boxes(element):  # (a text box's paragraphs after its anchor's)
+                out.extend(_paragraphs(box, styles, numbering, notes))
         elif tag == f"{W}tbl":  # (its rows one under another in one block)
             rows = []
             for row in element.findall(f"{W}tr"):  # (its own rows: a table in a cell is
@@ -289,6 +292,24 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
             counters[key] = counters.get(key, 0) + 1
             item = f"{counters[key]}. "
     return Paragraph("".join(parts), level, bold_chars > 0 and plain_chars == 0, item)
+
+
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+
+
+def _text_boxes(element: ElementTree.Element) -> list[ElementTree.Element]:
+    """The text boxes a paragraph anchors (a sidebar, a note in a frame): their contents, each
+    once (Word writes a box twice, as a drawing and as its older fallback: the fallback is
+    left out)."""
+    out: list[ElementTree.Element] = []
+    for child in element:
+        if child.tag == f"{_MC}Fallback":
+            continue
+        if child.tag == f"{W}txbxContent":
+            out.append(child)
+        else:
+            out.extend(_text_boxes(child))
+    return out
 
 
 class _Notes:

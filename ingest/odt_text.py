@@ -15,8 +15,9 @@ Read as a Word document is (:mod:`ingest.docx_text`), and written as Markdown th
   hyphen is nothing; a link's words are the text's.
 
 A footnote or an endnote is cited by its number in the order of citing ("[1]"), its text a
-paragraph after the one that cites it. Not read: the pages' headers and footers (they stand
-in the styles, not the text), comments, tracked changes' deleted text, text boxes in frames,
+paragraph after the one that cites it; a text box's paragraphs (a frame's: a sidebar, a
+designer's note) follow the paragraph it is anchored in. Not read: the pages' headers and
+footers (they stand in the styles, not the text), comments, tracked changes' deleted text,
 the sequence declarations. A document locked by a password (its parts encrypted), a file that
 is no zip archive, an archive with no text in it (another kind of OpenDocument: a
 spreadsheet, a presentation), a damaged archive or XML, and a text that would unpack to more
@@ -44,6 +45,7 @@ STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
 TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 FO = "{urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0}"
+DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
 _HEADING_NAME = re.compile(r"^(?:heading|заголовок)(?:[ _]|_20_)*(\d)$", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"^(?:title|заглавие|название)$", re.IGNORECASE)
 _BOLD_WEIGHTS = frozenset({"bold", "600", "700", "800", "900"})
@@ -182,6 +184,7 @@ class _Reader:
         self.counters: dict[tuple[str, int], int] = {}
         self.notes = 0
         self.cited: list[Paragraph] = []
+        self.boxes: list[ElementTree.Element] = []  # text boxes met in a paragraph
 
     def _chain(self, name: str | None) -> list[_Style]:
         chain: list[_Style] = []
@@ -208,6 +211,9 @@ class _Reader:
                 self.out.append(self._paragraph(child, lists))
                 self.out.extend(self.cited)  # (its notes after it)
                 self.cited = []
+                boxes, self.boxes = self.boxes, []
+                for box in boxes:  # (a text box's paragraphs after its anchor's)
+                    self.read(box, lists)
             elif tag == f"{TEXT}list":
                 style = child.get(f"{TEXT}style-name") or (lists[-1] if lists else "")
                 self.read(child, (*lists, style))
@@ -228,6 +234,9 @@ class _Reader:
                     self.out.append(Paragraph("\n".join(rows), None, False))
                 self.out.extend(self.cited)
                 self.cited = []
+                boxes, self.boxes = self.boxes, []
+                for box in boxes:
+                    self.read(box, lists)
             elif tag in (f"{TEXT}section", f"{TEXT}table-of-content", f"{TEXT}index-body",
                          f"{TEXT}alphabetical-index", f"{TEXT}illustration-index"):
                 self.read(child, lists)
@@ -289,6 +298,8 @@ class _Reader:
                     parts.append("\n")
                 elif tag == f"{TEXT}note":
                     parts.append(self._cite(child))
+                elif tag == f"{DRAW}frame":
+                    self.boxes.extend(box for box in child if box.tag == f"{DRAW}text-box")
                 elif tag in (f"{TEXT}span", f"{TEXT}a", f"{TEXT}meta", f"{TEXT}ruby",
                              f"{TEXT}ruby-base", f"{TEXT}bookmark-ref", f"{TEXT}reference-ref",
                              f"{TEXT}sequence", f"{TEXT}hidden-text", f"{TEXT}date",

@@ -244,3 +244,19 @@ def test_a_table_in_a_cell_is_the_cells_words_once() -> None:
                 f"<w:tr>{cell(para('Паника'))}{cell(para('Бежит'))}</w:tr>"
                 "</w:tbl></w:body></w:document>").encode()
     assert docx_text(_docx(document)) == "Тест Итог 2–7 Держится\nПаника Бежит\n"
+
+
+def test_a_text_box_follows_the_paragraph_it_is_anchored_in() -> None:
+    """A sidebar in a text box, which Word writes twice (a drawing and its older fallback):
+    its paragraphs once, after the paragraph anchoring it."""
+    mc = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
+    box = "<w:txbxContent><w:p><w:r><w:t>Совет: держите генерала рядом.</w:t></w:r></w:p>" \
+          "</w:txbxContent>"
+    document = (f"<w:document {_W} {mc}><w:body>"
+                "<w:p><w:r><w:t>Подразделение проходит тест.</w:t></w:r><w:r>"
+                f"<mc:AlternateContent><mc:Choice><w:drawing><x>{box}</x></w:drawing>"
+                f"</mc:Choice><mc:Fallback><w:pict>{box}</w:pict></mc:Fallback>"
+                "</mc:AlternateContent></w:r></w:p>"
+                "<w:p><w:r><w:t>Потом бросок.</w:t></w:r></w:p></w:body></w:document>").encode()
+    assert docx_text(_docx(document)) == (
+        "Подразделение проходит тест.\n\nСовет: держите генерала рядом.\n\nПотом бросок.\n")

@@ -132,3 +132,14 @@ def test_a_footnote_follows_the_paragraph_that_cites_it() -> None:
                "</office:text></office:body></office:document-content>").encode()
     assert odt_text(_odt(content)) == (
         "# Паника\n\nПодразделение бежит[1].\n\n[1] Кроме бесстрашных.\n\nПотом собирается.\n")
+
+
+def test_a_text_box_follows_the_paragraph_it_is_anchored_in() -> None:
+    draw = 'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"'
+    content = (f"<office:document-content {_NS} {draw}><office:body><office:text>"
+               "<text:p>Подразделение проходит тест.<draw:frame><draw:text-box><text:p>Совет: "
+               "держите генерала рядом.</text:p></draw:text-box></draw:frame></text:p>"
+               "<text:p>Потом бросок.</text:p>"
+               "</office:text></office:body></office:document-content>").encode()
+    assert odt_text(_odt(content)) == (
+        "Подразделение проходит тест.\n\nСовет: держите генерала рядом.\n\nПотом бросок.\n")
