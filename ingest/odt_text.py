@@ -251,6 +251,8 @@ class _Reader:
             level = self.level(style)
         text, bold = self._words(p, self.bold(style))
         item = ""
+        if p.tag == f"{TEXT}h":  # (a heading in a list, numbered by it: a heading still)
+            return Paragraph(text, level, bold, item)
         list_style = lists[-1] if lists else self.list_style(style) if level is None else None
         if lists or list_style:
             depth = max(1, len(lists))

@@ -143,3 +143,13 @@ def test_a_text_box_follows_the_paragraph_it_is_anchored_in() -> None:
                "</office:text></office:body></office:document-content>").encode()
     assert odt_text(_odt(content)) == (
         "Подразделение проходит тест.\n\nСовет: держите генерала рядом.\n\nПотом бросок.\n")
+
+
+def test_a_heading_in_a_list_stays_a_heading() -> None:
+    """LibreOffice may set numbered headings inside a list: they stay headings at their
+    outline levels, the paragraphs of the list around them its items."""
+    content = (f"<office:document-content {_NS}><office:body><office:text><text:list>"
+               '<text:list-item><text:h text:outline-level="2">Паника</text:h></text:list-item>'
+               "<text:list-item><text:p>Бросьте 2D6.</text:p></text:list-item>"
+               "</text:list></office:text></office:body></office:document-content>").encode()
+    assert odt_text(_odt(content)) == "## Паника\n\n• Бросьте 2D6.\n"
