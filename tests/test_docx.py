@@ -260,3 +260,20 @@ def test_a_text_box_follows_the_paragraph_it_is_anchored_in() -> None:
                 "<w:p><w:r><w:t>Потом бросок.</w:t></w:r></w:p></w:body></w:document>").encode()
     assert docx_text(_docx(document)) == (
         "Подразделение проходит тест.\n\nСовет: держите генерала рядом.\n\nПотом бросок.\n")
+
+
+def test_a_numbered_heading_stays_a_heading() -> None:
+    """Word numbers headings by a list linked to their style ("1. Психология"): the
+    paragraph is a heading at its style's level, its number no list's item."""
+    styles = (f'<w:styles {_W}><w:style w:type="paragraph" w:styleId="Heading1">'
+              '<w:name w:val="heading 1"/><w:pPr><w:numPr><w:numId w:val="3"/></w:numPr>'
+              "</w:pPr></w:style></w:styles>").encode()
+    numbering = (f'<w:numbering {_W}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0">'
+                 '<w:numFmt w:val="decimal"/></w:lvl></w:abstractNum><w:num w:numId="3">'
+                 '<w:abstractNumId w:val="0"/></w:num></w:numbering>').encode()
+    document = (f"<w:document {_W}><w:body>"
+                '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Психология</w:t>'
+                "</w:r></w:p><w:p><w:r><w:t>Воины бегут.</w:t></w:r></w:p>"
+                "</w:body></w:document>").encode()
+    assert docx_text(_docx(document, styles=styles, numbering=numbering)) == (
+        "# Психология\n\nВоины бегут.\n")
