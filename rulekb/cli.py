@@ -130,9 +130,9 @@ def cli() -> None:
               help="Показать, как разрезан каждый текст: разделы (заголовок, родитель, "
                    "страница, смещения) и удалённый текст с причинами; база не записывается.")
 @click.option("--text", "show_text", is_flag=True,
-              help="Напечатать текст каждого файла, как его читает rulekb (у PDF — извлечённый "
-                   "текст, заголовки размечены «#»: сохранённый как .md и исправленный, он "
-                   "собирается так же); база не записывается.")
+              help="Напечатать текст каждого файла, как его читает rulekb (у PDF и документов "
+                   "Word и LibreOffice — извлечённый текст, заголовки размечены «#»: сохранённый "
+                   "как .md и исправленный, он собирается так же); база не записывается.")
 # (the size is ingest.pool.PARALLEL_MIN, written out: importing ingest here would slow every
 # command's start; tests/test_pool.py checks the two agree)
 @click.option("-j", "--jobs", type=Count(1), default=None,
