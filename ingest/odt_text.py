@@ -196,8 +196,10 @@ class _Reader:
     def level(self, name: str | None) -> int | None:
         return next((s.level for s in self._chain(name) if s.level is not None), None)
 
-    def bold(self, name: str | None) -> bool:
-        return next((s.bold for s in self._chain(name) if s.bold is not None), False)
+    def bold(self, name: str | None) -> bool | None:
+        """Whether a style, or the nearest style it is based on that says, sets bold (None:
+        none says)."""
+        return next((s.bold for s in self._chain(name) if s.bold is not None), None)
 
     def list_style(self, name: str | None) -> str | None:
         return next((s.list_style for s in self._chain(name) if s.list_style), None)
@@ -249,7 +251,7 @@ class _Reader:
             level = min(int(outline), 6) if outline.isdigit() and int(outline) > 0 else 1
         else:
             level = self.level(style)
-        text, bold = self._words(p, self.bold(style))
+        text, bold = self._words(p, bool(self.bold(style)))
         item = ""
         if p.tag == f"{TEXT}h":  # (a heading in a list, numbered by it: a heading still)
             return Paragraph(text, level, bold, item)
@@ -307,10 +309,8 @@ class _Reader:
                              f"{TEXT}sequence", f"{TEXT}hidden-text", f"{TEXT}date",
                              f"{TEXT}time", f"{TEXT}page-number", f"{TEXT}chapter",
                              f"{TEXT}user-field-get", f"{TEXT}variable-get"):
-                    span = child.get(f"{TEXT}style-name")
-                    own = self.styles.get(span or "")
-                    walk(child, own.bold if own is not None and own.bold is not None
-                         else strong)
+                    own = self.bold(child.get(f"{TEXT}style-name"))
+                    walk(child, own if own is not None else strong)
                 if child.tail:
                     parts.append(child.tail)
                     letters[strong] += sum(1 for ch in child.tail if ch.isalnum())

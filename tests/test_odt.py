@@ -153,3 +153,22 @@ def test_a_heading_in_a_list_stays_a_heading() -> None:
                "<text:list-item><text:p>Бросьте 2D6.</text:p></text:list-item>"
                "</text:list></office:text></office:body></office:document-content>").encode()
     assert odt_text(_odt(content)) == "## Паника\n\n• Бросьте 2D6.\n"
+
+
+def test_a_span_in_a_style_based_on_a_bold_one_is_bold() -> None:
+    """A rule's name set in an automatic style based on "Strong Emphasis" (bold by its base,
+    italic by its own): a paragraph in bold, a heading below the styled ones."""
+    style = ('xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+             'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"')
+    content = (f"<office:document-content {_NS} {style}><office:automatic-styles>"
+               '<style:style style:name="Strong" style:family="text">'
+               '<style:text-properties fo:font-weight="bold"/></style:style>'
+               '<style:style style:name="T1" style:family="text" style:parent-style-name="Strong">'
+               '<style:text-properties fo:font-style="italic"/></style:style>'
+               "</office:automatic-styles><office:body><office:text>"
+               '<text:h text:outline-level="2">Психология</text:h>'
+               '<text:p><text:span text:style-name="T1">Иммунитет к психологии</text:span></text:p>'
+               "<text:p>Подразделение не бежит.</text:p>"
+               "</office:text></office:body></office:document-content>").encode()
+    assert odt_text(_odt(content)) == (
+        "## Психология\n\n### Иммунитет к психологии\n\nПодразделение не бежит.\n")
