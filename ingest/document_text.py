@@ -2,11 +2,14 @@
 
 What the readers of Word documents (:mod:`ingest.docx_text`) and OpenDocument texts
 (:mod:`ingest.odt_text`) share once they have a document's paragraphs: a paragraph in a
-heading style is a heading at its level ("#", "##", …); a short paragraph set in bold from
-end to end that ends in no sentence's stop is a heading one level below the deepest heading
-style the document uses (a rule's name over its text, :data:`BOLD_WORDS` words at most); a
-list's items one under another, each opening with "•" or its number; a line of text that
-Markdown would read as a mark ("# 1", "-----") escaped, in a text that marks headings.
+heading style is a heading at its level ("#", "##", …); below the deepest heading style the
+document uses, a short paragraph that ends in no sentence's stop is a heading when it is set
+in a larger type than the text's (:data:`HEADING_RATIO`; each such size a level, the
+largest first: a document formatted by hand, its titles in 16 and 14 points over text in
+11) or in bold from end to end (a rule's name over its text, :data:`BOLD_WORDS` words at
+most; the level below the sizes'); a list's items one under another, each opening with "•"
+or its number; a line of text that Markdown would read as a mark ("# 1", "-----") escaped,
+in a text that marks headings.
 """
 
 from __future__ import annotations
@@ -21,6 +24,11 @@ MAX_XML = 200_000_000
 """Bytes a document's XML part may unpack to (a zip bomb is refused, not read)."""
 BOLD_WORDS = 10
 """Words a paragraph in bold may have at most to be a heading."""
+HEADING_WORDS = 15
+"""Words a paragraph in a larger type may have at most to be a heading."""
+HEADING_RATIO = 1.12
+"""How much larger than the text's size a paragraph's type must be to be a heading's (as
+:data:`ingest.pdf_text.HEADING_RATIO`)."""
 _SENTENCE_END = re.compile(r"[.,;!?…]$")
 _MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$|>")
 """A line of text that Markdown would read as a heading's mark, a break or a quotation."""
@@ -34,6 +42,7 @@ class Paragraph:
     level: int | None  # the heading level its style (or its own mark) gives, if any
     bold: bool  # every letter of it set in bold
     item: str = ""  # what opens it as a list's item: "• ", "1. "
+    size: float = 0.0  # the type size most of its letters are set in (points; 0: unknown)
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,7 @@ class Written:
     headings: int  # by their styles
     bold: int  # paragraphs in bold read as headings
     below: int  # the level those get
+    sized: int = 0  # paragraphs in a larger type read as headings
 
 
 def markdown_of(paragraphs: list[Paragraph]) -> Written:
@@ -57,9 +67,16 @@ def markdown_of(paragraphs: list[Paragraph]) -> Written:
     '## Паника\\n\\n### Иммунитет\\n\\nПодразделение бежит.\\n\\n1. Бросьте 2D6.\\n2. Сравните.\\n'
     """
     styled = [p.level for p in paragraphs if p.level is not None and p.text.strip()]
-    below = min(max(styled, default=0) + 1, 6)
+    top = max(styled, default=0) + 1  # the first level below the styles'
+    body = _body_size(paragraphs)
+    larger = sorted({p.size for p in paragraphs if body and p.level is None and not p.item
+                     and p.size >= body * HEADING_RATIO and _heading_shaped(p.text.strip(),
+                                                                            HEADING_WORDS)},
+                    reverse=True)
+    levels = {size: min(top + k, 6) for k, size in enumerate(larger)}
+    below = min(top + len(larger), 6)
     decided: list[tuple[Paragraph, str, int | None]] = []
-    headings = bold = 0
+    headings = bold = sized = 0
     for p in paragraphs:
         text = p.text.strip()
         if not text:
@@ -67,7 +84,10 @@ def markdown_of(paragraphs: list[Paragraph]) -> Written:
         level = p.level if "\n" not in text else None
         if level is not None:
             headings += 1
-        elif p.level is None and p.bold and not p.item and _bold_heading(text):
+        elif p.size in levels and not p.item and _heading_shaped(text, HEADING_WORDS):
+            level = levels[p.size]
+            sized += 1
+        elif p.bold and not p.item and _heading_shaped(text, BOLD_WORDS):
             level = below
             bold += 1
         decided.append((p, text, level))
@@ -88,20 +108,34 @@ def markdown_of(paragraphs: list[Paragraph]) -> Written:
         else:
             out.append(p.item + "\n".join(lines))
         last_item = bool(p.item)
-    return Written("\n\n".join(out) + "\n", len(paragraphs), headings, bold, below)
+    return Written("\n\n".join(out) + "\n", len(paragraphs), headings, bold, below, sized)
 
 
 def described(written: Written, kind: str) -> str:
     """How a document's headings were told, in Russian, for ``--explain`` (``kind``: whose
     template is not read, "Word")."""
     return (f"абзацев {written.paragraphs}; заголовков по стилям {written.headings}; "
+            f"набранных крупнее текста: {written.sized}; "
             f"полужирных абзацев, прочитанных как заголовки уровня {written.below}: "
             f"{written.bold}; колонтитулы и примечания к тексту {kind} не читаются, сноски — "
             "абзацами после ссылки на них")
 
 
-def _bold_heading(text: str) -> bool:
-    return len(text.split()) <= BOLD_WORDS and not _SENTENCE_END.search(text)
+def _heading_shaped(text: str, most: int) -> bool:
+    """Whether a paragraph reads as a heading by its words: one line of ``most`` words at
+    most, ending in no sentence's stop."""
+    return bool(text) and "\n" not in text and len(text.split()) <= most \
+        and not _SENTENCE_END.search(text)
+
+
+def _body_size(paragraphs: list[Paragraph]) -> float:
+    """The text's type size: the size most of the letters of paragraphs in no heading style
+    are set in (0 when the document gives none)."""
+    letters: dict[float, int] = {}
+    for p in paragraphs:
+        if p.size and p.level is None:
+            letters[p.size] = letters.get(p.size, 0) + sum(1 for ch in p.text if ch.isalnum())
+    return max(letters, key=lambda size: (letters[size], -size)) if letters else 0.0
 
 
 def zip_parts(data: bytes, wanted: tuple[str, ...], name: str, suffix: str,

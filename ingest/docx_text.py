@@ -39,7 +39,7 @@ archive with no document in it, or one whose document would unpack to more than
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from xml.etree import ElementTree
 
 from ingest.document_text import (
@@ -76,6 +76,7 @@ class _Style:
     level: int | None  # the heading level it gives (None: none)
     bold: bool
     list_format: str | None  # the list (its id) its paragraphs are items of
+    size: float = 0.0  # its type size in points (0: it sets none, nor does its base)
 
 
 def docx_text(data: bytes) -> str:
@@ -132,9 +133,10 @@ def _styles(data: bytes | None) -> dict[str, _Style]:
     base style's); under "" the default paragraph style's (Word's "Normal", whatever its id)."""
     if data is None:
         return {}
-    raw: dict[str, tuple[str | None, int | None, bool | None, str | None, str | None]] = {}
+    root = _xml(data)
+    raw: dict[str, tuple[str | None, int | None, bool | None, str | None, float]] = {}
     default: str | None = None
-    for style in _xml(data).iter(f"{W}style"):
+    for style in root.iter(f"{W}style"):
         if style.get(f"{W}type") not in ("paragraph", "character", None):
             continue
         sid = style.get(f"{W}styleId") or ""
@@ -160,25 +162,37 @@ def _styles(data: bytes | None) -> dict[str, _Style]:
         num = ppr.find(f"{W}numPr/{W}numId") if ppr is not None else None
         based = style.find(f"{W}basedOn")
         raw[sid] = (based.get(f"{W}val") if based is not None else None, level, bold,
-                    num.get(f"{W}val") if num is not None else None, name)
+                    num.get(f"{W}val") if num is not None else None, _size(rpr))
     out: dict[str, _Style] = {}
 
     def resolve(sid: str, depth: int = 0) -> _Style:
         if sid in out:
             return out[sid]
-        base_id, level, bold, num, _ = raw[sid]
+        base_id, level, bold, num, size = raw[sid]
         base = resolve(base_id, depth + 1) if base_id in raw and depth < 20 else None
         style = _Style(level if level is not None else base.level if base else None,
                        bold if bold is not None else bool(base and base.bold),
-                       num or (base.list_format if base else None))
+                       num or (base.list_format if base else None),
+                       size or (base.size if base else 0.0))
         out[sid] = style
         return style
 
+    defaults = root.find(f"{W}docDefaults/{W}rPrDefault/{W}rPr")
+    document_size = _size(defaults) or 10.0  # (Word's own default: 10 points)
     for sid in raw:
         resolve(sid)
-    if default is not None and default in out:
-        out[""] = out[default]  # (under "": what a paragraph naming no style gets)
+    normal = out.get(default or "", _Style(None, False, None))
+    # (under "": what a paragraph naming no style gets, its size the document's at least)
+    out[""] = replace(normal, size=normal.size or document_size)
     return out
+
+
+def _size(rpr: ElementTree.Element | None) -> float:
+    """The type size a run's properties set, in points (``<w:sz w:val="28"/>``: half-points);
+    0 when they set none."""
+    sz = rpr.find(f"{W}sz") if rpr is not None else None
+    value = sz.get(f"{W}val", "") if sz is not None else ""
+    return int(value) / 2 if value.isdigit() else 0.0
 
 
 def _numbering(data: bytes | None) -> dict[tuple[str, str], str]:
@@ -245,8 +259,9 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
                counters: dict[tuple[str, str], int], notes: _Notes) -> Paragraph:
     ppr = p.find(f"{W}pPr")
     style_element = ppr.find(f"{W}pStyle") if ppr is not None else None
+    styles.setdefault("", _Style(None, False, None, 10.0))
     style = styles.get(style_element.get(f"{W}val", "") if style_element is not None else "",
-                       styles.get("", _Style(None, False, None)))
+                       styles[""])
     level = style.level
     outline = ppr.find(f"{W}outlineLvl") if ppr is not None else None
     if outline is not None:
@@ -254,17 +269,22 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
         level = int(value) + 1 if value.isdigit() and int(value) < 9 else None
     parts: list[str] = []
     bold_chars = plain_chars = 0
+    sizes: dict[float, int] = {}
     for run in _runs(p):
         rpr = run.find(f"{W}rPr")
         run_style = rpr.find(f"{W}rStyle") if rpr is not None else None
         bold = style.bold
+        size = style.size or styles[""].size
         if run_style is not None and (s := styles.get(run_style.get(f"{W}val", ""))):
             bold = bold or s.bold
+            size = s.size or size
+        size = _size(rpr) or size
         b = rpr.find(f"{W}b") if rpr is not None else None
         if b is not None:
             bold = _on(b)
         text = _run_text(run, notes)
         letters = sum(1 for ch in text if ch.isalnum())
+        sizes[size] = sizes.get(size, 0) + letters
         if bold:
             bold_chars += letters
         else:
@@ -291,7 +311,9 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
         else:
             counters[key] = counters.get(key, 0) + 1
             item = f"{counters[key]}. "
-    return Paragraph("".join(parts), level, bold_chars > 0 and plain_chars == 0, item)
+    return Paragraph("".join(parts), level, bold_chars > 0 and plain_chars == 0, item,
+                     max(sizes, key=lambda k: (sizes[k], k)) if sizes
+                     else style.size or styles[""].size)
 
 
 _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"

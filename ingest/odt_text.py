@@ -49,6 +49,7 @@ DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
 _HEADING_NAME = re.compile(r"^(?:heading|заголовок)(?:[ _]|_20_)*(\d)$", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"^(?:title|заглавие|название)$", re.IGNORECASE)
 _BOLD_WEIGHTS = frozenset({"bold", "600", "700", "800", "900"})
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)(pt|%)")
 _SKIPPED = frozenset({f"{OFFICE}annotation", f"{TEXT}tracked-changes",
                       f"{TEXT}sequence-decls", f"{OFFICE}annotation-end", f"{TEXT}deletion"})
 """Elements whose words are not the text's: comments, changes' deleted text."""
@@ -73,6 +74,7 @@ class _Style:
     level: int | None
     bold: bool | None
     list_style: str | None
+    size: str | None = None  # its type size as written: "14pt", "130%" (None: none)
 
 
 def odt_text(data: bytes) -> str:
@@ -142,7 +144,13 @@ def _styles(roots: list[ElementTree.Element], content: ElementTree.Element
             weight = props.get(f"{FO}font-weight") if props is not None else None
             out[name] = _Style(style.get(f"{STYLE}parent-style-name"), level,
                                None if weight is None else weight in _BOLD_WEIGHTS,
-                               style.get(f"{STYLE}list-style-name"))
+                               style.get(f"{STYLE}list-style-name"),
+                               props.get(f"{FO}font-size") if props is not None else None)
+        for default in root.iter(f"{STYLE}default-style"):  # (the document's own size)
+            props = default.find(f"{STYLE}text-properties")
+            size = props.get(f"{FO}font-size") if props is not None else None
+            if default.get(f"{STYLE}family") == "paragraph" and size:
+                out[""] = _Style(None, None, None, None, size)
     return out
 
 
@@ -201,6 +209,24 @@ class _Reader:
         none says)."""
         return next((s.bold for s in self._chain(name) if s.bold is not None), None)
 
+    def size(self, name: str | None, within: float | None = None) -> float | None:
+        """A style's type size in points: the nearest size its chain sets in points, scaled by
+        the percentages set on the way ("130%" of its base's); where the chain sets none, the
+        size of what holds it (``within``: a span's paragraph), else the document's default
+        (12 points when it gives none). None for a span whose chain sets no size."""
+        scale = 1.0
+        chain = self._chain(name)
+        for style in chain if within is not None else [*chain, self.styles.get(
+                "", _Style(None, None, None, None))]:
+            m = _SIZE.fullmatch(style.size or "")
+            if m and m.group(2) == "%":
+                scale *= float(m.group(1)) / 100
+            elif m:
+                return round(float(m.group(1)) * scale * 2) / 2
+        if within is not None:
+            return round(within * scale * 2) / 2 if scale != 1.0 else None
+        return round(12.0 * scale * 2) / 2
+
     def list_style(self, name: str | None) -> str | None:
         return next((s.list_style for s in self._chain(name) if s.list_style), None)
 
@@ -251,10 +277,10 @@ class _Reader:
             level = min(int(outline), 6) if outline.isdigit() and int(outline) > 0 else 1
         else:
             level = self.level(style)
-        text, bold = self._words(p, bool(self.bold(style)))
+        text, bold, size = self._words(p, bool(self.bold(style)), self.size(style) or 12.0)
         item = ""
         if p.tag == f"{TEXT}h":  # (a heading in a list, numbered by it: a heading still)
-            return Paragraph(text, level, bold, item)
+            return Paragraph(text, level, bold, item, size)
         list_style = lists[-1] if lists else self.list_style(style) if level is None else None
         if lists or list_style:
             depth = max(1, len(lists))
@@ -265,7 +291,7 @@ class _Reader:
             else:
                 item = "• "
             level = None if lists else level
-        return Paragraph(text, level, bold, item)
+        return Paragraph(text, level, bold, item, size)
 
     def _cite(self, note: ElementTree.Element) -> str:
         """A footnote's or an endnote's mark in the text ("[1]", numbered in the order of
@@ -279,23 +305,31 @@ class _Reader:
         self.cited.append(Paragraph(f"[{self.notes}] {' '.join(words.split())}", None, False))
         return f"[{self.notes}]"
 
-    def _words(self, element: ElementTree.Element, bold: bool = False) -> tuple[str, bool]:
-        """An element's words, and whether every letter of them is set in bold (``bold``:
-        its paragraph style's)."""
+    def _words(self, element: ElementTree.Element, bold: bool = False, size: float = 12.0
+               ) -> tuple[str, bool, float]:
+        """An element's words, whether every letter of them is set in bold (``bold``: its
+        paragraph style's), and the type size most of its letters are set in (``size``: its
+        paragraph style's)."""
         parts: list[str] = []
         letters = [0, 0]  # plain, bold
+        sizes: dict[float, int] = {}
 
-        def walk(node: ElementTree.Element, strong: bool) -> None:
+        def count(text: str, strong: bool, points: float) -> None:
+            n = sum(1 for ch in text if ch.isalnum())
+            letters[strong] += n
+            sizes[points] = sizes.get(points, 0) + n
+
+        def walk(node: ElementTree.Element, strong: bool, points: float) -> None:
             if node.text:
                 parts.append(node.text)
-                letters[strong] += sum(1 for ch in node.text if ch.isalnum())
+                count(node.text, strong, points)
             for child in node:
                 tag = child.tag
                 if tag in _SKIPPED:
                     pass
                 elif tag == f"{TEXT}s":
-                    count = child.get(f"{TEXT}c", "1")
-                    parts.append(" " * (int(count) if count.isdigit() else 1))
+                    spaces = child.get(f"{TEXT}c", "1")
+                    parts.append(" " * (int(spaces) if spaces.isdigit() else 1))
                 elif tag == f"{TEXT}tab":
                     parts.append(" ")
                 elif tag == f"{TEXT}line-break":
@@ -309,11 +343,14 @@ class _Reader:
                              f"{TEXT}sequence", f"{TEXT}hidden-text", f"{TEXT}date",
                              f"{TEXT}time", f"{TEXT}page-number", f"{TEXT}chapter",
                              f"{TEXT}user-field-get", f"{TEXT}variable-get"):
-                    own = self.bold(child.get(f"{TEXT}style-name"))
-                    walk(child, own if own is not None else strong)
+                    span = child.get(f"{TEXT}style-name")
+                    own = self.bold(span)
+                    walk(child, own if own is not None else strong,
+                         self.size(span, within=points) or points)
                 if child.tail:
                     parts.append(child.tail)
-                    letters[strong] += sum(1 for ch in child.tail if ch.isalnum())
+                    count(child.tail, strong, points)
 
-        walk(element, bold)
-        return "".join(parts).replace("\u00ad", ""), letters[1] > 0 and letters[0] == 0
+        walk(element, bold, size)
+        return ("".join(parts).replace("\u00ad", ""), letters[1] > 0 and letters[0] == 0,
+                max(sizes, key=lambda k: (sizes[k], k)) if sizes else size)

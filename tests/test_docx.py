@@ -277,3 +277,23 @@ def test_a_numbered_heading_stays_a_heading() -> None:
                 "</w:body></w:document>").encode()
     assert docx_text(_docx(document, styles=styles, numbering=numbering)) == (
         "# Психология\n\nВоины бегут.\n")
+
+
+def test_a_document_formatted_by_hand_is_cut_by_its_type_sizes() -> None:
+    """No heading styles: titles set by hand in 16 and 14 points bold over text in 11, a
+    rule's name in bold at the text's size, a short line in 14 points that ends a sentence
+    (no heading): the sizes are levels, the largest first, the bold names below them."""
+    def p(text: str, size: int, bold: bool = False) -> str:
+        b = "<w:b/>" if bold else ""
+        return f'<w:p><w:r><w:rPr>{b}<w:sz w:val="{size * 2}"/></w:rPr><w:t>{text}</w:t>' \
+               "</w:r></w:p>"
+
+    styles = (f'<w:styles {_W}><w:docDefaults><w:rPrDefault><w:rPr><w:sz w:val="22"/></w:rPr>'
+              "</w:rPrDefault></w:docDefaults></w:styles>").encode()
+    text = "Подразделение проходит тест на Лидерство, когда теряет четверть моделей."
+    document = (f"<w:document {_W}><w:body>" + p("ПСИХОЛОГИЯ", 16, True) + p(text, 11)
+                + p("Паника", 14, True) + p(text, 11) + p("Иммунитет к панике", 11, True)
+                + p(text, 11) + p("Это важно.", 14) + '<w:p><w:r><w:t>' + text + "</w:t></w:r>"
+                "</w:p></w:body></w:document>").encode()
+    assert _headings(docx_text(_docx(document, styles=styles))) == [
+        (1, "ПСИХОЛОГИЯ"), (2, "Паника"), (3, "Иммунитет к панике")]

@@ -172,3 +172,25 @@ def test_a_span_in_a_style_based_on_a_bold_one_is_bold() -> None:
                "</office:text></office:body></office:document-content>").encode()
     assert odt_text(_odt(content)) == (
         "## Психология\n\n### Иммунитет к психологии\n\nПодразделение не бежит.\n")
+
+
+def test_a_document_formatted_by_hand_is_cut_by_its_type_sizes() -> None:
+    """Paragraph styles that set sizes in points and in percent of their base, no heading
+    style: the larger sizes are levels, the largest first."""
+    style = ('xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+             'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"')
+    text = "Подразделение проходит тест на Лидерство, когда теряет четверть моделей."
+    content = (f"<office:document-content {_NS} {style}><office:automatic-styles>"
+               '<style:style style:name="Body" style:family="paragraph">'
+               '<style:text-properties fo:font-size="11pt"/></style:style>'
+               '<style:style style:name="Big" style:family="paragraph" '
+               'style:parent-style-name="Body"><style:text-properties fo:font-size="150%"/>'
+               '</style:style><style:style style:name="Mid" style:family="paragraph">'
+               '<style:text-properties fo:font-size="14pt"/></style:style>'
+               "</office:automatic-styles><office:body><office:text>"
+               f'<text:p text:style-name="Big">ПСИХОЛОГИЯ</text:p>'
+               f'<text:p text:style-name="Body">{text}</text:p>'
+               f'<text:p text:style-name="Mid">Паника</text:p>'
+               f'<text:p text:style-name="Body">{text}</text:p>'
+               "</office:text></office:body></office:document-content>").encode()
+    assert re.findall(r"(?m)^#+ .*$", odt_text(_odt(content))) == ["# ПСИХОЛОГИЯ", "## Паника"]
