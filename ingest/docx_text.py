@@ -132,7 +132,7 @@ def _styles(data: bytes | None) -> dict[str, _Style]:
     """Each paragraph style's id → what it gives its paragraphs (its own properties, else its
     base style's); under "" the default paragraph style's (Word's "Normal", whatever its id)."""
     if data is None:
-        return {}
+        return {"": _Style(None, False, None, 10.0)}  # (Word's own default size)
     root = _xml(data)
     raw: dict[str, tuple[str | None, int | None, bool | None, str | None, float]] = {}
     default: str | None = None
@@ -259,7 +259,6 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
                counters: dict[tuple[str, str], int], notes: _Notes) -> Paragraph:
     ppr = p.find(f"{W}pPr")
     style_element = ppr.find(f"{W}pStyle") if ppr is not None else None
-    styles.setdefault("", _Style(None, False, None, 10.0))
     style = styles.get(style_element.get(f"{W}val", "") if style_element is not None else "",
                        styles[""])
     level = style.level

@@ -182,6 +182,19 @@ def _rows(table: ElementTree.Element) -> list[ElementTree.Element]:
     return out
 
 
+def _cell_paragraphs(element: ElementTree.Element) -> list[ElementTree.Element]:
+    """A table cell's paragraphs, in its lists and sections too, not those of a note or a
+    text box inside them (their paragraphs' reading cites or queues those)."""
+    out: list[ElementTree.Element] = []
+    for child in element:
+        if child.tag in (f"{TEXT}p", f"{TEXT}h"):
+            out.append(child)
+        elif child.tag in (f"{TEXT}list", f"{TEXT}list-item", f"{TEXT}list-header",
+                           f"{TEXT}section"):
+            out.extend(_cell_paragraphs(child))
+    return out
+
+
 class _Reader:
     """The body's paragraphs in order (:attr:`out`), lists' and tables' read as theirs."""
 
@@ -252,8 +265,7 @@ class _Reader:
                 for row in _rows(child):
                     cells = []
                     for cell in row.findall(f"{TABLE}table-cell"):
-                        words = " ".join(self._words(p)[0] for p in cell.iter()
-                                         if p.tag in (f"{TEXT}p", f"{TEXT}h"))
+                        words = " ".join(self._words(p)[0] for p in _cell_paragraphs(cell))
                         if words.strip():
                             cells.append(" ".join(words.split()))
                     if cells:

@@ -194,3 +194,15 @@ def test_a_document_formatted_by_hand_is_cut_by_its_type_sizes() -> None:
                f'<text:p text:style-name="Body">{text}</text:p>'
                "</office:text></office:body></office:document-content>").encode()
     assert re.findall(r"(?m)^#+ .*$", odt_text(_odt(content))) == ["# ПСИХОЛОГИЯ", "## Паника"]
+
+
+def test_a_note_in_a_table_cell_is_read_once_after_the_table() -> None:
+    table = 'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"'
+    content = (f"<office:document-content {_NS} {table}><office:body><office:text>"
+               "<table:table><table:table-row><table:table-cell><text:p>2–7</text:p>"
+               "</table:table-cell><table:table-cell><text:p>Держится<text:note>"
+               "<text:note-citation>1</text:note-citation><text:note-body><text:p>Если не "
+               "бежит.</text:p></text:note-body></text:note></text:p></table:table-cell>"
+               "</table:table-row></table:table>"
+               "</office:text></office:body></office:document-content>").encode()
+    assert odt_text(_odt(content)) == "2–7 Держится[1]\n\n[1] Если не бежит.\n"
