@@ -402,6 +402,11 @@ _MAX_FURNITURE_LINE = 400
 _GLUED_RE = re.compile(r"\S*[a-zа-яё]{2,}[A-ZА-ЯЁ][a-zа-яё]{2,}\S*")
 # The seam of two glued words, searched first: the pattern above backtracks on every word.
 _GLUED_SEAM_RE = re.compile(r"[a-zа-яё]{2}[A-ZА-ЯЁ][a-zа-яё]{2}")
+_SEAM_RE = re.compile(r"([a-zа-яё])([A-ZА-ЯЁ])")
+# A Latin name written in camel case, not words glued by a lost markup: a program's
+# identifier ("textdoc.text.addElement(h)", "chart.StockGainMarker:", "getElementById": its
+# punctuation inside, or a small letter first).
+_CODE_NAME_RE = re.compile(r"[a-z][.(_=\[]|^[^\w]*[a-z]")
 _MASTHEAD_WORDS = 3
 _NEXT_LINE_RE = re.compile(r"\s*([^\n]*)")
 _MAX_TITLE_UNDER_BRAND = 60
@@ -409,6 +414,29 @@ _MAX_MASTHEAD = 120
 UPLOAD_REASON = "блок сайта «загружено/скачать» (метки и значения)"
 GLUED_REASON = "навигация сайта: склеенный список рубрик"
 MASTHEAD_REASON = "название сайта над его навигацией"
+
+
+def _glued_chars(line: str) -> int:
+    """Characters of ``line`` in words glued of several by a lost markup ("ГлавнаяФорум",
+    "АвтомобилиАстрономияБиология", "HomeNewsForum"); a Latin name in camel case is none: an
+    identifier (:data:`_CODE_NAME_RE`), or a brand of two words among other words ("About
+    OpenDocument", "О программе BattleScribe": one seam, between Latin letters).
+
+    >>> _glued_chars("АрхитектураБиология"), _glued_chars("About OpenDocument")
+    (19, 0)
+    >>> _glued_chars("textdoc.text.addElement(h)"), _glued_chars("HomeNewsForum")
+    (0, 13)
+    """
+    total = 0
+    for m in _GLUED_RE.finditer(line):
+        word = m.group()
+        seams = _SEAM_RE.findall(word)
+        if all(a.isascii() and b.isascii() for a, b in seams) and (
+                _CODE_NAME_RE.search(word) or (len(seams) == 1 and word != line.strip())):
+            continue  # an identifier, or a brand among other words (a site's brand alone on
+            # its line, "WarhammerBox", is its masthead)
+        total += len(word)
+    return total
 
 
 def _furniture_lines(text: str) -> list[Edit]:
@@ -428,8 +456,7 @@ def _furniture_lines(text: str) -> list[Edit]:
         if len(line) > _MAX_FURNITURE_LINE:
             kinds.append("")  # a paragraph of text, never a line of furniture
             continue
-        glued = sum(len(m.group()) for m in _GLUED_RE.finditer(line)) \
-            if _GLUED_SEAM_RE.search(line) else 0
+        glued = _glued_chars(line) if _GLUED_SEAM_RE.search(line) else 0
         if glued and glued * 2 >= len(bare):
             kinds.append("glued")
         elif bare.endswith(":") and _LABEL_LINE.match(line):
