@@ -32,6 +32,8 @@ from ingest.clean_edits import applied
 from ingest.clean_furniture import site_furniture
 from ingest.clean_html import page_text, title_and_text, visible_text
 from ingest.detect import model as detect_model
+from ingest.doc_text import OLE_SIGNATURE, DocError, read_doc
+from ingest.doc_text import SUFFIX as DOC_SUFFIX
 from ingest.docx_text import SUFFIX as DOCX_SUFFIX
 from ingest.docx_text import DocxError, read_docx
 from ingest.html_page import is_html
@@ -47,10 +49,8 @@ from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
 TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, DOCX_SUFFIX,
-                 ODT_SUFFIX)
+                 DOC_SUFFIX, ODT_SUFFIX)
 UNREAD_DOCUMENTS = {
-    ".doc": "документ Word старого формата (.doc) не читается: откройте его в Word или "
-            "LibreOffice и сохраните как .docx или PDF",
     ".rtf": "документ RTF не читается: сохраните его как .docx или .txt",
     ".epub": "электронная книга (.epub) не читается: сохраните её текст как .txt",
     ".fb2": "электронная книга (.fb2) не читается: сохраните её текст как .txt",
@@ -113,10 +113,10 @@ def load(
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
-    A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht``, ``*.pdf``, ``*.docx``
-    and ``*.odt`` files except ``README.md``, sorted by name, then those of the folders inside
-    it (hidden ones and the folder a browser saves beside a page left out), each with its own
-    ``corpus.toml``.
+    A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht``, ``*.pdf``, ``*.docx``,
+    ``*.doc`` and ``*.odt`` files except ``README.md``, sorted by name, then those of the
+    folders inside it (hidden ones and the folder a browser saves beside a page left out),
+    each with its own ``corpus.toml``.
 
     Args:
         paths: Files and folders, in the order the texts should come.
@@ -195,7 +195,7 @@ def load(
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
-                               "*.pdf, *.docx, *.odt); проверьте имя"))
+                               "*.pdf, *.docx, *.doc, *.odt); проверьте имя"))
     return _detected(texts, jobs)
 
 
@@ -220,7 +220,7 @@ def _files_of(path: Path) -> list[Path]:
         files = _texts_below(path)
         if not files:
             raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, "
-                            "*.html, *.mht, *.pdf, *.docx или *.odt)")
+                            "*.html, *.mht, *.pdf, *.docx, *.doc или *.odt)")
         return files
     if path.is_file():
         return [path]
@@ -260,7 +260,7 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
-    (``*.mht``/``*.mhtml``), PDFs, Word documents (``*.docx``) and OpenDocument texts
+    (``*.mht``/``*.mhtml``), PDFs, Word documents (``*.docx``, ``*.doc``) and OpenDocument texts
     (``*.odt``) except ``README.md`` and hidden files, sorted by name; and the documents it
     does not read (:data:`UNREAD_DOCUMENTS`), whose reading reports them."""
     return sorted(
@@ -304,12 +304,16 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         except PdfError as exc:
             raise LoadError(f"{path}: {exc}") from exc
         text, encoding, reading, template = pdf.text, "pdf", pdf.type, pdf.template
-    elif path.suffix.lower() == DOCX_SUFFIX:  # a Word document: its paragraphs, headings marked
+    elif path.suffix.lower() in (DOCX_SUFFIX, DOC_SUFFIX):  # a Word document: its paragraphs,
+        # headings marked; read by what it is, whatever its name says (Word opens a .docx
+        # named .doc, and a .doc named .docx)
+        older = data.startswith(OLE_SIGNATURE) or (path.suffix.lower() == DOC_SUFFIX
+                                                   and not data.startswith(b"PK"))
         try:
-            docx = read_docx(data)
-        except DocxError as exc:
+            word = read_doc(data) if older else read_docx(data)
+        except (DocError, DocxError) as exc:
             raise LoadError(f"{path}: {exc}") from exc
-        text, encoding, reading = docx.text, "docx", docx.type
+        text, encoding, reading = word.text, "doc" if older else "docx", word.type
     elif path.suffix.lower() == ODT_SUFFIX:  # an OpenDocument text: paragraphs, headings marked
         try:
             odt = read_odt(data)

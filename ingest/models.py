@@ -55,7 +55,7 @@ class SourceText(_Frozen):
         reading: How a file not of text was read, for ``rulekb build --explain`` (a PDF's
             type sizes and bookmarks its headings were told by: :mod:`ingest.pdf_text`; a
             document's headings by their styles: :mod:`ingest.docx_text`,
-            :mod:`ingest.odt_text`); ``None`` for a text.
+            :mod:`ingest.doc_text`, :mod:`ingest.odt_text`); ``None`` for a text.
         template: Spans of ``text``, each a line of its own, that its reader found to be the
             file's template, not its text (a PDF's running heads and the lines its margins
             repeat: :attr:`ingest.pdf_text.PdfReading.template`); the cleaning removes them

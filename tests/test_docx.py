@@ -167,23 +167,31 @@ def test_a_damaged_document_is_refused_never_a_traceback() -> None:
             assert str(exc)
 
 
-def test_the_cli_refuses_an_old_word_document_with_exit_2(tmp_path: Path) -> None:
-    old = tmp_path / "rules.docx"
-    old.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500))
-    result = CliRunner().invoke(cli, ["build", str(old), "-o", str(tmp_path / "kb.json")])
+def test_a_word_document_is_read_by_what_it_is_whatever_its_name(tmp_path: Path) -> None:
+    """A Word 97–2003 document named .docx is read as one (Word opens it so), and a .docx
+    named .doc; a damaged one is refused with exit 2, saying so."""
+    old = DATA.parent / "doc" / "whfb_psychology.doc"
+    (tmp_path / "old.docx").write_bytes(old.read_bytes())
+    (tmp_path / "new.doc").write_bytes(BOOK.read_bytes())
+    texts = {t.name: t for t in load([tmp_path], system="whfb8")}
+    assert (texts["old.docx"].encoding, texts["new.doc"].encoding) == ("doc", "docx")
+    assert texts["old.docx"].text == texts["new.doc"].text == docx_text(BOOK.read_bytes())
+    bad = tmp_path / "rules.docx"
+    bad.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500))
+    result = CliRunner().invoke(cli, ["build", str(bad), "-o", str(tmp_path / "kb.json")])
     assert result.exit_code == 2
-    assert "rules.docx: документ Word в старом формате" in result.output
+    assert "rules.docx: документ Word (.doc) повреждён и не читается" in result.output
     assert "Traceback" not in result.output
 
 
 def test_a_folder_gives_its_word_documents(tmp_path: Path) -> None:
     (tmp_path / "psychology.docx").write_bytes(BOOK.read_bytes())
-    (tmp_path / "notes.doc").write_bytes(b"not read")  # (an old .doc: reported, not read)
+    (tmp_path / "notes.doc").write_bytes(b"not read")  # (no document: reported)
     errors: list[LoadError] = []
     [source] = load([tmp_path], on_error=errors.append)
     assert source.name == "psychology.docx"
-    assert [str(e).split(": ")[1] for e in errors] == [
-        "документ Word старого формата (.doc) не читается"]
+    assert [str(e).split(": ", 1)[1] for e in errors] == [
+        "не документ Word (.doc): файл не является составным файлом OLE"]
     with pytest.raises(LoadError, match="psychology.docx: документ Word повреждён|XML"):
         bad = tmp_path / "psychology.docx"
         bad.write_bytes(_docx(b"<w:document"))
