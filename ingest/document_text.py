@@ -18,8 +18,10 @@ import io
 import re
 import zipfile
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 from xml.etree import ElementTree
 
+K = TypeVar("K")
 MAX_XML = 200_000_000
 """Bytes a document's XML part may unpack to (a zip bomb is refused, not read)."""
 BOLD_WORDS = 10
@@ -29,6 +31,9 @@ HEADING_WORDS = 15
 HEADING_RATIO = 1.12
 """How much larger than the text's size a paragraph's type must be to be a heading's (as
 :data:`ingest.pdf_text.HEADING_RATIO`)."""
+HEADING_STYLE = re.compile(r"^(?:heading|заголовок|überschrift|titre)\s*(\d)$", re.IGNORECASE)
+"""A heading style's name in a Word document, its level the number ("heading 2",
+"Заголовок 2")."""
 _SENTENCE_END = re.compile(r"[.,;!?…]$")
 _MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$|>")
 """A line of text that Markdown would read as a heading's mark, a break or a quotation."""
@@ -43,6 +48,31 @@ class Paragraph:
     bold: bool  # every letter of it set in bold
     item: str = ""  # what opens it as a list's item: "• ", "1. "
     size: float = 0.0  # the type size most of its letters are set in (points; 0: unknown)
+
+
+class Notes(Generic[K]):
+    """A document's footnotes and endnotes (by the key its reader finds them by), each cited
+    by its number in the order of citing ("[1]"), its text a paragraph after the one that
+    cites it (where a page sets it below)."""
+
+    def __init__(self, texts: dict[K, str]) -> None:
+        self.texts = texts
+        self.count = 0
+        self.cited: list[Paragraph] = []
+
+    def cite(self, key: K) -> str:
+        """The mark of the note ``key`` ("[3]"; "" for no note), its text set to follow."""
+        text = self.texts.get(key)
+        if not text:
+            return ""
+        self.count += 1
+        self.cited.append(Paragraph(f"[{self.count}] {text}", None, False))
+        return f"[{self.count}]"
+
+    def flush(self) -> list[Paragraph]:
+        """The notes cited since the last flush, to follow the paragraph citing them."""
+        out, self.cited = self.cited, []
+        return out
 
 
 @dataclass(frozen=True)

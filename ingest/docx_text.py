@@ -43,6 +43,8 @@ from dataclasses import dataclass, replace
 from xml.etree import ElementTree
 
 from ingest.document_text import (
+    HEADING_STYLE,
+    Notes,
     Paragraph,
     described,
     markdown_of,
@@ -54,8 +56,11 @@ SUFFIX = ".docx"
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """The signature of the older Word container (a ``.doc``; a ``.docx`` locked by a password)."""
-_HEADING_NAME = re.compile(r"^(?:heading|заголовок|überschrift|titre)\s*(\d)$", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"^(?:title|название|заглавие)$", re.IGNORECASE)
+
+
+_Notes = Notes[tuple[str, str]]
+"""The document's footnotes and endnotes by (kind, id): ("footnote", "2")."""
 
 
 class DocxError(ValueError):
@@ -146,7 +151,7 @@ def _styles(data: bytes | None) -> dict[str, _Style]:
         name_element = style.find(f"{W}name")
         name = (name_element.get(f"{W}val") or "") if name_element is not None else ""
         level: int | None = None
-        m = _HEADING_NAME.match(name.strip()) or _HEADING_NAME.match(sid)
+        m = HEADING_STYLE.match(name.strip()) or HEADING_STYLE.match(sid)
         if m:
             level = int(m.group(1))
         elif _TITLE_NAME.match(name.strip()) or _TITLE_NAME.match(sid):
@@ -333,28 +338,6 @@ def _text_boxes(element: ElementTree.Element) -> list[ElementTree.Element]:
     return out
 
 
-class _Notes:
-    """A document's footnotes and endnotes, each cited by its number in the order of citing
-    ("[1]"), its text a paragraph after the one that cites it (where a page sets it below)."""
-
-    def __init__(self, texts: dict[tuple[str, str], str]) -> None:
-        self.texts = texts
-        self.count = 0
-        self.cited: list[Paragraph] = []
-
-    def cite(self, kind: str, note_id: str) -> str:
-        text = self.texts.get((kind, note_id))
-        if not text:
-            return ""
-        self.count += 1
-        self.cited.append(Paragraph(f"[{self.count}] {text}", None, False))
-        return f"[{self.count}]"
-
-    def flush(self) -> list[Paragraph]:
-        out, self.cited = self.cited, []
-        return out
-
-
 def _notes(data: bytes | None, kind: str) -> dict[tuple[str, str], str]:
     """(kind, id) → the words of each footnote or endnote (Word's separators left out)."""
     if data is None:
@@ -390,7 +373,7 @@ def _run_text(run: ElementTree.Element, notes: _Notes | None = None) -> str:
         tag = child.tag
         if tag in (f"{W}footnoteReference", f"{W}endnoteReference") and notes is not None:
             kind = "footnote" if tag == f"{W}footnoteReference" else "endnote"
-            parts.append(notes.cite(kind, child.get(f"{W}id", "")))
+            parts.append(notes.cite((kind, child.get(f"{W}id", ""))))
         elif tag == f"{W}t":
             parts.append(child.text or "")
         elif tag == f"{W}tab":
