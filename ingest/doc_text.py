@@ -36,7 +36,7 @@ import struct
 from dataclasses import dataclass
 
 from ingest.doc_binary import BULLET, OLE_SIGNATURE, DocError, WordBinary, streams
-from ingest.document_text import Notes, Paragraph, described, markdown_of
+from ingest.document_text import Notes, Paragraph, described, markdown_of, typeset
 
 __all__ = ["OLE_SIGNATURE", "SUFFIX", "DocError", "DocReading", "doc_text", "read_doc"]
 
@@ -110,12 +110,7 @@ def _paragraphs(doc: WordBinary) -> list[Paragraph]:
             out.append(Paragraph("\n".join(rows), None, False))
             out.extend(notes.flush())
             rows, cells = [], []
-        bold_chars = sum(n for (b, _), n in letters.items() if b)
-        plain_chars = sum(n for (b, _), n in letters.items() if not b)
-        sizes: dict[float, int] = {}
-        for (_, s), n in letters.items():
-            sizes[s / 2] = sizes.get(s / 2, 0) + n
-        size = max(sizes, key=lambda s: (sizes[s], s)) if sizes else 0.0
+        bold, size = typeset({(b, half_points / 2): n for (b, half_points), n in letters.items()})
         item = ""
         formats = doc.lists.get(props.list, ())
         if formats and words.strip():
@@ -129,8 +124,7 @@ def _paragraphs(doc: WordBinary) -> list[Paragraph]:
                                and d[1] > props.list_level]:
                     del counters[deeper]  # (a deeper level starts again under it)
                 item = f"{counters[key]}. "
-        out.append(Paragraph(words, props.level, bold_chars > 0 and plain_chars == 0,
-                             item, size))
+        out.append(Paragraph(words, props.level, bold, item, size))
         out.extend(notes.flush())
     if rows or cells:
         rows.extend([" ".join(cells)] if cells else [])

@@ -34,6 +34,8 @@ HEADING_RATIO = 1.12
 HEADING_STYLE = re.compile(r"^(?:heading|заголовок|überschrift|titre)\s*(\d)$", re.IGNORECASE)
 """A heading style's name in a Word document, its level the number ("heading 2",
 "Заголовок 2")."""
+TITLE_STYLE = re.compile(r"^(?:title|название|заглавие)$", re.IGNORECASE)
+"""The name of the style of a document's title, a heading of the first level."""
 _SENTENCE_END = re.compile(r"[.,;!?…]$")
 _MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$|>")
 """A line of text that Markdown would read as a heading's mark, a break or a quotation."""
@@ -73,6 +75,22 @@ class Notes(Generic[K]):
         """The notes cited since the last flush, to follow the paragraph citing them."""
         out, self.cited = self.cited, []
         return out
+
+
+def typeset(letters: dict[tuple[bool, float], int]) -> tuple[bool, float]:
+    """Whether a paragraph is in bold from end to end, and the type size most of its letters
+    are set in (0 for none), from its letters counted by (bold, size in points).
+
+    >>> typeset({(True, 14.0): 6, (False, 11.0): 0})
+    (True, 14.0)
+    """
+    bold = sum(n for (b, _), n in letters.items() if b)
+    plain = sum(n for (b, _), n in letters.items() if not b)
+    sizes: dict[float, int] = {}
+    for (_, size), n in letters.items():
+        sizes[size] = sizes.get(size, 0) + n
+    counted = {size: n for size, n in sizes.items() if n}
+    return bold > 0 and plain == 0, max(counted, key=lambda k: (counted[k], k), default=0.0)
 
 
 @dataclass(frozen=True)

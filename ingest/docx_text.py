@@ -38,12 +38,12 @@ archive with no document in it, or one whose document would unpack to more than
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from xml.etree import ElementTree
 
 from ingest.document_text import (
     HEADING_STYLE,
+    TITLE_STYLE,
     Notes,
     Paragraph,
     described,
@@ -56,7 +56,6 @@ SUFFIX = ".docx"
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """The signature of the older Word container (a ``.doc``; a ``.docx`` locked by a password)."""
-_TITLE_NAME = re.compile(r"^(?:title|название|заглавие)$", re.IGNORECASE)
 
 
 _Notes = Notes[tuple[str, str]]
@@ -154,7 +153,7 @@ def _styles(data: bytes | None) -> dict[str, _Style]:
         m = HEADING_STYLE.match(name.strip()) or HEADING_STYLE.match(sid)
         if m:
             level = int(m.group(1))
-        elif _TITLE_NAME.match(name.strip()) or _TITLE_NAME.match(sid):
+        elif TITLE_STYLE.match(name.strip()) or TITLE_STYLE.match(sid):
             level = 1
         ppr = style.find(f"{W}pPr")
         outline = ppr.find(f"{W}outlineLvl") if ppr is not None else None

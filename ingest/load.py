@@ -43,15 +43,18 @@ from ingest.odt_text import OdtError, read_odt
 from ingest.pdf_text import SUFFIX as PDF_SUFFIX
 from ingest.pdf_text import PdfError, read_pdf
 from ingest.pool import in_order
+from ingest.rtf_text import SIGNATURE as RTF_SIGNATURE
+from ingest.rtf_text import SUFFIX as RTF_SUFFIX
+from ingest.rtf_text import RtfError, read_rtf
 from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES
 from ingest.web_archive import WebArchiveError, declared_charset, web_archive_page
 from kb.files import os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
-TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, DOCX_SUFFIX,
-                 DOC_SUFFIX, ODT_SUFFIX)
+WORD_SUFFIXES = (DOCX_SUFFIX, DOC_SUFFIX, RTF_SUFFIX)
+TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, *WORD_SUFFIXES,
+                 ODT_SUFFIX)
 UNREAD_DOCUMENTS = {
-    ".rtf": "документ RTF не читается: сохраните его как .docx или .txt",
     ".epub": "электронная книга (.epub) не читается: сохраните её текст как .txt",
     ".fb2": "электронная книга (.fb2) не читается: сохраните её текст как .txt",
     ".djvu": "скан в DjVu не читается: распознайте текст (OCR) и сохраните его как .txt",
@@ -114,9 +117,9 @@ def load(
     """Read rule texts from files and folders.
 
     A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht``, ``*.pdf``, ``*.docx``,
-    ``*.doc`` and ``*.odt`` files except ``README.md``, sorted by name, then those of the
-    folders inside it (hidden ones and the folder a browser saves beside a page left out),
-    each with its own ``corpus.toml``.
+    ``*.doc``, ``*.rtf`` and ``*.odt`` files except ``README.md``, sorted by name, then those
+    of the folders inside it (hidden ones and the folder a browser saves beside a page left
+    out), each with its own ``corpus.toml``.
 
     Args:
         paths: Files and folders, in the order the texts should come.
@@ -195,7 +198,7 @@ def load(
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
-                               "*.pdf, *.docx, *.doc, *.odt); проверьте имя"))
+                               "*.pdf, *.docx, *.doc, *.rtf, *.odt); проверьте имя"))
     return _detected(texts, jobs)
 
 
@@ -213,6 +216,25 @@ def _detected(texts: list[SourceText], jobs: int | None) -> list[SourceText]:
     return out
 
 
+def _word_document(data: bytes, path: Path) -> tuple[str, str, str]:
+    """A Word 97–2003, Word or RTF document's text, the kind it is ("doc", "docx", "rtf") and
+    how its headings were told, by what its first bytes say it is (else its name)."""
+    stripped = data.lstrip()
+    kind = ("doc" if data.startswith(OLE_SIGNATURE) else "docx" if data.startswith(b"PK")
+            else "rtf" if stripped.startswith(RTF_SIGNATURE) else path.suffix.lower()[1:])
+    try:
+        if kind == "doc":
+            doc = read_doc(data)
+            return doc.text, kind, doc.type
+        if kind == "rtf":
+            rtf = read_rtf(data)
+            return rtf.text, kind, rtf.type
+        docx = read_docx(data)
+        return docx.text, "docx", docx.type
+    except (DocError, DocxError, RtfError) as exc:
+        raise LoadError(f"{path}: {exc}") from exc
+
+
 def _files_of(path: Path) -> list[Path]:
     """The rule texts a path stands for: the file itself, or a folder's texts and those of
     the folders inside it (each folder's own first, then its folders' by name)."""
@@ -220,7 +242,7 @@ def _files_of(path: Path) -> list[Path]:
         files = _texts_below(path)
         if not files:
             raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, "
-                            "*.html, *.mht, *.pdf, *.docx, *.doc или *.odt)")
+                            "*.html, *.mht, *.pdf, *.docx, *.doc, *.rtf или *.odt)")
         return files
     if path.is_file():
         return [path]
@@ -260,9 +282,10 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
-    (``*.mht``/``*.mhtml``), PDFs, Word documents (``*.docx``, ``*.doc``) and OpenDocument texts
-    (``*.odt``) except ``README.md`` and hidden files, sorted by name; and the documents it
-    does not read (:data:`UNREAD_DOCUMENTS`), whose reading reports them."""
+    (``*.mht``/``*.mhtml``), PDFs, Word documents (``*.docx``, ``*.doc``), RTF documents
+    (``*.rtf``) and OpenDocument texts (``*.odt``) except ``README.md`` and hidden files,
+    sorted by name; and the documents it does not read (:data:`UNREAD_DOCUMENTS`), whose
+    reading reports them."""
     return sorted(
         (
             p
@@ -304,16 +327,10 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         except PdfError as exc:
             raise LoadError(f"{path}: {exc}") from exc
         text, encoding, reading, template = pdf.text, "pdf", pdf.type, pdf.template
-    elif path.suffix.lower() in (DOCX_SUFFIX, DOC_SUFFIX):  # a Word document: its paragraphs,
+    elif path.suffix.lower() in WORD_SUFFIXES:  # a word processor's document: its paragraphs,
         # headings marked; read by what it is, whatever its name says (Word opens a .docx
-        # named .doc, and a .doc named .docx)
-        older = data.startswith(OLE_SIGNATURE) or (path.suffix.lower() == DOC_SUFFIX
-                                                   and not data.startswith(b"PK"))
-        try:
-            word = read_doc(data) if older else read_docx(data)
-        except (DocError, DocxError) as exc:
-            raise LoadError(f"{path}: {exc}") from exc
-        text, encoding, reading = word.text, "doc" if older else "docx", word.type
+        # named .doc, a .doc named .docx, and saves RTF as .doc)
+        text, encoding, reading = _word_document(data, path)
     elif path.suffix.lower() == ODT_SUFFIX:  # an OpenDocument text: paragraphs, headings marked
         try:
             odt = read_odt(data)

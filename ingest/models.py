@@ -42,7 +42,8 @@ class SourceText(_Frozen):
             ``"utf-16-le"``, ``"utf-16-be"``, ``"utf-32-le"``, ``"utf-32-be"`` (after their
             byte order mark), or ``"mhtml/"`` and the page's own for a web archive's page
             (``"mhtml/utf-8"``, :mod:`ingest.web_archive`), or ``"pdf"`` for a PDF's text
-            (:mod:`ingest.pdf_text`).
+            (:mod:`ingest.pdf_text`), or the kind of a document read from its file
+            (``"docx"``, ``"doc"``, ``"rtf"``, ``"odt"``).
         system: The game system (``"wh40k6"``, ``"whfb8"``, ``"killteam2018"``), or ``None``
             when the text does not tell and no ``corpus.toml`` states it.
         system_from: Where ``system`` came from: ``"detected"`` from the text's words,
@@ -55,7 +56,8 @@ class SourceText(_Frozen):
         reading: How a file not of text was read, for ``rulekb build --explain`` (a PDF's
             type sizes and bookmarks its headings were told by: :mod:`ingest.pdf_text`; a
             document's headings by their styles: :mod:`ingest.docx_text`,
-            :mod:`ingest.doc_text`, :mod:`ingest.odt_text`); ``None`` for a text.
+            :mod:`ingest.doc_text`, :mod:`ingest.rtf_text`, :mod:`ingest.odt_text`); ``None``
+            for a text.
         template: Spans of ``text``, each a line of its own, that its reader found to be the
             file's template, not its text (a PDF's running heads and the lines its margins
             repeat: :attr:`ingest.pdf_text.PdfReading.template`); the cleaning removes them
