@@ -122,6 +122,59 @@ def _docx_row() -> tuple[str, str, str]:
             f"{full:.2f} МБ/с", "—")
 
 
+def rtf_document(paragraphs: list[str], size: int) -> bytes:
+    """An RTF document of about ``size`` characters in the form a Russian Word 97 writes it
+    (the costliest form to read: each Cyrillic letter a byte escaped, "\\'cf"): the
+    paragraphs given in turn, a heading in a heading style over every fourth (of three
+    levels), a rule's name in bold over every seventh, an item of a numbered list every
+    fifth."""
+    def escaped(text: str) -> str:
+        return "".join(f"\\'{b:02x}" if b > 127 else chr(b) if chr(b) not in "\\{}" else
+                       f"\\{chr(b)}" for b in text.encode("cp1251", errors="replace"))
+
+    head = ("{\\rtf1\\ansi\\ansicpg1251{\\fonttbl{\\f0\\fcharset204 Times New Roman;}}"
+            "{\\stylesheet{\\f0\\fs24 Normal;}" + "".join(
+                f"{{\\s{n}\\b\\fs{34 - 2 * n} heading {n};}}" for n in (1, 2, 3)) + "}")
+    body, total, k = [head], 0, 0
+    while total < size:
+        text = paragraphs[k % len(paragraphs)]
+        if k % 4 == 0:
+            body.append(f"\\pard\\plain\\s{1 + k % 3}\\b "
+                        f"{escaped(text.split('.')[0][:40])}\\par")
+        if k % 7 == 0:
+            body.append(f"\\pard\\plain{{\\b {escaped(f'Правило {k}')}}}\\par")
+        item = f"{{\\listtext {k}.\\tab}}" if k % 5 == 0 else ""
+        body.append(f"{item}\\pard\\plain\\f0\\fs24 {escaped(text)}\\par")
+        total += len(text)
+        k += 1
+    return ("\n".join(body) + "}").encode("ascii")
+
+
+def _rtf_row() -> tuple[str, str, str]:
+    """MB/s (CPU time) of an RTF document of about 1 MB of text read and built as a WHFB file,
+    and its speed against a document of a third of its size (cost per paragraph flat: a
+    ratio near 1)."""
+    from ingest.models import SourceText
+    from ingest.rtf_text import rtf_text
+
+    corpus = corpus_dir()
+    whfb = "".join(p.read_text(encoding="utf-8-sig") for p in sorted(corpus.glob("00[12]_*.txt")))
+    paragraphs = [line for line in whfb.split("\n") if len(line) > 80]
+
+    def speed(size: int) -> tuple[float, int]:
+        data = rtf_document(paragraphs, size)
+        t = time.process_time()
+        text = rtf_text(data)
+        build([SourceText(name="rules.rtf", path="rules.rtf", text=text, encoding="rtf",
+                          system="whfb8")])
+        return len(text.encode()) / 1e6 / (time.process_time() - t), len(text.encode())
+
+    full, chars = speed(1_000_000)
+    third, _ = speed(1_000_000 // 3)
+    return (f"ingest RTF ({chars / 1e6:.1f} МБ текста; {full / third:.2f} от скорости на трети)",
+            f"{full:.2f} МБ/с", "—")
+
+
 def _pdf_rows() -> list[tuple[str, str, str]]:
     """Pages a second of a real PDF read and built (``tests/data/pdf/real/libtasn1.pdf``, a
     manual of 36 pages): the PDF's text layer and type sizes (pdfminer.six's layout analysis)
@@ -189,6 +242,7 @@ def main() -> None:
         rows.extend(ingest_shapes.rows())  # one huge line, 100,000 short lines, no headings
         rows.extend(_pdf_rows())
         rows.append(_docx_row())
+        rows.append(_rtf_row())
 
         kb = build(load([corpus])).kb
         path = Path(tmp) / "kb.json"

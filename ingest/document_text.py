@@ -182,7 +182,7 @@ def _body_size(paragraphs: list[Paragraph]) -> float:
     letters: dict[float, int] = {}
     for p in paragraphs:
         if p.size and p.level is None:
-            letters[p.size] = letters.get(p.size, 0) + sum(1 for ch in p.text if ch.isalnum())
+            letters[p.size] = letters.get(p.size, 0) + sum(map(str.isalnum, p.text))
     return max(letters, key=lambda size: (letters[size], -size)) if letters else 0.0
 
 

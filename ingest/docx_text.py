@@ -286,7 +286,7 @@ def _paragraph(p: ElementTree.Element, styles: dict[str, _Style],
         if b is not None:
             bold = _on(b)
         text = _run_text(run, notes)
-        letters = sum(1 for ch in text if ch.isalnum())
+        letters = sum(map(str.isalnum, text))
         sizes[size] = sizes.get(size, 0) + letters
         if bold:
             bold_chars += letters

@@ -327,7 +327,7 @@ class _Reader:
         sizes: dict[float, int] = {}
 
         def count(text: str, strong: bool, points: float) -> None:
-            n = sum(1 for ch in text if ch.isalnum())
+            n = sum(map(str.isalnum, text))
             letters[strong] += n
             sizes[points] = sizes.get(points, 0) + n
 

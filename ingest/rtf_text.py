@@ -57,7 +57,7 @@ SIGNATURE = b"{\\rtf"
 _DEFAULT_SIZE = 24  # half-points (12 pt): RTF's size where no \fs is given
 _TOKEN = re.compile(
     rb"\\([a-zA-Z]{1,32})(-?\d{1,10})? ?"  # a control word and its parameter
-    rb"|\\'([0-9a-fA-F]{2})"  # a byte in the code page
+    rb"|((?:\\'[0-9a-fA-F]{2})+)"  # bytes in the code page, "\\'cf\\'e0…" read at once
     rb"|\\([^a-zA-Z'])"  # a control symbol
     rb"|([{}])"
     rb"|[\r\n]+"  # line ends: nothing in RTF
@@ -181,15 +181,17 @@ class _Reader:
             pos = m.end()
             word, param, hexbyte, symbol, brace, text = m.groups()
             if hexbyte is not None:
+                raw = bytes.fromhex(hexbyte.replace(b"\\'", b"").decode("ascii"))
                 if skip_fallback:
-                    skip_fallback -= 1
-                    continue
-                if group.destination != "skip":
+                    cut = min(skip_fallback, len(raw))
+                    skip_fallback -= cut
+                    raw = raw[cut:]
+                if raw and group.destination != "skip":
                     codec = self._codec(group)
                     if codec != self.pending_codec:
                         self._flush_bytes(group)
                         self.pending_codec = codec
-                    self.pending.append(int(hexbyte, 16))
+                    self.pending += raw
                 continue
             if self.pending:
                 self._flush_bytes(group)
@@ -234,7 +236,7 @@ class _Reader:
                     skip_fallback -= cut
                     text = text[cut:]
                 if text and group.destination != "skip":
-                    self._add(text.decode(self._codec(group), errors="replace"), group)
+                    self._add(_decoded(text, self._codec(group)), group)
         self._flush_bytes(group)
         self._paragraph_end(group)
         self._table_end()
@@ -346,11 +348,7 @@ class _Reader:
         if not self.pending:
             return
         raw, self.pending = bytes(self.pending), bytearray()
-        if self.pending_codec == "symbol":  # (Symbol's bullet; its other signs as they are)
-            text = "".join("•" if b == 0xB7 else chr(b) for b in raw)
-        else:
-            text = raw.decode(self.pending_codec, errors="replace")
-        self._add(text, group)
+        self._add(_decoded(raw, self.pending_codec), group)
 
     def _add(self, text: str, group: _Group) -> None:
         if not text:
@@ -374,7 +372,7 @@ class _Reader:
         letters: dict[tuple[bool, float], int] = {}
         for text, bold, half_points in self.runs:
             key = (bold, half_points / 2)
-            letters[key] = letters.get(key, 0) + sum(1 for ch in text if ch.isalnum())
+            letters[key] = letters.get(key, 0) + sum(map(str.isalnum, text))
         bold_all, size = typeset(letters)
         level = self._level()
         self.out.append(Paragraph(words, level, bold_all, self.item if words.strip() else "",
@@ -411,6 +409,14 @@ class _Reader:
             self.out.append(Paragraph("\n".join(self.rows), None, False))
             self.out.extend(self.notes.flush())
             self.rows = []
+
+
+def _decoded(raw: bytes, codec: str) -> str:
+    """Bytes of text in a code page; in the Symbol font, its bullet a bullet and its other
+    signs as the bytes' Latin-1 characters."""
+    if codec == "symbol":
+        return "".join("•" if b == 0xB7 else chr(b) for b in raw)
+    return raw.decode(codec, errors="replace")
 
 
 def _codepage(number: int) -> str:

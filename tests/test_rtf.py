@@ -97,6 +97,8 @@ def test_explain_says_how_it_was_read() -> None:
     (rb"{\rtf1\mac \'8e\line a\tab b\~c\_d\-e\par}", "é\na b\u00a0c-de\n"),
     # an outline level of a paragraph's own, reset by \pard
     (rb"{\rtf1 \pard\outlinelevel1 Panic\par\pard Text.\par}", "## Panic\n\nText.\n"),
+    # the Symbol font's bullet, and its other signs as they are
+    (rb"{\rtf1{\fonttbl{\f3\fcharset2 Symbol;}}{\f3 \'b7 ab}\par}", "• ab\n"),
     # bold from end to end: a heading below the styles' headings
     (rb"{\rtf1 {\b Panic}\par Units flee.\par}", "# Panic\n\nUnits flee.\n"),
 ])
