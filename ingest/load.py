@@ -1,6 +1,7 @@
 """Stage 1: read rule texts from files and tell which game system each one is about.
 
-A text is UTF-8 (with or without a BOM) or cp1251; anything else is refused with a
+A text is UTF-8 (with or without a BOM), UTF-16 or UTF-32 after its byte order mark, or in
+a one-byte Russian encoding (cp1251, KOI8-R, CP866); anything else is refused with a
 :class:`LoadError` that names the file and says what was expected. The game system is
 detected from the text's own words; a ``corpus.toml`` (or ``corpus.yaml``) beside the files
 may state it instead, and the title of the book a file comes from::
@@ -48,7 +49,7 @@ from ingest.rtf_text import SUFFIX as RTF_SUFFIX
 from ingest.rtf_text import RtfError, read_rtf
 from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES
 from ingest.web_archive import WebArchiveError, declared_charset, web_archive_page
-from kb.files import os_reason, wide_encoding
+from kb.files import one_byte_russian, os_reason, wide_encoding
 from kb.models import SYSTEM_TITLES
 
 WORD_SUFFIXES = (DOCX_SUFFIX, DOC_SUFFIX, RTF_SUFFIX)
@@ -63,13 +64,13 @@ UNREAD_DOCUMENTS = {
 """Documents of kinds a rulebook comes in that rulekb does not read, each with what to do: a
 folder's such file is reported, not passed over in silence."""
 CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
-EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
-            "с BOM")
+EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251, KOI8-R, CP866 "
+            "или UTF-16/UTF-32 с BOM")
 BINARY = "двоичный файл (много управляющих символов), а не текст"
 
 # Share of control characters above which a decoded file counts as binary, not text.
 _MAX_NONTEXT = 0.05
-# Share of Cyrillic among the letters a cp1251 reading must reach to be believed.
+# Share of Cyrillic among the letters a one-byte reading must reach to be believed.
 _MIN_CYRILLIC = 0.5
 
 _NONTEXT_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
@@ -390,19 +391,20 @@ def _archived_page(data: bytes, path: Path) -> tuple[str, str]:
 
 def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
     """Decode a rule text: UTF-16 or UTF-32 after its byte order mark (Windows Notepad's
-    "Unicode"), else UTF-8 (a BOM is dropped), or else cp1251 if it reads as Russian.
+    "Unicode"), else UTF-8 (a BOM is dropped), or else a one-byte Russian encoding it reads as
+    Russian in (:func:`_decode_russian`: cp1251, KOI8-R or CP866).
 
     Args:
         data: The bytes of the file.
         where: The file's name for error messages.
 
     Returns:
-        The text and the encoding (``"utf-8"``, ``"utf-8-sig"``, ``"cp1251"``,
-        ``"utf-16-le"``, ``"utf-16-be"``, ``"utf-32-le"`` or ``"utf-32-be"``).
+        The text and the encoding (``"utf-8"``, ``"utf-8-sig"``, ``"cp1251"``, ``"koi8-r"``,
+        ``"cp866"``, ``"utf-16-le"``, ``"utf-16-be"``, ``"utf-32-le"`` or ``"utf-32-be"``).
 
     Raises:
         LoadError: The bytes are empty, binary, or neither UTF-16/32 with its mark, UTF-8
-            nor Russian cp1251.
+            nor Russian in a one-byte encoding.
     """
     if (wide := wide_encoding(data)) is not None:
         encoding = wide[0]
@@ -422,8 +424,7 @@ def decode(data: bytes, where: str = "<bytes>") -> tuple[str, str]:
         try:
             text, encoding = data.decode("utf-8"), "utf-8"
         except UnicodeDecodeError:
-            text, encoding = _decode_declared(data, where) or (_decode_cp1251(data, where),
-                                                                "cp1251")
+            text, encoding = _decode_declared(data, where) or _decode_russian(data, where)
     if _nontext_share(text) > _MAX_NONTEXT:
         raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
     if not text.strip():
@@ -456,23 +457,32 @@ def _decode_wide(data: bytes, bom: int, encoding: str, where: str) -> str:
                         f"{exc.start + bom} не {name}; {EXPECTED}") from exc
 
 
-def _decode_cp1251(data: bytes, where: str) -> str:
-    try:
-        text = data.decode("cp1251")
-    except UnicodeDecodeError as exc:
-        raise LoadError(
-            f"{where}: кодировка не распознана (не UTF-8 и не cp1251); {EXPECTED}"
-        ) from exc
+def _decode_russian(data: bytes, where: str) -> tuple[str, str]:
+    """A text in a one-byte Russian encoding: cp1251 (Windows), or KOI8-R (old Unix and mail
+    texts) or CP866 (DOS) when the text reads as Russian in it and not in cp1251.
+
+    The encoding is :func:`kb.files.one_byte_russian`'s; the reading must then be Russian:
+    mostly Cyrillic letters, few control characters.
+
+    >>> data = "Подразделение проходит тест на Панику".encode("koi8-r")
+    >>> _decode_russian(data, "a.txt")
+    ('Подразделение проходит тест на Панику', 'koi8-r')
+    """
+    reading = one_byte_russian(data)
+    if reading is None:
+        raise LoadError(f"{where}: кодировка не распознана (не UTF-8 и ни cp1251, ни KOI8-R, "
+                        f"ни CP866); {EXPECTED}")
+    text, encoding = reading
     if _nontext_share(text) > _MAX_NONTEXT:
         raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
     letters = len(_LETTER_RE.findall(text))
     cyrillic = len(_CYRILLIC_RE.findall(text))
     if letters and cyrillic / letters < _MIN_CYRILLIC:
         raise LoadError(
-            f"{where}: кодировка не распознана: не UTF-8, а в cp1251 текст не русский "
+            f"{where}: кодировка не распознана: не UTF-8, а в {encoding} текст не русский "
             f"(кириллица — {cyrillic} из {letters} букв); {EXPECTED}"
         )
-    return text
+    return text, encoding
 
 
 def _nontext_share(text: str) -> float:

@@ -1,4 +1,5 @@
-"""Files written whole or not at all, and OS errors said in Russian.
+"""Files written whole or not at all, OS errors said in Russian, and the encodings of the
+texts users bring (a byte order mark's, a one-byte Russian encoding's).
 
 A file that :func:`atomic_writer` writes appears under its name only once it is complete: the
 text goes to a temporary file in the same folder, which is flushed to disk and then renamed
@@ -108,6 +109,67 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` all at once (see :func:`atomic_writer`)."""
     with atomic_writer(path) as out:
         out.write(text)
+
+
+ONE_BYTE_RUSSIAN = ("cp1251", "koi8-r", "cp866")
+"""One-byte Russian encodings: Windows', old Unix and mail texts', DOS's; the likeliest first."""
+_FREQUENT = frozenset("оеаинтсрвлОЕАИНТСРВЛ")
+MIN_RUSSIAN_SCORE = 0.3
+"""Share of a reading's characters beyond ASCII that must be Russian's ten most frequent
+letters for a reading other than cp1251 to be believed (about 0.5 in Russian prose, 0.3 in
+a wrong reading)."""
+MIN_RUSSIAN_LETTERS = 20
+"""Of them, how many a reading other than cp1251 must hold: a line or two is too little to
+tell, and stays cp1251."""
+RUSSIAN_LEAD = 0.1
+"""How far the share of another reading must exceed cp1251's to be believed instead."""
+
+
+def one_byte_russian(data: bytes) -> tuple[str, str] | None:
+    """``data`` read in the one-byte Russian encoding it reads as Russian in, and that
+    encoding: cp1251, or KOI8-R or CP866 when the text reads as Russian in it (its letters
+    mostly Russian's most frequent) better than in cp1251; None when no such
+    encoding reads the bytes at all.
+
+    Each reads any bytes as Cyrillic letters, so a reading is judged by its letters: a KOI8-R
+    text read as cp1251 has its cases swapped, a CP866 text its lower case split between signs
+    and other letters. Whether the reading is Russian at all is the caller's to judge.
+
+    >>> text = "Подразделение, проваливший тест на Панику, бежит от ближайшего врага."
+    >>> one_byte_russian(text.encode("koi8-r")) == (text, "koi8-r")
+    True
+    >>> one_byte_russian(text.encode("cp1251"))[1], one_byte_russian("Па".encode("koi8-r"))[1]
+    ('cp1251', 'cp1251')
+    """
+    readings = []
+    for encoding in ONE_BYTE_RUSSIAN:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        readings.append((russian_score(text), text, encoding))
+    if not readings:
+        return None
+    usual = next((r for r in readings if r[2] == "cp1251"), None)
+    other = max((r for r in readings if r[2] != "cp1251" and r[0][0] >= MIN_RUSSIAN_SCORE
+                 and r[0][1] >= MIN_RUSSIAN_LETTERS
+                 and (usual is None or r[0][0] > usual[0][0] + RUSSIAN_LEAD)),
+                key=lambda r: r[0], default=None)
+    chosen = other or usual
+    return (chosen[1], chosen[2]) if chosen is not None else None
+
+
+def russian_score(text: str) -> tuple[float, int]:
+    """The share of the characters of ``text`` beyond ASCII that are Russian's ten most
+    frequent letters ("о", "е", "а", "и", "н", "т", "с", "р", "в", "л", in either case; 0 for
+    none), and how many those letters are. A wrong reading puts other letters in their place
+    (KOI8-R's and cp1251's letters stand in another order), or signs (a KOI8-R text read as
+    CP866 keeps only its capitals as letters, the rest box-drawing signs)."""
+    beyond = [ch for ch in text if ord(ch) > 127]
+    if not beyond:
+        return 0.0, 0
+    frequent = sum(1 for ch in beyond if ch in _FREQUENT)
+    return frequent / len(beyond), frequent
 
 
 _WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),

@@ -29,15 +29,16 @@ LISTS: list[tuple[str, bytes, str]] = [
     ("empty.yaml", b"", "empty.yaml: файл пуст"),
     ("binary.yaml", b"\x00\x01\x02\xff\xfe",
      "binary.yaml:1:1: двоичный файл, а не текст (байт 0x00); ожидался текст в кодировке "
-     "UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 с BOM"),
+     "UTF-8 (с BOM или без), cp1251, KOI8-R, CP866 или UTF-16/UTF-32 с BOM"),
     ("utf16.yaml", ("\ufeffsystem: whfb8\nname: Мечн\x00ики\n").encode("utf-16-le"),
      "utf16.yaml:2:11: двоичный файл, а не текст (символ U+0000); ожидался текст в кодировке "
-     "UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 с BOM"),
+     "UTF-8 (с BOM или без), cp1251, KOI8-R, CP866 или UTF-16/UTF-32 с BOM"),
     ("cut16.yaml", "\ufeffsystem: whfb8\nname: Меч".encode("utf-16-be") + b"\xdc\x00",
      "cut16.yaml:2:10: файл начинается с метки UTF-16 (BOM), но байт 48 не UTF-16"),
     ("latin1.yaml", "system: whfb8\nname: Caf\xe9\nunits: []\n".encode("latin-1"),
-     "latin1.yaml:2:10: файл не в кодировке UTF-8 (байт 0xe9) и не русский текст в cp1251; "
-     "ожидался текст в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 с BOM"),
+     "latin1.yaml:2:10: файл не в кодировке UTF-8 (байт 0xe9) и не русский текст в cp1251, "
+     "KOI8-R или CP866; ожидался текст в кодировке UTF-8 (с BOM или без), cp1251, KOI8-R, "
+     "CP866 или UTF-16/UTF-32 с BOM"),
     ("tag.yaml", b"system: whfb8\nunits: !!python/object:os.system {}\n",
      "tag.yaml:2:8: ошибка синтаксиса YAML: тег «!!python/object:os.system» не поддерживается: "
      "в списке допустимы только обычные значения YAML (строки, числа, списки, словари)"),

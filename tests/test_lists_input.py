@@ -207,13 +207,18 @@ ENCODINGS = LISTS / "encodings"
     ("cp1251_units.yaml", "Речные тролли «полк» — № 1", ("Тролли", "Пехота Чудовищ",
                                                          ("Регенерация (5+)",))),
     ("utf8_bom.yaml", "Тролли", ("Trolls", "Monstrous Infantry", ())),
+    # an old Unix editor's KOI8-R, a DOS one's CP866
+    ("koi8r_units.yaml", "Речные тролли, полк 1", ("Тролли", "Пехота Чудовищ",
+                                                   ("Регенерация (5+)",))),
+    ("cp866_units.yaml", "Речные тролли, полк 1", ("Тролли", "Пехота Чудовищ",
+                                                   ("Регенерация (5+)",))),
     ("utf16_units.yaml", "Речные тролли «полк» — № 1", ("Тролли", "Пехота Чудовищ",
                                                         ("Регенерация (5+)",))),
 ])
 def test_list_encodings_like_the_corpus(name: str, army: str,
                                         first_unit: tuple[object, ...] | None) -> None:
-    """A list saved in cp1251, UTF-8 with a BOM or UTF-16 with its mark (Notepad's "Unicode")
-    reads like a UTF-8 one (as rule texts do)."""
+    """A list saved in cp1251, KOI8-R, CP866, UTF-8 with a BOM or UTF-16 with its mark
+    (Notepad's "Unicode") reads like a UTF-8 one (as rule texts do)."""
     read = read_list(ENCODINGS / name)
     assert read.name == army
     if first_unit is not None:

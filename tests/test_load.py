@@ -15,8 +15,8 @@ from ingest.load import BINARY, LoadError, detect_system, load, load_file
 
 DATA = Path(__file__).parent / "data" / "load"
 CORPUS = Path("/work/shared/corpus")
-EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 "
-            "с BOM")
+EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251, KOI8-R, CP866 "
+            "или UTF-16/UTF-32 с BOM")
 
 
 def detect_cases() -> list[Any]:
@@ -66,6 +66,31 @@ def test_utf8_bom_is_not_part_of_the_text() -> None:
     assert text.encoding == "utf-8-sig"
     assert text.text == "Каждая миссия Kill Team разыгрывается в серии боевых раундов.\n"
     assert (text.system, text.system_from) == ("killteam2018", "detected")
+
+
+_OLD_RUSSIAN = ("Паника\n\nПодразделение, потерявшее за фазу 25% моделей, проходит тест на "
+                "Панику. Если тест провален, подразделение бежит от ближайшего врага.\n")
+
+
+@pytest.mark.parametrize(("text", "encoding", "read_as"), [
+    (_OLD_RUSSIAN, "cp1251", "cp1251"),
+    (_OLD_RUSSIAN, "koi8-r", "koi8-r"),  # old Unix texts and mail
+    (_OLD_RUSSIAN, "cp866", "cp866"),  # DOS
+    (_OLD_RUSSIAN.upper(), "cp1251", "cp1251"),  # capitals alone: their letters tell too
+    ("ПАНИКА\n", "cp1251", "cp1251"),  # a line too short to tell: cp1251, the likeliest
+])
+def test_one_byte_russian_encodings(tmp_path: Path, text: str, encoding: str,
+                                    read_as: str) -> None:
+    """A text in KOI8-R or CP866 reads as Russian; cp1251 read each as Cyrillic letters
+    (KOI8-R's with their cases swapped), so the reading whose letters are Russian's most
+    frequent is taken."""
+    path = tmp_path / "rules.txt"
+    path.write_bytes(text.encode(encoding))
+    source = load_file(path)
+    assert source.encoding == read_as
+    assert source.text == text.encode(encoding).decode(read_as)
+    if read_as == encoding:
+        assert source.text == text
 
 
 def test_cp1251_file(tmp_path: Path) -> None:
@@ -119,7 +144,7 @@ def test_english_text_is_of_the_game_it_names(tmp_path: Path) -> None:
         ),
         pytest.param(
             b"\x98\x98 \xd2\xe5\xea\xf1\xf2",
-            "кодировка не распознана (не UTF-8 и не cp1251)",
+            "кодировка не распознана (не UTF-8 и ни cp1251, ни KOI8-R, ни CP866)",
             id="neither encoding",
         ),
         pytest.param(b"\xff\xfe\x1f\x04\x1f", "файл начинается с метки UTF-16 (BOM), но байт 4 "

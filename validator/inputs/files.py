@@ -1,8 +1,10 @@
 """Input files: which files are lists, reading their bytes, and decoding their text.
 
-A list is UTF-8 (with or without a BOM) or cp1251, like the rule texts: a Russian player's
-editor on Windows saves cp1251 (and Notepad's "Unicode" UTF-16 with its byte order mark,
-read as well). cp1251 is believed only when the bytes are not UTF-8 and
+A list is UTF-8 (with or without a BOM) or in a one-byte Russian encoding, like the rule
+texts: a Russian player's editor on Windows saves cp1251 (and Notepad's "Unicode" UTF-16 with
+its byte order mark, read as well), an old Unix or DOS one KOI8-R or CP866
+(:func:`kb.files.one_byte_russian`). Such a reading is believed only when the bytes are not
+UTF-8 and
 what is not ASCII reads as Russian (letters and the punctuation Russian text uses), so a
 binary file or a text in some other code page (a Latin-1 "Café" would read "Cafй": a word
 mixing Latin and Cyrillic letters) is refused with the byte where it fails.
@@ -19,14 +21,14 @@ import codecs
 import re
 from pathlib import Path
 
-from kb.files import os_reason, wide_encoding
+from kb.files import one_byte_russian, os_reason, wide_encoding
 from validator.inputs.errors import fail
 from validator.inputs.models import DEFAULT_MAX_BYTES
 
 LIST_SUFFIXES = (".yaml", ".yml", ".json")
 ROSTER_SUFFIXES = (".ros", ".rosz")
 ALL_SUFFIXES = LIST_SUFFIXES + ROSTER_SUFFIXES
-ENCODINGS = "UTF-8 (с BOM или без), cp1251 или UTF-16/UTF-32 с BOM"
+ENCODINGS = "UTF-8 (с BOM или без), cp1251, KOI8-R, CP866 или UTF-16/UTF-32 с BOM"
 
 # What a cp1251 reading of Russian text holds beyond ASCII: letters, «» „“ — – № and the like.
 _RUSSIAN = re.compile("[А-Яа-яЁё«»„“”‘’—–…№\u00a0·•°±§]")
@@ -81,11 +83,11 @@ def _where(data: bytes, offset: int) -> dict[str, int]:
 
 def decode(data: bytes, file: str | None) -> str:
     """The text of a list file: UTF-16 or UTF-32 after its byte order mark, else UTF-8 (a
-    BOM is dropped), else Russian cp1251.
+    BOM is dropped), else Russian in a one-byte encoding (cp1251, KOI8-R, CP866).
 
     Raises:
         ListInputError: binary bytes, or neither UTF-16/32 with its mark, UTF-8 nor Russian
-            cp1251; the error stands at the first byte (character) that fails.
+            in a one-byte encoding; the error stands at the first byte (character) that fails.
     """
     if (wide := wide_encoding(data)) is not None:
         return _wide(data, wide[1], wide[0], file)
@@ -96,7 +98,7 @@ def decode(data: bytes, file: str | None) -> str:
             raise fail(file, f"файл начинается с метки UTF-8 (BOM), но байт "
                        f"0x{data[exc.start]:02x} не UTF-8", "encoding",
                        **_where(data, exc.start)) from None
-        text = _cp1251(data, file, exc.start)
+        text = _russian(data, file, exc.start)
     control = _CONTROL.search(text)
     if control is not None:
         offset = len(text[:control.start()].encode("utf-8"))
@@ -129,15 +131,16 @@ def _where_text(text: str, index: int) -> dict[str, int]:
     return {"line": line, "column": index - (text.rfind("\n", 0, index) + 1) + 1}
 
 
-def _cp1251(data: bytes, file: str | None, first_bad: int) -> str:
-    """``data`` read as cp1251 if what is not ASCII reads as Russian text, else an error."""
+def _russian(data: bytes, file: str | None, first_bad: int) -> str:
+    """``data`` read in a one-byte Russian encoding (:func:`kb.files.one_byte_russian`:
+    cp1251, KOI8-R, CP866) if what is not ASCII reads as Russian text, else an error."""
     refused = fail(file, f"файл не в кодировке UTF-8 (байт 0x{data[first_bad]:02x}) и не "
-                   f"русский текст в cp1251; ожидался текст в кодировке {ENCODINGS}",
-                   "encoding", **_where(data, first_bad))
-    try:
-        text = data.decode("cp1251")
-    except UnicodeDecodeError:
-        raise refused from None
+                   f"русский текст в cp1251, KOI8-R или CP866; ожидался текст в кодировке "
+                   f"{ENCODINGS}", "encoding", **_where(data, first_bad))
+    reading = one_byte_russian(data)
+    if reading is None:
+        raise refused
+    text = reading[0]
     beyond = [c for c in text if ord(c) > 127]
     if not beyond or sum(1 for c in beyond if _RUSSIAN.match(c)) < len(beyond):
         raise refused
