@@ -37,6 +37,9 @@ from ingest.doc_text import OLE_SIGNATURE, DocError, read_doc
 from ingest.doc_text import SUFFIX as DOC_SUFFIX
 from ingest.docx_text import SUFFIX as DOCX_SUFFIX
 from ingest.docx_text import DocxError, read_docx
+from ingest.fb2_text import SUFFIXES as FB2_SUFFIXES
+from ingest.fb2_text import ZIPPED as FB2_ZIPPED
+from ingest.fb2_text import Fb2Error, read_fb2
 from ingest.html_page import is_html
 from ingest.models import SourceText, SystemSource
 from ingest.odt_text import SUFFIX as ODT_SUFFIX
@@ -54,10 +57,9 @@ from kb.models import SYSTEM_TITLES
 
 WORD_SUFFIXES = (DOCX_SUFFIX, DOC_SUFFIX, RTF_SUFFIX)
 TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, *WORD_SUFFIXES,
-                 ODT_SUFFIX)
+                 ODT_SUFFIX, *FB2_SUFFIXES)
 UNREAD_DOCUMENTS = {
     ".epub": "электронная книга (.epub) не читается: сохраните её текст как .txt",
-    ".fb2": "электронная книга (.fb2) не читается: сохраните её текст как .txt",
     ".djvu": "скан в DjVu не читается: распознайте текст (OCR) и сохраните его как .txt",
     ".djv": "скан в DjVu не читается: распознайте текст (OCR) и сохраните его как .txt",
 }
@@ -118,9 +120,9 @@ def load(
     """Read rule texts from files and folders.
 
     A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht``, ``*.pdf``, ``*.docx``,
-    ``*.doc``, ``*.rtf`` and ``*.odt`` files except ``README.md``, sorted by name, then those
-    of the folders inside it (hidden ones and the folder a browser saves beside a page left
-    out), each with its own ``corpus.toml``.
+    ``*.doc``, ``*.rtf``, ``*.odt`` and ``*.fb2`` (``*.fb2.zip``) files except
+    ``README.md``, sorted by name, then those of the folders inside it (hidden ones and the
+    folder a browser saves beside a page left out), each with its own ``corpus.toml``.
 
     Args:
         paths: Files and folders, in the order the texts should come.
@@ -199,7 +201,7 @@ def load(
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
-                               "*.pdf, *.docx, *.doc, *.rtf, *.odt); проверьте имя"))
+                               "*.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2); проверьте имя"))
     return _detected(texts, jobs)
 
 
@@ -243,7 +245,7 @@ def _files_of(path: Path) -> list[Path]:
         files = _texts_below(path)
         if not files:
             raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, "
-                            "*.html, *.mht, *.pdf, *.docx, *.doc, *.rtf или *.odt)")
+                            "*.html, *.mht, *.pdf, *.docx, *.doc, *.rtf, *.odt или *.fb2)")
         return files
     if path.is_file():
         return [path]
@@ -284,7 +286,8 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
     (``*.mht``/``*.mhtml``), PDFs, Word documents (``*.docx``, ``*.doc``), RTF documents
-    (``*.rtf``) and OpenDocument texts (``*.odt``) except ``README.md`` and hidden files,
+    (``*.rtf``), OpenDocument texts (``*.odt``) and FictionBook e-books (``*.fb2``,
+    ``*.fb2.zip``) except ``README.md`` and hidden files,
     sorted by name; and the documents it does not read (:data:`UNREAD_DOCUMENTS`), whose
     reading reports them."""
     return sorted(
@@ -293,7 +296,8 @@ def text_files(folder: Path) -> list[Path]:
             for p in folder.iterdir()
             if p.is_file()
             and not p.name.startswith(".")
-            and (p.suffix.lower() in TEXT_SUFFIXES or p.suffix.lower() in UNREAD_DOCUMENTS)
+            and (p.suffix.lower() in TEXT_SUFFIXES or p.suffix.lower() in UNREAD_DOCUMENTS
+                 or p.name.lower().endswith(FB2_ZIPPED))
             and p.name.lower() != "readme.md"
         ),
         key=lambda p: p.name,
@@ -332,6 +336,13 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         # headings marked; read by what it is, whatever its name says (Word opens a .docx
         # named .doc, a .doc named .docx, and saves RTF as .doc)
         text, encoding, reading = _word_document(data, path)
+    elif path.suffix.lower() in FB2_SUFFIXES or path.name.lower().endswith(FB2_ZIPPED):
+        # an e-book in FictionBook: its sections' titles headings at their depths
+        try:
+            fb2 = read_fb2(data)
+        except Fb2Error as exc:
+            raise LoadError(f"{path}: {exc}") from exc
+        text, encoding, reading = fb2.text, "fb2", fb2.type
     elif path.suffix.lower() == ODT_SUFFIX:  # an OpenDocument text: paragraphs, headings marked
         try:
             odt = read_odt(data)
