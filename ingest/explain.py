@@ -46,8 +46,8 @@ def explain(source: SourceText) -> str:
     origin = _FROM.get(source.system_from or "", f"указана в {source.system_from}")
     lines = [f"Файл {source.path}: система {source.system} ({origin}); "
              f"раскладка: {_LAYOUTS.get(seg.layout, seg.layout)}"]
-    if source.encoding in ("docx", "doc", "rtf", "odt", "fb2"):
-        kind = {"odt": "OpenDocument", "rtf": "RTF", "fb2": "FictionBook"}.get(
+    if source.encoding in ("docx", "doc", "rtf", "odt", "fb2", "epub"):
+        kind = {"odt": "OpenDocument", "rtf": "RTF", "fb2": "FictionBook", "epub": "EPUB"}.get(
             source.encoding, "Word")
         lines.append(f"{kind}: {source.reading}; смещения ниже — в тексте, извлечённом из "
                      f"документа (его печатает rulekb build ФАЙЛ.{source.encoding} --text; "

@@ -37,6 +37,8 @@ from ingest.doc_text import OLE_SIGNATURE, DocError, read_doc
 from ingest.doc_text import SUFFIX as DOC_SUFFIX
 from ingest.docx_text import SUFFIX as DOCX_SUFFIX
 from ingest.docx_text import DocxError, read_docx
+from ingest.epub_text import SUFFIX as EPUB_SUFFIX
+from ingest.epub_text import EpubError, read_epub
 from ingest.fb2_text import SUFFIXES as FB2_SUFFIXES
 from ingest.fb2_text import ZIPPED as FB2_ZIPPED
 from ingest.fb2_text import Fb2Error, read_fb2
@@ -57,9 +59,8 @@ from kb.models import SYSTEM_TITLES
 
 WORD_SUFFIXES = (DOCX_SUFFIX, DOC_SUFFIX, RTF_SUFFIX)
 TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, *WORD_SUFFIXES,
-                 ODT_SUFFIX, *FB2_SUFFIXES)
+                 ODT_SUFFIX, *FB2_SUFFIXES, EPUB_SUFFIX)
 UNREAD_DOCUMENTS = {
-    ".epub": "электронная книга (.epub) не читается: сохраните её текст как .txt",
     ".djvu": "скан в DjVu не читается: распознайте текст (OCR) и сохраните его как .txt",
     ".djv": "скан в DjVu не читается: распознайте текст (OCR) и сохраните его как .txt",
 }
@@ -120,7 +121,7 @@ def load(
     """Read rule texts from files and folders.
 
     A folder gives all its ``*.txt``, ``*.md``, ``*.html``, ``*.mht``, ``*.pdf``, ``*.docx``,
-    ``*.doc``, ``*.rtf``, ``*.odt`` and ``*.fb2`` (``*.fb2.zip``) files except
+    ``*.doc``, ``*.rtf``, ``*.odt``, ``*.fb2`` (``*.fb2.zip``) and ``*.epub`` files except
     ``README.md``, sorted by name, then those of the folders inside it (hidden ones and the
     folder a browser saves beside a page left out), each with its own ``corpus.toml``.
 
@@ -201,7 +202,7 @@ def load(
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
-                               "*.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2); проверьте имя"))
+                               "*.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2, *.epub); проверьте имя"))
     return _detected(texts, jobs)
 
 
@@ -245,7 +246,7 @@ def _files_of(path: Path) -> list[Path]:
         files = _texts_below(path)
         if not files:
             raise LoadError(f"{path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, "
-                            "*.html, *.mht, *.pdf, *.docx, *.doc, *.rtf, *.odt или *.fb2)")
+                            "*.html, *.mht, *.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2 или *.epub)")
         return files
     if path.is_file():
         return [path]
@@ -286,8 +287,8 @@ def _page_assets(name: str, pages: set[str]) -> bool:
 def text_files(folder: Path) -> list[Path]:
     """The rule texts of a folder: ``*.txt``, ``*.md``, ``*.html``/``*.htm``, web archives
     (``*.mht``/``*.mhtml``), PDFs, Word documents (``*.docx``, ``*.doc``), RTF documents
-    (``*.rtf``), OpenDocument texts (``*.odt``) and FictionBook e-books (``*.fb2``,
-    ``*.fb2.zip``) except ``README.md`` and hidden files,
+    (``*.rtf``), OpenDocument texts (``*.odt``) and e-books (FictionBook: ``*.fb2``,
+    ``*.fb2.zip``; EPUB: ``*.epub``) except ``README.md`` and hidden files,
     sorted by name; and the documents it does not read (:data:`UNREAD_DOCUMENTS`), whose
     reading reports them."""
     return sorted(
@@ -343,6 +344,12 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         except Fb2Error as exc:
             raise LoadError(f"{path}: {exc}") from exc
         text, encoding, reading = fb2.text, "fb2", fb2.type
+    elif path.suffix.lower() == EPUB_SUFFIX:  # an e-book: its chapters, headings marked
+        try:
+            epub = read_epub(data)
+        except EpubError as exc:
+            raise LoadError(f"{path}: {exc}") from exc
+        text, encoding, reading = epub.text, "epub", epub.type
     elif path.suffix.lower() == ODT_SUFFIX:  # an OpenDocument text: paragraphs, headings marked
         try:
             odt = read_odt(data)

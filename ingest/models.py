@@ -43,7 +43,7 @@ class SourceText(_Frozen):
             byte order mark), or ``"mhtml/"`` and the page's own for a web archive's page
             (``"mhtml/utf-8"``, :mod:`ingest.web_archive`), or ``"pdf"`` for a PDF's text
             (:mod:`ingest.pdf_text`), or the kind of a document read from its file
-            (``"docx"``, ``"doc"``, ``"rtf"``, ``"odt"``, ``"fb2"``).
+            (``"docx"``, ``"doc"``, ``"rtf"``, ``"odt"``, ``"fb2"``, ``"epub"``).
         system: The game system (``"wh40k6"``, ``"whfb8"``, ``"killteam2018"``), or ``None``
             when the text does not tell and no ``corpus.toml`` states it.
         system_from: Where ``system`` came from: ``"detected"`` from the text's words,
@@ -57,7 +57,7 @@ class SourceText(_Frozen):
             type sizes and bookmarks its headings were told by: :mod:`ingest.pdf_text`; a
             document's headings by their styles: :mod:`ingest.docx_text`,
             :mod:`ingest.doc_text`, :mod:`ingest.rtf_text`, :mod:`ingest.odt_text`; an e-book's
-            by its sections: :mod:`ingest.fb2_text`); ``None``
+            by its sections: :mod:`ingest.fb2_text`, :mod:`ingest.epub_text`); ``None``
             for a text.
         template: Spans of ``text``, each a line of its own, that its reader found to be the
             file's template, not its text (a PDF's running heads and the lines its margins

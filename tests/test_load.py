@@ -189,7 +189,7 @@ def test_folder_without_texts_is_refused(tmp_path: Path) -> None:
         load([tmp_path])
     assert str(error.value) == (
         f"{tmp_path}: в папке нет текстов правил (ожидались файлы *.txt, *.md, *.html, *.mht, "
-        "*.pdf, *.docx, *.doc, *.rtf, *.odt или *.fb2)")
+        "*.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2 или *.epub)")
 
 
 def test_missing_path_is_refused(tmp_path: Path) -> None:
@@ -361,7 +361,8 @@ def test_a_corpus_description_naming_no_file_of_its_folder_is_reported(tmp_path:
     description = tmp_path / "corpus.toml"
     assert [str(e) for e in errors] == [
         f"{description}: файл «{name}» из описания корпуса не найден среди текстов папки "
-        f"{tmp_path} (*.txt, *.md, *.html, *.mht, *.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2); "
+        f"{tmp_path} (*.txt, *.md, *.html, *.mht, *.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2, "
+        "*.epub); "
         "проверьте имя"
         for name in ("a.tx", "rules.xlsx")]
     errors.clear()
@@ -411,9 +412,7 @@ def test_the_folder_a_browser_saves_beside_a_page_is_no_rule_text(tmp_path: Path
 
 
 @pytest.mark.parametrize(("name", "message"), [
-    ("rules.epub", "электронная книга (.epub) не читается: сохраните её текст как .txt"),
     ("scan.DJV", "скан в DjVu не читается: распознайте текст (OCR)"),
-    ("book.EPUB", "электронная книга (.epub) не читается: сохраните её текст как .txt"),
     ("scan.djvu", "скан в DjVu не читается: распознайте текст (OCR)"),
 ])
 def test_a_document_of_a_kind_not_read_is_reported_not_passed_over(

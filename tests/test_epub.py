@@ -1,0 +1,112 @@
+"""A rule text saved as an EPUB e-book: its chapters' paragraphs read with the headings their
+markup and their type show (``ingest/epub_text.py``). The books are ``data/epub/src/`` (written
+by hand, zipped by the tests) and LibreOffice's export of the page of rules of ``data/docx``
+(``data/epub/whfb_psychology_libreoffice.epub``)."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from damaged import damaged_copies
+
+from ingest import build, load
+from ingest.build import prepare
+from ingest.epub_text import EpubError, epub_text, read_epub
+from rulekb.cli import cli
+
+DATA = Path(__file__).parent / "data" / "epub"
+LIBREOFFICE = DATA / "whfb_psychology_libreoffice.epub"
+
+
+def book(src: Path = DATA / "src", **changed: bytes) -> bytes:
+    """The EPUB of the files under ``src`` (its mimetype first, stored), with files changed
+    or added (``changed``: path in the archive → bytes; a name with "/" as "__")."""
+    files = {p.relative_to(src).as_posix(): p.read_bytes()
+             for p in sorted(src.rglob("*")) if p.is_file()}
+    files.update({k.replace("__", "/"): v for k, v in changed.items()})
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("mimetype", files.pop("mimetype", b"application/epub+zip"))
+        for name, data in files.items():
+            z.writestr(name, data, compress_type=zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def _headings(text: str) -> list[tuple[int, str]]:
+    return [(len(m.group(1)), m.group(2)) for m in re.finditer(r"(?m)^(#+) (.*)$", text)]
+
+
+def test_chapters_in_reading_order_with_their_markup() -> None:
+    """The spine's order (not the manifest's), a chapter's name in Cyrillic written as a URL
+    escape; h1–h6 headings, a paragraph whose class the style sheet sets bold a heading below
+    them, a numbered and a bulleted list, a table's rows, a line break; the contents (nav),
+    the head's style and script and the pictures are not read."""
+    text = epub_text(book())
+    assert _headings(text) == [(1, "Фаза магии"), (2, "Ветра магии"),
+                               (3, "Неудержимая сила"), (2, "Развеивание")]
+    assert "1. Выберите мага и заклинание.\n2. Бросьте кубики энергии." in text
+    assert "• Каждый кубик — одна попытка.\n• Шестёрки — удача." in text
+    assert "Бросок Итог\n2–6 Заклинание не сотворено" in text
+    assert "бросьте 2D6:\nих сумма" in text
+    assert "Оглавление" not in text and "var x" not in text and "color" not in text
+
+
+def test_a_book_set_by_type_alone() -> None:
+    """LibreOffice's EPUB marks no heading: its style sheet sets the headings' type (14 and
+    16 points in bold over 12): they are read as headings at the levels the .docx gives."""
+    assert _headings(epub_text(LIBREOFFICE.read_bytes())) == [
+        (1, "ПСИХОЛОГИЯ"), (2, "Страх"), (2, "Ужас"), (4, "Иммунитет к психологии"),
+        (2, "Паника"), (3, "Тесты на панику")]
+
+
+def test_a_book_builds_sections(tmp_path: Path) -> None:
+    (tmp_path / "magic.epub").write_bytes(book())
+    [source] = load([tmp_path], system="whfb8")  # (a page too short to tell its game)
+    assert source.encoding == "epub"
+    _, seg = prepare(source)
+    parents = {s.title: seg.sections[s.parent].title if s.parent is not None else None
+               for s in seg.sections}
+    assert parents["Ветра магии"] == "Фаза магии"
+    assert {"Фаза магии", "Развеивание"} <= {n.title for n in build([source]).kb.nodes}
+    result = CliRunner().invoke(cli, ["build", str(tmp_path / "magic.epub"), "--explain",
+                                      "--system", "whfb8"])
+    assert result.exit_code == 0, result.output
+    assert "EPUB: глав 2; абзацев 13; заголовков разметки (h1–h6) 3" in result.output
+
+
+_ENCRYPTED = (b'<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
+              b'<EncryptedData><CipherData><CipherReference URI="OEBPS/text/magic.xhtml"/>'
+              b"</CipherData></EncryptedData></encryption>")
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"Panic" * 10, "не является zip-архивом"),
+    (book(**{"META-INF__container.xml": b"<container/>"}), "не называет пакет книги"),
+    (book(**{"OEBPS__text__magic.xhtml": b"<html><body><p>Panic</body></html>"}),
+     "XML файла OEBPS/text/magic.xhtml не читается"),
+    (book(**{"META-INF__encryption.xml": _ENCRYPTED}), "защищена (DRM)"),
+])
+def test_a_file_that_is_no_readable_book_is_refused(data: bytes, message: str) -> None:
+    with pytest.raises(EpubError, match=re.escape(message)):
+        read_epub(data)
+
+
+def test_an_archive_without_a_package_is_refused() -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("word/document.xml", "<w/>")
+    with pytest.raises(EpubError, match="нет META-INF/container.xml"):
+        read_epub(out.getvalue())
+
+
+def test_a_damaged_book_gives_a_text_or_an_epub_error() -> None:
+    for bad in damaged_copies(book(), 50):
+        try:
+            epub_text(bad)
+        except EpubError as exc:
+            assert str(exc)
