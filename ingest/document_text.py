@@ -17,6 +17,8 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 from xml.etree import ElementTree
@@ -214,6 +216,18 @@ def zip_parts(data: bytes, wanted: tuple[str, ...], name: str, suffix: str,
         # bad CRC, a method zipfile does not know)
         raise error(f"{name} повреждён и не читается ({type(exc).__name__})") from exc
     return out
+
+
+@contextmanager
+def not_too_deep(name: str, error: type[ValueError]) -> Iterator[None]:
+    """Refuse, with ``error`` naming the document, one whose elements nest deeper than the
+    readers' recursion goes (thousands of levels: no document a word processor writes, a
+    damaged or a crafted one), instead of failing with Python's RecursionError."""
+    try:
+        yield
+    except RecursionError as exc:
+        raise error(f"{name} не читается: элементы файла вложены друг в друга на тысячи "
+                    "уровней (файл повреждён или составлен не редактором)") from exc
 
 
 def parse_xml(data: bytes, name: str, error: type[ValueError]) -> ElementTree.Element:

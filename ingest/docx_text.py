@@ -48,6 +48,7 @@ from ingest.document_text import (
     Paragraph,
     described,
     markdown_of,
+    not_too_deep,
     parse_xml,
     zip_parts,
 )
@@ -94,6 +95,11 @@ def docx_text(data: bytes) -> str:
 
 def read_docx(data: bytes) -> DocxReading:
     """:func:`docx_text`, and how its headings were told (:class:`DocxReading`)."""
+    with not_too_deep("документ Word", DocxError):
+        return _read_docx(data)
+
+
+def _read_docx(data: bytes) -> DocxReading:
     parts = _parts(data)
     styles = _styles(parts.get("word/styles.xml"))
     numbering = _numbering(parts.get("word/numbering.xml"))

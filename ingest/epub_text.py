@@ -33,7 +33,7 @@ import zipfile
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-from ingest.document_text import MAX_XML, Paragraph, markdown_of, typeset
+from ingest.document_text import MAX_XML, Paragraph, markdown_of, not_too_deep, typeset
 
 SUFFIX = ".epub"
 _XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -91,6 +91,11 @@ def epub_text(data: bytes) -> str:
 
 def read_epub(data: bytes) -> EpubReading:
     """:func:`epub_text`, and how its headings were told (:class:`EpubReading`)."""
+    with not_too_deep("книга EPUB", EpubError):
+        return _read_epub(data)
+
+
+def _read_epub(data: bytes) -> EpubReading:
     archive = _archive(data)
     chapters, sheets = _package(archive)
     looks: dict[str, _Look] = {}

@@ -34,7 +34,14 @@ import zipfile
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-from ingest.document_text import MAX_XML, Notes, Paragraph, markdown_of, parse_xml
+from ingest.document_text import (
+    MAX_XML,
+    Notes,
+    Paragraph,
+    markdown_of,
+    not_too_deep,
+    parse_xml,
+)
 
 SUFFIXES = (".fb2",)
 """The names of FictionBook files (a zipped one, ``book.fb2.zip``, is read too)."""
@@ -67,6 +74,11 @@ def fb2_text(data: bytes) -> str:
 
 def read_fb2(data: bytes) -> Fb2Reading:
     """:func:`fb2_text`, and how its headings were told (:class:`Fb2Reading`)."""
+    with not_too_deep("книга FictionBook", Fb2Error):
+        return _read_fb2(data)
+
+
+def _read_fb2(data: bytes) -> Fb2Reading:
     if data.startswith(b"PK"):
         data = _unzipped(data)
     root = parse_xml(data, "файл FictionBook", Fb2Error)

@@ -35,6 +35,7 @@ from ingest.document_text import (
     Paragraph,
     described,
     markdown_of,
+    not_too_deep,
     parse_xml,
     zip_parts,
 )
@@ -89,6 +90,11 @@ def odt_text(data: bytes) -> str:
 
 def read_odt(data: bytes) -> OdtReading:
     """:func:`odt_text`, and how its headings were told (:class:`OdtReading`)."""
+    with not_too_deep("документ OpenDocument", OdtError):
+        return _read_odt(data)
+
+
+def _read_odt(data: bytes) -> OdtReading:
     parts = _parts(data)
     content = parts.get("content.xml")
     if content is None:
