@@ -245,6 +245,20 @@ def test_batch_over_a_folder_of_rosters_survives_the_bomb() -> None:
     assert isinstance(by_file["entity_bomb.ros"], ListInputError)
 
 
+def test_a_roster_nested_thousands_deep_is_refused(tmp_path: Path) -> None:
+    """Selections inside selections thousands deep (no list builder writes them): a
+    ListInputError saying so, not Python's RecursionError."""
+    deep = 5_000
+    (tmp_path / "deep.ros").write_text(
+        '<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="r" '
+        'gameSystemName="Warhammer 40,000 7th Edition"><forces><force name="f" '
+        'catalogueName="Orks">' + '<selections><selection name="x" type="unit">' * deep
+        + "</selection></selections>" * deep + "</force></forces></roster>", encoding="utf-8")
+    with pytest.raises(ListInputError) as caught:
+        read_roster(tmp_path / "deep.ros")
+    assert "вложены друг в друга на тысячи уровней" in caught.value.errors[0].message
+
+
 def test_folder_without_lists(tmp_path: Path) -> None:
     (tmp_path / "readme.txt").write_text("нет списков", encoding="utf-8")
     [result] = read_lists([tmp_path])

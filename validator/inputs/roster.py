@@ -172,6 +172,16 @@ def read_roster(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BY
 def parse_roster(data: bytes, *, file: str | None = None,
                  aliases: Aliases | None = None) -> ArmyList:
     """An :class:`ArmyList` from the XML of a roster (see :func:`read_roster`)."""
+    try:
+        return _parse_roster(data, file, aliases)
+    except RecursionError:  # (selections inside selections thousands deep: no list builder
+        # writes one; a damaged or a crafted file)
+        raise fail(file, "ростер не читается: выборы вложены друг в друга на тысячи уровней "
+                   "(файл повреждён или составлен не BattleScribe)", "format",
+                   line=1, column=1) from None
+
+
+def _parse_roster(data: bytes, file: str | None, aliases: Aliases | None) -> ArmyList:
     root = _parse_xml(data, file)
     if _local(root.tag) != "roster":
         raise fail(file, f"это не ростер BattleScribe: корневой элемент «{_local(root.tag)}»",
