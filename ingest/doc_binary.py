@@ -232,7 +232,7 @@ class WordBinary:
         clx = self.table[start:start + size]
         pos = 0
         while pos < len(clx) and clx[pos] == 0x01:  # Prc: property changes, skipped
-            pos += 3 + struct.unpack_from("<h", clx, pos + 1)[0]
+            pos += 3 + struct.unpack_from("<H", clx, pos + 1)[0]  # (unsigned: onwards)
         if pos >= len(clx) or clx[pos] != 0x02:
             raise DocError("документ Word (.doc) повреждён: нет таблицы частей текста")
         lcb, = struct.unpack_from("<I", clx, pos + 1)

@@ -58,7 +58,7 @@ _DEFAULT_SIZE = 24  # half-points (12 pt): RTF's size where no \fs is given
 _TOKEN = re.compile(
     rb"\\([a-zA-Z]{1,32})(-?\d{1,10})? ?"  # a control word and its parameter
     rb"|((?:\\'[0-9a-fA-F]{2})+)"  # bytes in the code page, "\\'cf\\'e0…" read at once
-    rb"|\\([^a-zA-Z'])"  # a control symbol
+    rb"|\\([^a-zA-Z])"  # a control symbol (a "\\'" before no hex digits: nothing)
     rb"|([{}])"
     rb"|[\r\n]+"  # line ends: nothing in RTF
     rb"|([^\\{}\r\n]+)",  # text
@@ -202,7 +202,7 @@ class _Reader:
                     continue
                 number = int(param) if param is not None else None
                 if name == "bin" and number:
-                    pos += number  # binary data: not text
+                    pos += max(0, number)  # binary data: not text
                     continue
                 if name == "u" and number is not None:
                     if group.destination != "skip":

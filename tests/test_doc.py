@@ -152,3 +152,17 @@ def test_a_folder_gives_its_old_word_documents_and_the_cli_refuses_a_locked_one(
     assert result.exit_code == 2
     assert "locked.doc: документ Word защищён паролем" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_piece_table_whose_property_changes_run_backwards_is_refused() -> None:
+    """A damaged piece table whose first property change gives its size as -3 (read as a
+    signed number, it sent the reader back to where it started, for ever): refused."""
+    from ingest.doc_binary import Fib, WordBinary
+
+    clx = b"\x01" + struct.pack("<h", -3) + b"\x00" * 8
+    places = tuple((0, len(clx)) if k == 33 else (0, 0) for k in range(34))
+    reader = WordBinary.__new__(WordBinary)
+    reader.word, reader.table = b"", clx
+    reader.fib = Fib("1Table", (0,) * 6, places)
+    with pytest.raises(DocError, match="нет таблицы частей текста"):
+        reader._pieces()

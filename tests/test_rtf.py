@@ -97,6 +97,9 @@ def test_explain_says_how_it_was_read() -> None:
     (rb"{\rtf1\mac \'8e\line a\tab b\~c\_d\-e\par}", "é\na b\u00a0c-de\n"),
     # an outline level of a paragraph's own, reset by \pard
     (rb"{\rtf1 \pard\outlinelevel1 Panic\par\pard Text.\par}", "## Panic\n\nText.\n"),
+    # a damaged escape (its mark dropped, its letters kept) or a negative length of binary
+    # data (which moved the reader back, for ever): the text reads on
+    (rb"{\rtf1 Pa\'zznic{\bin-5 }\par}", "Pazznic\n"),
     # the Symbol font's bullet, and its other signs as they are
     (rb"{\rtf1{\fonttbl{\f3\fcharset2 Symbol;}}{\f3 \'b7 ab}\par}", "• ab\n"),
     # bold from end to end: a heading below the styles' headings
