@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,11 +98,11 @@ def word_document(paragraphs: list[str], size: int) -> bytes:
     return out.getvalue()
 
 
-def _docx_row() -> tuple[str, str, str]:
-    """MB/s (CPU time) of a Word document of about 1 MB of text read and built as a WHFB file,
-    and its speed against a document of a third of its size (cost per paragraph flat: a
-    ratio near 1)."""
-    from ingest.docx_text import docx_text
+def _document_row(label: str, kind: str, write: Callable[[list[str], int], bytes],
+                  read: Callable[[bytes], str]) -> tuple[str, str, str]:
+    """MB/s (CPU time) of a document of about 1 MB of text (the corpus's WHFB paragraphs,
+    ``write``-n) read (``read``) and built as a WHFB file, and its speed against a document
+    of a third of its size (cost per paragraph flat: a ratio near 1)."""
     from ingest.models import SourceText
 
     corpus = corpus_dir()
@@ -109,17 +110,24 @@ def _docx_row() -> tuple[str, str, str]:
     paragraphs = [line for line in whfb.split("\n") if len(line) > 80]
 
     def speed(size: int) -> tuple[float, int]:
-        data = word_document(paragraphs, size)
+        data = write(paragraphs, size)
         t = time.process_time()
-        text = docx_text(data)
-        build([SourceText(name="rules.docx", path="rules.docx", text=text, encoding="docx",
+        text = read(data)
+        build([SourceText(name=f"rules.{kind}", path=f"rules.{kind}", text=text, encoding=kind,
                           system="whfb8")])
         return len(text.encode()) / 1e6 / (time.process_time() - t), len(text.encode())
 
     full, chars = speed(1_000_000)
     third, _ = speed(1_000_000 // 3)
-    return (f"ingest Word .docx ({chars / 1e6:.1f} МБ; {full / third:.2f} от скорости на трети)",
+    return (f"ingest {label} ({chars / 1e6:.1f} МБ; {full / third:.2f} от скорости на трети)",
             f"{full:.2f} МБ/с", "—")
+
+
+def _docx_row() -> tuple[str, str, str]:
+    """The row of a Word document (:func:`_document_row`)."""
+    from ingest.docx_text import docx_text
+
+    return _document_row("Word .docx", "docx", word_document, docx_text)
 
 
 def rtf_document(paragraphs: list[str], size: int) -> bytes:
@@ -151,28 +159,10 @@ def rtf_document(paragraphs: list[str], size: int) -> bytes:
 
 
 def _rtf_row() -> tuple[str, str, str]:
-    """MB/s (CPU time) of an RTF document of about 1 MB of text read and built as a WHFB file,
-    and its speed against a document of a third of its size (cost per paragraph flat: a
-    ratio near 1)."""
-    from ingest.models import SourceText
+    """The row of an RTF document (:func:`_document_row`)."""
     from ingest.rtf_text import rtf_text
 
-    corpus = corpus_dir()
-    whfb = "".join(p.read_text(encoding="utf-8-sig") for p in sorted(corpus.glob("00[12]_*.txt")))
-    paragraphs = [line for line in whfb.split("\n") if len(line) > 80]
-
-    def speed(size: int) -> tuple[float, int]:
-        data = rtf_document(paragraphs, size)
-        t = time.process_time()
-        text = rtf_text(data)
-        build([SourceText(name="rules.rtf", path="rules.rtf", text=text, encoding="rtf",
-                          system="whfb8")])
-        return len(text.encode()) / 1e6 / (time.process_time() - t), len(text.encode())
-
-    full, chars = speed(1_000_000)
-    third, _ = speed(1_000_000 // 3)
-    return (f"ingest RTF ({chars / 1e6:.1f} МБ текста; {full / third:.2f} от скорости на трети)",
-            f"{full:.2f} МБ/с", "—")
+    return _document_row("RTF", "rtf", rtf_document, rtf_text)
 
 
 def _pdf_rows() -> list[tuple[str, str, str]]:

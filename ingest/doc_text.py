@@ -33,23 +33,17 @@ password, one of Word 6.0/95 (whose format is older still), or a damaged one.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 
 from ingest.doc_binary import BULLET, OLE_SIGNATURE, DocError, WordBinary, streams
-from ingest.document_text import Notes, Paragraph, described, markdown_of, typeset
+from ingest.document_text import Notes, Paragraph, Reading, described, markdown_of, typeset
 
 __all__ = ["OLE_SIGNATURE", "SUFFIX", "DocError", "DocReading", "doc_text", "read_doc"]
 
 SUFFIX = ".doc"
 
 
-@dataclass(frozen=True)
-class DocReading:
-    """A Word 97–2003 document as read: its text (Markdown marking its headings), and how its
-    headings were told, in Russian, for ``rulekb build --explain``."""
-
-    text: str
-    type: str
+DocReading = Reading
+"""How a Word 97–2003 document was read (:class:`ingest.document_text.Reading`)."""
 
 
 def doc_text(data: bytes) -> str:

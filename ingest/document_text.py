@@ -96,6 +96,15 @@ def typeset(letters: dict[tuple[bool, float], int]) -> tuple[bool, float]:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """A document as its reader read it: its text (Markdown marking its headings), and how its
+    headings were told, in Russian, for ``rulekb build --explain``."""
+
+    text: str
+    type: str
+
+
+@dataclass(frozen=True)
 class Written:
     """A document written as Markdown, and how its headings were told."""
 

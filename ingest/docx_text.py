@@ -46,6 +46,7 @@ from ingest.document_text import (
     TITLE_STYLE,
     Notes,
     Paragraph,
+    Reading,
     described,
     markdown_of,
     not_too_deep,
@@ -67,13 +68,8 @@ class DocxError(ValueError):
     """A file that is no readable Word document; the message is in Russian."""
 
 
-@dataclass(frozen=True)
-class DocxReading:
-    """A Word document as read: its text (Markdown marking its headings), and how its headings
-    were told, in Russian, for ``rulekb build --explain``."""
-
-    text: str
-    type: str
+DocxReading = Reading
+"""How a Word document was read (:class:`ingest.document_text.Reading`)."""
 
 
 @dataclass(frozen=True)

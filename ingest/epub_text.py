@@ -33,7 +33,7 @@ import zipfile
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-from ingest.document_text import MAX_XML, Paragraph, markdown_of, not_too_deep, typeset
+from ingest.document_text import MAX_XML, Paragraph, Reading, markdown_of, not_too_deep, typeset
 
 SUFFIX = ".epub"
 _XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -62,13 +62,8 @@ class EpubError(ValueError):
     """A file that is no readable EPUB; the message is in Russian."""
 
 
-@dataclass(frozen=True)
-class EpubReading:
-    """An EPUB as read: its text (Markdown marking its headings), and how its headings were
-    told, in Russian, for ``rulekb build --explain``."""
-
-    text: str
-    type: str
+EpubReading = Reading
+"""How an EPUB was read (:class:`ingest.document_text.Reading`)."""
 
 
 @dataclass(frozen=True)

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import io
 import zipfile
-from dataclasses import dataclass
 from xml.etree import ElementTree
 
 from ingest.document_text import (
     MAX_XML,
     Notes,
     Paragraph,
+    Reading,
     markdown_of,
     not_too_deep,
     parse_xml,
@@ -54,13 +54,8 @@ class Fb2Error(ValueError):
     """A file that is no readable FictionBook; the message is in Russian."""
 
 
-@dataclass(frozen=True)
-class Fb2Reading:
-    """A FictionBook as read: its text (Markdown marking its headings), and how its headings
-    were told, in Russian, for ``rulekb build --explain``."""
-
-    text: str
-    type: str
+Fb2Reading = Reading
+"""How a FictionBook was read (:class:`ingest.document_text.Reading`)."""
 
 
 def fb2_text(data: bytes) -> str:

@@ -33,6 +33,7 @@ from xml.etree import ElementTree
 
 from ingest.document_text import (
     Paragraph,
+    Reading,
     described,
     markdown_of,
     not_too_deep,
@@ -60,13 +61,8 @@ class OdtError(ValueError):
     """A file that is no readable OpenDocument text; the message is in Russian."""
 
 
-@dataclass(frozen=True)
-class OdtReading:
-    """An OpenDocument text as read: its text (Markdown marking its headings), and how its
-    headings were told, in Russian, for ``rulekb build --explain``."""
-
-    text: str
-    type: str
+OdtReading = Reading
+"""How an OpenDocument text was read (:class:`ingest.document_text.Reading`)."""
 
 
 @dataclass(frozen=True)

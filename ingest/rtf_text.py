@@ -46,6 +46,7 @@ from ingest.document_text import (
     TITLE_STYLE,
     Notes,
     Paragraph,
+    Reading,
     described,
     markdown_of,
     typeset,
@@ -96,13 +97,8 @@ class RtfError(ValueError):
     """A file that is no RTF document; the message is in Russian."""
 
 
-@dataclass(frozen=True)
-class RtfReading:
-    """An RTF document as read: its text (Markdown marking its headings), and how its headings
-    were told, in Russian, for ``rulekb build --explain``."""
-
-    text: str
-    type: str
+RtfReading = Reading
+"""How an RTF document was read (:class:`ingest.document_text.Reading`)."""
 
 
 @dataclass
