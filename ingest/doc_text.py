@@ -5,8 +5,8 @@ Fan translations of rulebooks, FAQs and army books were passed around as ``.doc`
 years before ``.docx``. Such a file holds the Word Binary File Format, which
 :mod:`ingest.doc_binary` reads: the text, the paragraphs' and characters' properties, the
 styles, the lists and the notes. :func:`doc_text` makes paragraphs of them and writes them as
-Markdown through
-:func:`ingest.document_text.markdown_of`, as :mod:`ingest.docx_text` does for a ``.docx``:
+Markdown through :func:`ingest.document_text.markdown_of`, as :mod:`ingest.docx_text` does
+for a ``.docx``:
 
 * a paragraph in a heading style (Word's built-in "heading 1" … "heading 9", whatever the
   language of the Word that named it, or a style based on one), in a style named "Заголовок N"
@@ -40,8 +40,6 @@ from ingest.document_text import Notes, Paragraph, Reading, described, markdown_
 __all__ = ["OLE_SIGNATURE", "SUFFIX", "DocError", "DocReading", "doc_text", "read_doc"]
 
 SUFFIX = ".doc"
-
-
 DocReading = Reading
 """How a Word 97–2003 document was read (:class:`ingest.document_text.Reading`)."""
 

@@ -220,12 +220,17 @@ def _detected(texts: list[SourceText], jobs: int | None) -> list[SourceText]:
     return out
 
 
-def _word_document(data: bytes, path: Path) -> tuple[str, str, str]:
+def _word_document(data: bytes, path: Path) -> tuple[str, str, str | None]:
     """A Word 97–2003, Word or RTF document's text, the kind it is ("doc", "docx", "rtf") and
-    how its headings were told, by what its first bytes say it is (else its name)."""
+    how its headings were told, by what its first bytes say it is (else its name); a web page
+    Word saved as ``.doc`` ("Web Page" or a site's download) is read as the page it is."""
     stripped = data.lstrip()
     kind = ("doc" if data.startswith(OLE_SIGNATURE) else "docx" if data.startswith(b"PK")
-            else "rtf" if stripped.startswith(RTF_SIGNATURE) else path.suffix.lower()[1:])
+            else "rtf" if stripped.startswith(RTF_SIGNATURE)
+            else "html" if is_html(data[:20_000].decode("latin-1")) else path.suffix.lower()[1:])
+    if kind == "html":
+        text, encoding = decode(data, str(path))
+        return text, encoding, None
     try:
         if kind == "doc":
             doc = read_doc(data)
@@ -335,7 +340,7 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         text, encoding, reading, template = pdf.text, "pdf", pdf.type, pdf.template
     elif path.suffix.lower() in WORD_SUFFIXES:  # a word processor's document: its paragraphs,
         # headings marked; read by what it is, whatever its name says (Word opens a .docx
-        # named .doc, a .doc named .docx, and saves RTF as .doc)
+        # named .doc, a .doc named .docx, and saves RTF and web pages as .doc)
         text, encoding, reading = _word_document(data, path)
     elif path.suffix.lower() in FB2_SUFFIXES or path.name.lower().endswith(FB2_ZIPPED):
         # an e-book in FictionBook: its sections' titles headings at their depths
