@@ -223,14 +223,21 @@ def _detected(texts: list[SourceText], jobs: int | None) -> list[SourceText]:
 def _word_document(data: bytes, path: Path) -> tuple[str, str, str | None]:
     """A Word 97–2003, Word or RTF document's text, the kind it is ("doc", "docx", "rtf") and
     how its headings were told, by what its first bytes say it is (else its name); a web page
-    Word saved as ``.doc`` ("Web Page" or a site's download) is read as the page it is."""
+    Word saved as ``.doc`` ("Web Page" or a site's download) is read as the page it is, and a
+    plain text named so (a site's "document") as the text it is."""
     stripped = data.lstrip()
     kind = ("doc" if data.startswith(OLE_SIGNATURE) else "docx" if data.startswith(b"PK")
             else "rtf" if stripped.startswith(RTF_SIGNATURE)
-            else "html" if is_html(data[:20_000].decode("latin-1")) else path.suffix.lower()[1:])
-    if kind == "html":
-        text, encoding = decode(data, str(path))
-        return text, encoding, None
+            else "text" if path.suffix.lower() == DOC_SUFFIX else path.suffix.lower()[1:])
+    if kind == "text":  # (a .doc that is neither: a page or a text; an .rtf or a .docx that is
+        # not one is its reader's to refuse, not a text of its markup)
+        try:
+            text, encoding = decode(data, str(path))
+            return text, encoding, None
+        except LoadError:
+            if not data.strip():
+                raise  # ("файл пуст")
+            kind = path.suffix.lower()[1:]  # (no text either: the reader of its name says why)
     try:
         if kind == "doc":
             doc = read_doc(data)

@@ -186,7 +186,7 @@ def test_a_word_document_is_read_by_what_it_is_whatever_its_name(tmp_path: Path)
 
 def test_a_folder_gives_its_word_documents(tmp_path: Path) -> None:
     (tmp_path / "psychology.docx").write_bytes(BOOK.read_bytes())
-    (tmp_path / "notes.doc").write_bytes(b"not read")  # (no document: reported)
+    (tmp_path / "notes.doc").write_bytes(b"\x00\x01 binary")  # (no document: reported)
     errors: list[LoadError] = []
     [source] = load([tmp_path], on_error=errors.append)
     assert source.name == "psychology.docx"

@@ -127,11 +127,12 @@ def test_a_damaged_document_gives_a_text_or_an_rtf_error() -> None:
 
 
 def test_a_document_is_read_by_what_it_is_whatever_its_name(tmp_path: Path) -> None:
-    """Word saves RTF and web pages as .doc; a .doc named .rtf is a Word document; what is
-    none of them is reported."""
+    """Word saves RTF and web pages as .doc, and sites give plain texts so; a .doc named .rtf
+    is a Word document; what is none of them is reported."""
     (tmp_path / "rtf.doc").write_bytes(WORD97.read_bytes())
     (tmp_path / "word.rtf").write_bytes((DATA / "doc" / "whfb_psychology.doc").read_bytes())
     (tmp_path / "bad.rtf").write_bytes(b"not rtf")
+    (tmp_path / "plain.doc").write_text("Паника: подразделение бежит.", encoding="cp1251")
     (tmp_path / "page.doc").write_text(  # (Word's "Web Page" saved as .doc)
         "<html><head><meta charset='windows-1251'></head><body><h1>Паника</h1>"
         "<p>Подразделение бежит.</p></body></html>", encoding="cp1251")
@@ -139,6 +140,8 @@ def test_a_document_is_read_by_what_it_is_whatever_its_name(tmp_path: Path) -> N
     texts = {t.name: t for t in load([tmp_path], system="whfb8", on_error=errors.append)}
     assert (texts["rtf.doc"].encoding, texts["word.rtf"].encoding) == ("rtf", "doc")
     assert texts["page.doc"].encoding == "windows-1251"
+    assert (texts["plain.doc"].text, texts["plain.doc"].encoding) == (
+        "Паника: подразделение бежит.", "cp1251")
     assert [s.title for s in prepare(texts["page.doc"])[1].sections] == ["Паника"]
     assert [str(e) for e in errors] == [
         f"{tmp_path / 'bad.rtf'}: не документ RTF (.rtf): файл не начинается с «{{\\rtf»"]
