@@ -123,6 +123,8 @@ MIN_RUSSIAN_LETTERS = 20
 tell, and stays cp1251."""
 RUSSIAN_LEAD = 0.1
 """How far the share of another reading must exceed cp1251's to be believed instead."""
+_SCORED = 100_000
+"""Characters of a reading its score is counted over (a long file's opening tells)."""
 
 
 def one_byte_russian(data: bytes) -> tuple[str, str] | None:
@@ -147,7 +149,7 @@ def one_byte_russian(data: bytes) -> tuple[str, str] | None:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
-        readings.append((russian_score(text), text, encoding))
+        readings.append((russian_score(text[:_SCORED]), text, encoding))
     if not readings:
         return None
     usual = next((r for r in readings if r[2] == "cp1251"), None)

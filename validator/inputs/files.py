@@ -4,10 +4,9 @@ A list is UTF-8 (with or without a BOM) or in a one-byte Russian encoding, like 
 texts: a Russian player's editor on Windows saves cp1251 (and Notepad's "Unicode" UTF-16 with
 its byte order mark, read as well), an old Unix or DOS one KOI8-R or CP866
 (:func:`kb.files.one_byte_russian`). Such a reading is believed only when the bytes are not
-UTF-8 and
-what is not ASCII reads as Russian (letters and the punctuation Russian text uses), so a
-binary file or a text in some other code page (a Latin-1 "Café" would read "Cafй": a word
-mixing Latin and Cyrillic letters) is refused with the byte where it fails.
+UTF-8 and what is not ASCII reads as Russian (letters and the punctuation Russian text uses),
+so a binary file or a text in some other code page (a Latin-1 "Café" would read "Cafй": a
+word mixing Latin and Cyrillic letters) is refused with the byte where it fails.
 
 Example::
 
