@@ -86,7 +86,8 @@ class Props:
 @dataclass(frozen=True)
 class Fib:
     table: str  # the name of the table stream
-    ccp: tuple[int, ...]  # characters of the main text, footnotes, headers, comments, endnotes
+    ccp: tuple[int, ...]  # characters of the main text, footnotes, headers, (macros), comments,
+    # endnotes, text boxes, the headers' text boxes
     places: tuple[tuple[int, int], ...]  # (offset, size) of each structure in the table stream
 
     def place(self, index: int) -> tuple[int, int]:
@@ -174,8 +175,8 @@ def _read_fib(word: bytes) -> Fib:
     pairs = min(pairs, (len(word) - pos - 2) // 8)
     flat = struct.unpack_from(f"<{2 * pairs}I", word, pos + 2)
     places = tuple((flat[2 * k], flat[2 * k + 1]) for k in range(pairs))
-    # ccpText, ccpFtn, ccpHdd, ccpMcr (unused), ccpAtn, ccpEdn
-    ccp = tuple(max(0, n) for n in lw[3:9]) if len(lw) >= 9 else (0,) * 6
+    # ccpText, ccpFtn, ccpHdd, ccpMcr (unused), ccpAtn, ccpEdn, ccpTxbx, ccpHdrTxbx
+    ccp = tuple(max(0, n) for n in (*lw[3:11], 0, 0, 0, 0, 0, 0, 0, 0)[:8])
     return Fib("1Table" if flags & 0x0200 else "0Table", ccp, places)
 
 
@@ -455,15 +456,16 @@ class WordBinary:
 
     # -- the paragraphs --------------------------------------------------------------------
 
-    def letters(self, first: int, end: int, text: str, style: Style
-                 ) -> dict[tuple[bool, int], int]:
-        """Letters (and digits) of a paragraph by (bold, size), a run's properties read once
-        for each of its characters' run."""
+    def letters(self, first: int, end: int, text: str, style: Style, offset: int = 0
+                ) -> dict[tuple[bool, int], int]:
+        """Letters (and digits) of a paragraph, CPs ``first`` to ``end`` (``text`` holding
+        the characters from CP ``offset``), by (bold, size), a run's properties read once for
+        each of its characters' run."""
         out: dict[tuple[bool, int], int] = {}
         last_fc_run = -2
         props = (style.bold, style.size or _DEFAULT_SIZE)
         for cp in range(first, end):
-            if not text[cp].isalnum():
+            if not text[cp - offset].isalnum():
                 continue
             fc = self.fc_of(cp)
             run = bisect_right(self.chpx_starts, fc) - 1 if fc is not None else -1
@@ -476,9 +478,14 @@ class WordBinary:
     def note_texts(self) -> dict[int, str]:
         """CP of each note's mark in the main text → the note's characters as its part holds
         them (footnotes', then endnotes')."""
-        ccp_text, ccp_ftn, ccp_hdd, _, ccp_atn, _ = self.fib.ccp
-        return {**self._notes(_FND_REF, _FND_TXT, ccp_text),
-                **self._notes(_END_REF, _END_TXT, ccp_text + ccp_ftn + ccp_hdd + ccp_atn)}
+        ccp = self.fib.ccp
+        return {**self._notes(_FND_REF, _FND_TXT, ccp[0]),
+                **self._notes(_END_REF, _END_TXT, sum(ccp[:5]))}
+
+    def text_boxes(self) -> tuple[int, int]:
+        """The CPs where the text boxes' part begins and ends (after the endnotes')."""
+        start = sum(self.fib.ccp[:6])
+        return start, start + self.fib.ccp[6]
 
     def _notes(self, ref_index: int, text_index: int, offset: int) -> dict[int, str]:
         start, size = self.fib.place(ref_index)

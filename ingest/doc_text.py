@@ -21,9 +21,11 @@ for a ``.docx``:
 * a footnote or an endnote is cited by its number in the order of citing ("[1]") and its text
   set as a paragraph after the paragraph that cites it ("[1] …").
 
-What the document holds outside its main text is not read: the pages' headers and footers (its
-template), comments and text boxes. A list's item opens with "•", or with its number where
-its list is numbered ("1.", "2."), which Word keeps in its list tables, not in the text.
+A text box's paragraphs (a sidebar, a designer's note) follow the document's text: Word keeps
+them in a part of their own, apart from their anchors. What the document holds outside its
+text is not read: the pages' headers and footers (its template) and comments. A list's item
+opens with "•", or with its number where its list is numbered ("1.", "2."), which Word keeps
+in its list tables, not in the text.
 
 A file that is no such document is an error with a Russian message (:class:`DocError`): no
 OLE file, an OLE file without a Word document (an Excel workbook), a document locked by a
@@ -72,22 +74,30 @@ def read_doc(data: bytes) -> DocReading:
 
 
 def _paragraphs(doc: WordBinary) -> list[Paragraph]:
-    """The main text's paragraphs, a table's rows as one paragraph, each note cited after
-    the paragraph that cites it."""
+    """The main text's paragraphs, each note cited after the paragraph that cites it, then
+    the text boxes' (Word keeps them in a part of their own, their anchors apart)."""
     notes = Notes({cp: words for cp, raw in doc.note_texts().items()
                    if (words := " ".join(_visible(raw, 0, None).split()))})
-    text = doc.text(0, doc.fib.ccp[0])
+    return [*_story(doc, 0, doc.fib.ccp[0], notes), *_story(doc, *doc.text_boxes(), None)]
+
+
+def _story(doc: WordBinary, first: int, end: int, notes: Notes[int] | None
+           ) -> list[Paragraph]:
+    """The paragraphs of the CPs ``first`` to ``end``: a table's rows as one paragraph, a
+    list's items opening with their numbers or bullets."""
+    text = doc.text(first, end)
     out: list[Paragraph] = []
     counters: dict[tuple[int, int], int] = {}
     rows: list[str] = []
     cells: list[str] = []
     start = 0
+    flush = notes.flush if notes is not None else list
     for k, ch in enumerate(text):
         if ch not in "\r\x07\x0c":
             continue
         words = _visible(text, start, k, notes)
-        props = doc.paragraph_props(k)
-        letters = doc.letters(start, k, text, props.style)
+        props = doc.paragraph_props(first + k)
+        letters = doc.letters(first + start, first + k, text, props.style, first)
         start = k + 1
         if ch == "\x07" or props.in_table:
             if props.row_end:
@@ -100,7 +110,7 @@ def _paragraphs(doc: WordBinary) -> list[Paragraph]:
         if rows or cells:
             rows.extend([" ".join(cells)] if cells else [])
             out.append(Paragraph("\n".join(rows), None, False))
-            out.extend(notes.flush())
+            out.extend(flush())
             rows, cells = [], []
         bold, size = typeset({(b, half_points / 2): n for (b, half_points), n in letters.items()})
         item = ""
@@ -117,12 +127,13 @@ def _paragraphs(doc: WordBinary) -> list[Paragraph]:
                     del counters[deeper]  # (a deeper level starts again under it)
                 item = f"{counters[key]}. "
         out.append(Paragraph(words, props.level, bold, item, size))
-        out.extend(notes.flush())
+        out.extend(flush())
     if rows or cells:
         rows.extend([" ".join(cells)] if cells else [])
         out.append(Paragraph("\n".join(rows), None, False))
-        out.extend(notes.flush())
+        out.extend(flush())
     return out
+
 
 _KEPT = {"\x0b": "\n", "\t": " ", "\x1e": "-", "\xa0": "\xa0"}
 

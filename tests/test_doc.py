@@ -52,6 +52,14 @@ def test_notes_sizes_a_table_and_a_field() -> None:
         "Бегущее подразделение не может стрелять; страница 1.\n")
 
 
+def test_a_text_box_is_read_after_the_text() -> None:
+    """A sidebar in a text box, which Word keeps in a part of its own: its paragraphs after
+    the document's text (they were not read at all)."""
+    assert doc_text((DATA / "whfb_text_box.doc").read_bytes()) == (
+        "# Паника\n\nПодразделение проходит тест.\n\nПотом бросок.\n\n"
+        "Совет: держите генерала рядом.\n")
+
+
 def test_a_word_document_builds_sections_with_their_references() -> None:
     [source] = load([BOOK])
     assert (source.system, source.encoding) == ("whfb8", "doc")

@@ -12,3 +12,4 @@ soffice --headless --convert-to "docx:MS Word 2007 XML" --outdir . src/whfb_psyc
 soffice --headless --convert-to odt --outdir ../odt src/whfb_psychology.html
 soffice --headless --convert-to "doc:MS Word 97" --outdir ../doc src/whfb_psychology.html
 soffice --headless --convert-to "doc:MS Word 97" --outdir ../doc ../doc/src/whfb_notes.fodt
+soffice --headless --convert-to "doc:MS Word 97" --outdir ../doc ../doc/src/whfb_text_box.fodt
