@@ -24,11 +24,13 @@ character properties it sets, and reads:
 * a table's cells (``\\cell``) and rows (``\\row``): a row is one line, its rows one block;
 * a field's result (``\\fldrslt``), not its code (``\\fldinst``);
 * a footnote or an endnote (``{\\footnote …}``, set where it is cited): cited by its number in
-  the order of citing ("[1]") and set as a paragraph after the paragraph citing it.
+  the order of citing ("[1]") and set as a paragraph after the paragraph citing it;
+* a text box's text (a drawing's ``{\\shptxt …}``: a sidebar) after the paragraph anchoring it.
 
 What the document holds outside its text is not read: the font and colour tables, the
 document's information, pictures and embedded objects (an object's result, its picture, aside),
-the pages' headers and footers, comments, drawings and the destinations a reader may skip
+the pages' headers and footers, comments, drawings (a text box's text aside) and the
+destinations a reader may skip
 (``{\\*\\…}``), each as the RTF specification tells readers to.
 
 A file that is no RTF document (it must open with ``{\\rtf``) is an error with a Russian
@@ -68,7 +70,7 @@ _SKIPPED = frozenset({
     "colortbl", "info", "pict", "header", "headerl", "headerr", "headerf", "footer", "footerl",
     "footerr", "footerf", "fldinst", "listtable", "listoverridetable", "rsidtbl", "generator",
     "xmlnstbl", "themedata", "colorschememapping", "latentstyles", "datastore", "pgdsctbl",
-    "revtbl", "filetbl", "shp", "nonshppict", "object", "pn", "annotation", "atnid",
+    "revtbl", "filetbl", "nonshppict", "object", "pn", "annotation", "atnid",
     "atnauthor", "atndate", "atnref", "template", "bkmkstart", "bkmkend", "objdata",
     "ud", "userprops", "docvar", "mmath", "ftnsep", "ftnsepc", "aftnsep", "aftnsepc",
     "stylesheet_", "private", "xe", "tc", "tcn", "blipuid", "sp", "sn", "sv", "falt", "panose",
@@ -77,7 +79,7 @@ _SKIPPED = frozenset({
     "ffformat", "ffhelptext", "ffstattext", "ffl",
 })
 """Destinations that hold no text of the document (or text no reader is shown)."""
-_READ = frozenset({"footnote", "listtext", "pntext"})
+_READ = frozenset({"footnote", "listtext", "pntext", "shpinst", "shptxt"})
 r"""Destinations read though marked as ignorable ("\*")."""
 _SYMBOLS = {b"~": "\u00a0", b"_": "-", b"-": "", b"\\": "\\", b"{": "{", b"}": "}",
             b"\n": "\n", b"\r": "\n", b"|": "", b":": ""}
@@ -161,6 +163,8 @@ class _Reader:
         self.rows: list[str] = []
         # a destination's own text (a footnote's, a list item's number, a style's name)
         self.held: list[str] = []
+        self.boxed: list[tuple[str, bool, int]] = []  # a text box's runs, being read
+        self.boxes: list[Paragraph] = []  # text boxes read, to follow the paragraph
         self.pending = bytearray()  # bytes of \'hh not yet decoded
         self.pending_codec = "cp1252"
 
@@ -251,6 +255,13 @@ class _Reader:
             if name == "result" and stack and stack[-1].destination != "skip":
                 return replace(group, destination="")  # an object's result: what it shows
             return group
+        if group.destination == "shape":  # a drawing: its text box's text alone is read
+            if name == "shptxt":
+                self.boxed = []
+                return replace(group, destination="shptxt")
+            return replace(group, destination="skip") if name == "shprslt" else group
+        if name == "shp":
+            return replace(group, destination="shape")
         if name in _SKIPPED:
             return replace(group, destination="skip")
         if name == "fonttbl":
@@ -329,6 +340,12 @@ class _Reader:
             key = len(self.notes.texts)
             self.notes.texts[key] = words
             self.runs.append((self.notes.cite(key), False, parent.size))
+        elif group.destination == "shptxt" and parent.destination != "shptxt":
+            # a text box (a sidebar): its paragraphs follow the paragraph anchoring it
+            for line in "".join(t for t, _, _ in self.boxed).split("\n"):
+                if line.strip():
+                    self.boxes.append(Paragraph(" ".join(line.split()), None, False))
+            self.boxed = []
         elif group.destination in ("listtext", "pntext") \
                 and parent.destination not in ("listtext", "pntext"):
             mark = "".join(self.held).strip()
@@ -351,12 +368,17 @@ class _Reader:
             return
         if group.destination in ("footnote", "listtext", "pntext", "stylesheet"):
             self.held.append(text)
+        elif group.destination == "shptxt":
+            self.boxed.append((text, group.bold, group.size))
         elif group.destination == "":
             self.runs.append((text, group.bold, group.size))
 
     def _paragraph_end(self, group: _Group) -> None:
         if group.destination == "footnote":
             self.held.append(" ")
+            return
+        if group.destination == "shptxt":
+            self.boxed.append(("\n", False, 0))
             return
         if group.destination != "":
             return
@@ -374,7 +396,8 @@ class _Reader:
         self.out.append(Paragraph(words, level, bold_all, self.item if words.strip() else "",
                                   size))
         self.out.extend(self.notes.flush())
-        self.runs, self.item = [], ""
+        self.out.extend(self.boxes)
+        self.runs, self.item, self.boxes = [], "", []
 
     def _level(self) -> int | None:
         if self.outline is not None:

@@ -56,6 +56,18 @@ def test_a_russian_word_97_document() -> None:
         "Конец.\n")
 
 
+def test_a_text_box_follows_its_anchor() -> None:
+    """A sidebar in a text box (a drawing's ``\\shptxt``; its properties and its fallback for
+    older readers, ``\\shprslt``, are no text): its paragraphs after the paragraph anchoring
+    it, as a .docx's (they were not read at all)."""
+    assert rtf_text((RTF / "whfb_text_box.rtf").read_bytes()) == (
+        "# Паника\n\nПодразделение проходит тест.\n\nСовет: держите генерала рядом.\n\n"
+        "Потом бросок.\n")
+    word = (rb"{\rtf1 Text.{\shp{\*\shpinst{\sp{\sn shapeType}{\sv 202}}{\shptxt Box"
+            rb"\par}}{\shprslt{\*\do Fallback}}}\par After.\par}")
+    assert rtf_text(word) == "Text.\n\nBox\n\nAfter.\n"
+
+
 def test_the_rtf_specification_made_in_word_for_mac() -> None:
     """Microsoft's RTF 1.7 specification as Word 2002 for Mac saved it (Mac Roman bytes, 2 MB):
     its headings at their levels, its contents' page numbers as fields' results."""
