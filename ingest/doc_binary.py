@@ -32,13 +32,15 @@ import io
 import re
 import struct
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import olefile
 
 from ingest.document_text import HEADING_STYLE
 
+T = TypeVar("T")
 OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """The first bytes of an OLE compound file (a ``.doc``; a ``.docx`` locked by a password)."""
 MAX_STREAM = 200_000_000
@@ -211,18 +213,31 @@ def _sprms(grpprl: bytes) -> Iterator[tuple[int, bytes]]:
         pos += size
 
 
+def _or_none(read: Callable[[], T], none: T) -> T:
+    """What ``read`` reads from a table of properties, or ``none`` when the table is damaged
+    (a count or an offset past its end)."""
+    try:
+        return read()
+    except (struct.error, IndexError, ValueError):
+        return none
+
+
 class WordBinary:
     """The streams of one document, and what its tables say of its text."""
 
     def __init__(self, word: bytes, table: bytes, fib: Fib) -> None:
         self.word, self.table, self.fib = word, table, fib
-        self.pieces = self._pieces()
+        self.pieces = self._pieces()  # (the text: a damaged piece table is a damaged file)
         self.piece_starts = [p[0] for p in self.pieces]
-        self.styles = self._styles()
-        self.papx = self._runs(_BTE_PAPX, paragraph=True)
-        self.chpx = self._runs(_BTE_CHPX, paragraph=False)
+        # the properties: a damaged table of them costs what it tells (headings, sizes,
+        # lists), never the text
+        self.styles: list[Style] = _or_none(self._styles, [])
+        self.papx: list[tuple[int, int, bytes]] = _or_none(
+            lambda: self._runs(_BTE_PAPX, paragraph=True), [])
+        self.chpx: list[tuple[int, int, bytes]] = _or_none(
+            lambda: self._runs(_BTE_CHPX, paragraph=False), [])
         self.papx_starts = [r[0] for r in self.papx]
-        self.lists = self._lists()
+        self.lists: dict[int, tuple[int, ...]] = _or_none(self._lists, {})
         self.chpx_starts = [r[0] for r in self.chpx]
 
     # -- the text ---------------------------------------------------------------------------
@@ -479,8 +494,8 @@ class WordBinary:
         """CP of each note's mark in the main text → the note's characters as its part holds
         them (footnotes', then endnotes')."""
         ccp = self.fib.ccp
-        return {**self._notes(_FND_REF, _FND_TXT, ccp[0]),
-                **self._notes(_END_REF, _END_TXT, sum(ccp[:5]))}
+        return {**_or_none(lambda: self._notes(_FND_REF, _FND_TXT, ccp[0]), {}),
+                **_or_none(lambda: self._notes(_END_REF, _END_TXT, sum(ccp[:5])), {})}
 
     def text_boxes(self) -> tuple[int, int]:
         """The CPs where the text boxes' part begins and ends (after the endnotes')."""

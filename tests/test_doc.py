@@ -174,3 +174,20 @@ def test_a_piece_table_whose_property_changes_run_backwards_is_refused() -> None
     reader.fib = Fib("1Table", (0,) * 6, places)
     with pytest.raises(DocError, match="нет таблицы частей текста"):
         reader._pieces()
+
+
+def test_a_damaged_table_of_properties_costs_what_it_tells_not_the_text() -> None:
+    """A list table whose count runs past its end (a damaged file): the document is read with
+    its headings and without its lists' numbers; it was refused whole."""
+    from ingest.doc_binary import streams
+
+    data = BOOK.read_bytes()
+    _, table, fib = streams(data)
+    start, _ = fib.place(73)  # the list table (PlfLst)
+    at = data.find(table[start:start + 28])
+    assert at > 0 and data.count(table[start:start + 28]) == 1
+    damaged = bytearray(data)
+    struct.pack_into("<H", damaged, at, 0x7FFF)
+    text = doc_text(bytes(damaged))
+    assert text.startswith("# ПСИХОЛОГИЯ\n") and "## Паника" in text
+    assert "Бросьте 2D6 и сравните" in text and "1. Бросьте" not in text
