@@ -148,10 +148,6 @@ def _package(archive: zipfile.ZipFile) -> tuple[list[str], list[str]]:
     path = root.get("full-path", "") if root is not None else ""
     if not path:
         raise EpubError("не книга EPUB: container.xml не называет пакет книги (content.opf)")
-    if "META-INF/encryption.xml" in names and b"EncryptedData" in _member(
-            archive, "META-INF/encryption.xml") and b"font" not in _member(
-            archive, "META-INF/encryption.xml").lower():
-        raise EpubError("книга EPUB защищена (DRM): её главы зашифрованы")
     opf = _xml(_member(archive, path), path)
     base = posixpath.dirname(path)
     items = {}
@@ -166,6 +162,13 @@ def _package(archive: zipfile.ZipFile) -> tuple[list[str], list[str]]:
         href, media, properties = items.get(ref.get("idref", ""), ("", "", ""))
         if href and media in ("application/xhtml+xml", "text/html") and "nav" not in properties:
             chapters.append(href)
+    if "META-INF/encryption.xml" in names:  # (a book's fonts obfuscated are no DRM; its
+        # chapters encrypted are)
+        encryption = _xml(_member(archive, "META-INF/encryption.xml"), "META-INF/encryption.xml")
+        locked = {_unquote(e.get("URI", "")) for e in encryption.iter()
+                  if e.tag.rsplit("}", 1)[-1] == "CipherReference"}
+        if locked & set(chapters):
+            raise EpubError("книга EPUB защищена (DRM): её главы зашифрованы")
     return chapters, sorted(sheets)
 
 

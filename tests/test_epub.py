@@ -96,6 +96,13 @@ def test_a_file_that_is_no_readable_book_is_refused(data: bytes, message: str) -
         read_epub(data)
 
 
+def test_a_book_whose_fonts_alone_are_obfuscated_is_read() -> None:
+    """Publishers obfuscate a book's fonts (IDPF's font mangling, listed in encryption.xml):
+    no DRM, its chapters are read."""
+    fonts = _ENCRYPTED.replace(b"OEBPS/text/magic.xhtml", b"OEBPS/fonts/serif.otf")
+    assert epub_text(book(**{"META-INF__encryption.xml": fonts})) == epub_text(book())
+
+
 def test_an_archive_without_a_package_is_refused() -> None:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
