@@ -35,6 +35,7 @@ from ingest.clean_html import page_text, title_and_text, visible_text
 from ingest.detect import model as detect_model
 from ingest.doc_text import OLE_SIGNATURE, DocError, read_doc
 from ingest.doc_text import SUFFIX as DOC_SUFFIX
+from ingest.document_text import Reading
 from ingest.docx_text import SUFFIX as DOCX_SUFFIX
 from ingest.docx_text import DocxError, read_docx
 from ingest.epub_text import SUFFIX as EPUB_SUFFIX
@@ -238,17 +239,25 @@ def _word_document(data: bytes, path: Path) -> tuple[str, str, str | None]:
             if not data.strip():
                 raise  # ("файл пуст")
             kind = path.suffix.lower()[1:]  # (no text either: the reader of its name says why)
+    return _document(kind, data, path)
+
+
+_READERS: dict[str, tuple[Callable[[bytes], Reading], type[ValueError]]] = {
+    "doc": (read_doc, DocError), "docx": (read_docx, DocxError), "rtf": (read_rtf, RtfError),
+    "odt": (read_odt, OdtError), "fb2": (read_fb2, Fb2Error), "epub": (read_epub, EpubError),
+}
+"""Each kind of document read from its file: its reader, and the error it refuses one with."""
+
+
+def _document(kind: str, data: bytes, path: Path) -> tuple[str, str, str]:
+    """A document's text (Markdown marking its headings), its kind and how its headings were
+    told, by the reader of ``kind`` (:data:`_READERS`); its refusal a LoadError naming it."""
+    read, error = _READERS[kind]
     try:
-        if kind == "doc":
-            doc = read_doc(data)
-            return doc.text, kind, doc.type
-        if kind == "rtf":
-            rtf = read_rtf(data)
-            return rtf.text, kind, rtf.type
-        docx = read_docx(data)
-        return docx.text, "docx", docx.type
-    except (DocError, DocxError, RtfError) as exc:
+        document = read(data)
+    except error as exc:
         raise LoadError(f"{path}: {exc}") from exc
+    return document.text, kind, document.type
 
 
 def _files_of(path: Path) -> list[Path]:
@@ -351,23 +360,11 @@ def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = No
         text, encoding, reading = _word_document(data, path)
     elif path.suffix.lower() in FB2_SUFFIXES or path.name.lower().endswith(FB2_ZIPPED):
         # an e-book in FictionBook: its sections' titles headings at their depths
-        try:
-            fb2 = read_fb2(data)
-        except Fb2Error as exc:
-            raise LoadError(f"{path}: {exc}") from exc
-        text, encoding, reading = fb2.text, "fb2", fb2.type
+        text, encoding, reading = _document("fb2", data, path)
     elif path.suffix.lower() == EPUB_SUFFIX:  # an e-book: its chapters, headings marked
-        try:
-            epub = read_epub(data)
-        except EpubError as exc:
-            raise LoadError(f"{path}: {exc}") from exc
-        text, encoding, reading = epub.text, "epub", epub.type
+        text, encoding, reading = _document("epub", data, path)
     elif path.suffix.lower() == ODT_SUFFIX:  # an OpenDocument text: paragraphs, headings marked
-        try:
-            odt = read_odt(data)
-        except OdtError as exc:
-            raise LoadError(f"{path}: {exc}") from exc
-        text, encoding, reading = odt.text, "odt", odt.type
+        text, encoding, reading = _document("odt", data, path)
     else:
         text, encoding = decode(data, str(path))
     stated = config.system_of(path.name) if config else None
