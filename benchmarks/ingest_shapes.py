@@ -8,7 +8,9 @@ shape (a post header of the forum engine's lines before every paragraph) and a g
 thousands of headings in alphabetical order (:mod:`ingest.segment_alphabet`), and phases
 whose steps a diagram lists before heading each (:mod:`ingest.segment_summary`), and a book's
 pages run into one line with their headings in capitals (:mod:`ingest.segment_flat`), and a
-text written in Markdown (:mod:`ingest.segment_markdown`), and prints
+text written in Markdown (:mod:`ingest.segment_markdown`), and three shapes found by
+fuzzing the build (lines indented by thousands of spaces, a table of numbers run into one
+line, a run of headings in capitals over no text), and prints
 the speed of
 each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
 shape is also timed at a third of its size: the cost per megabyte must not grow with the size
@@ -103,8 +105,20 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
     # the length)
     unclosed = page.replace("</b>", "").replace("<b>", "<font size=2>").replace(
         "</p>", "</p></span>").replace("<ul>", "<a title='Паника <ul>")
+    # lines indented by thousands of spaces (a PDF's text layer, a page's preformatted text):
+    # a pattern of a line's start once tried again from each space
+    indented = "".join(f"{' ' * 2000}{paragraph}\n" for paragraph in paragraphs)
+    # a table of numbers run into one line, no stop anywhere (each number a fact, each fact's
+    # sentence the bounded stretch around it, :data:`ingest.facts.MAX_SENTENCE`)
+    numbers = " ".join(f"{words[k % len(words)]} {k % 6 + 1}+ D6 {k % 24 + 1}\" {k % 9 + 1}-й"
+                       for k in range(5000)) + " "
+    # headings over no text, each taken to hold the next (a contents page in capitals)
+    contents = "".join(f"{name.upper()}\n" for name in names)
     return {
         "одна строка": repeat(" ".join(words)),
+        "строки с отступом в 2000 пробелов": repeat(indented),
+        "числа без точек в одну строку": repeat(numbers),
+        "заголовки без текста": repeat(contents),
         "страница в одну строку": repeat(flattened),
         "текст в разметке Markdown": repeat(markdown),
         "нумерованный список": repeat(numbered, lines),

@@ -24,7 +24,7 @@ accumsan iusto odio dignissim blandit praesent luptatum zzril delenit augue te f
 nibh euismod tincidunt laoreet aliquam erat volutpat wisi tation ullamcorper suscipit
 lobortis nisl""".split())
 _FILLER_MIN_WORDS = 6
-_PLACEHOLDER_HEADING = re.compile(rf"^{HSPACE}*(?:Заголовок|Подзаголовок|Heading|Title)"
+_PLACEHOLDER_HEADING = re.compile(rf"^{HSPACE}*+(?:Заголовок|Подзаголовок|Heading|Title)"
                                   rf"{HSPACE}*$", re.IGNORECASE)
 FILLER_REASON = "заготовка шаблона сайта (текст-«рыба» Lorem ipsum и его «Заголовок»)"
 

@@ -39,7 +39,8 @@ SPOILER_REASON = "метка спойлера форума («Раскрываю
 
 
 def _line(body: str) -> str:
-    return rf"^{_S}*(?:{body}){_S}*$"
+    return rf"^{_S}*+(?:{body}){_S}*$"  # (the spaces before it taken once: a line of
+    # thousands of spaces was tried again from each, a minute for 10,000)
 
 
 # A date and a time as forum engines print a post's: "17.02.2011, 09:50", "May 24 2008, 19:36",
@@ -84,13 +85,13 @@ _POST_NUMBER_RE = re.compile(_line(rf"(?i:сообщение|post){_S}*#{_S}*\d{
 _HEADER_VALUE_RE = re.compile(_line(
     rf"{_COUNT}|{_DATE}|\*+|@|(?i:не в сети|в сети|offline|online|аватар\w*(?: [^\n]{{1,40}})?"
     rf"|сейчас на форуме|автор|author)"))
-_LONE_VALUE_RE = re.compile(rf"^{_S}*(?:\d+|{_DATE}){_S}*$", re.MULTILINE)
-_SHORT_LINE_RE = re.compile(rf"^{_S}*[^\n]{{1,40}}?(?<![.!?;,])(?:\.\.\.|…)?{_S}*$")
+_LONE_VALUE_RE = re.compile(rf"^{_S}*+(?:\d+|{_DATE}){_S}*$", re.MULTILINE)
+_SHORT_LINE_RE = re.compile(rf"^{_S}*+[^\n]{{1,40}}?(?<![.!?;,])(?:\.\.\.|…)?{_S}*$")
 _MAX_SHORT_WORDS = 5
 _MAX_HEADER_GAP = 6  # lines of a header between the engine's lines ("Herald of Naggaroth")
 _LATIN_RE = re.compile(r"[A-Za-z0-9_]")
 # a user name, cut short by the engine or not ("kapitandobrokoto...")
-_NAME_RE = re.compile(rf"^{_S}*\S[^\n]{{0,31}}?(?:(?<![.!?:;,])|\.\.\.|…){_S}*$")
+_NAME_RE = re.compile(rf"^{_S}*+\S[^\n]{{0,31}}?(?:(?<![.!?:;,])|\.\.\.|…){_S}*$")
 
 _BUTTON = (r"(?:Ответить|Цитата|Цитировать|Профиль|ЛС|Личное сообщение|ПМ|PM|E-?mail|WWW|Сайт"
            r"|Наверх|Quote|Reply|Report|Profile|Пожаловаться|Жалоба|Спасибо|Нравится"
@@ -187,7 +188,7 @@ _SPOILER_LABEL = (r"(?i:раскрывающийся текст|скрытый �
                   r"|нажмите,? (?:для отображения текста|чтобы (?:увидеть|прочитать|показать"
                   r"|открыть|развернуть)(?: текст| содержимое)?))")
 SPOILER_RE = re.compile(
-    rf"^{_S}*(?:[\"«»“”„]{_S}*{_SPOILER_LABEL}{_S}*[\"«»“”]{_S}*(?=\S)"
+    rf"^{_S}*+(?:[\"«»“”„]{_S}*{_SPOILER_LABEL}{_S}*[\"«»“”]{_S}*(?=\S)"
     rf"|{_SPOILER_LABEL}{_S}*:?{_S}*$)", re.MULTILINE)
 SPOILER_ANCHORS = ("текст", "пойлер", "ПОЙЛЕР", "poiler", "POILER", "одержимо", "одержание")
 """What a spoiler's label holds, looked for first (most texts hold none)."""
@@ -196,7 +197,7 @@ SPOILER_ANCHORS = ("текст", "пойлер", "ПОЙЛЕР", "poiler", "POIL
 # glued to the quoted words or alone on its line ("\"Цитата\"After moving the first model …").
 # The label goes, the quoted words stay.
 QUOTE_LABEL_RE = re.compile(
-    rf"^{_S}*[\"«»“”„]{_S}*(?i:цитата|quote){_S}*[\"«»“”]{_S}*(?:(?=\S)|$)", re.MULTILINE)
+    rf"^{_S}*+[\"«»“”„]{_S}*(?i:цитата|quote){_S}*[\"«»“”]{_S}*(?:(?=\S)|$)", re.MULTILINE)
 QUOTE_LABEL_ANCHORS = ("итата", "ИТАТА", "uote", "UOTE")
 """What a quotation's label holds, looked for first (most texts hold none)."""
 
@@ -206,7 +207,7 @@ WIKI_EDIT_INLINE_RE = re.compile(
     rf"{_S}*\[{_S}*(?i:править|править код|edit|edit source)"
     rf"(?:{_S}*\|{_S}*(?i:править код|edit source))?{_S}*\]")
 _TOC_RE = re.compile(
-    rf"^{_S}*((?i:содержание|оглавление|contents){_S}*(?:\[{_S}*(?i:скрыть|показать|hide|show)"
+    rf"^{_S}*+((?i:содержание|оглавление|contents){_S}*(?:\[{_S}*(?i:скрыть|показать|hide|show)"
     rf"{_S}*\])?(?:{_S}*\n)+(?:{_S}*\d+(?:\.\d+)*\.?{_S}+[^\n]{{1,80}}?(?<!\d){_S}*"
     rf"(?:\n|$)(?:{_S}*\n)*){{2,}})",
     re.MULTILINE,
@@ -224,7 +225,7 @@ _SIGN_IN = (rf"(?i:вход|войти|авторизация|регистрац
 _SIGN_IN_OWN = re.compile(rf"(?i:забыли|пароль|аккаунт|запомнить{_S}+меня|личный{_S}+кабинет)")
 _SIGN_IN_WORDS = ("забыли", "пароль", "аккаунт", "запомнить", "кабинет")
 _SIGN_IN_RE = re.compile(
-    rf"^{_S}*{_SIGN_IN}{_S}*$(?:\n(?:{_S}*\n)*{_S}*{_SIGN_IN}{_S}*$)+", re.MULTILINE)
+    rf"^{_S}*+{_SIGN_IN}{_S}*$(?:\n(?:{_S}*\n)*{_S}*{_SIGN_IN}{_S}*$)+", re.MULTILINE)
 
 
 # a member's card on the engine's page (Invision): labels without a colon, each a bulleted
@@ -242,12 +243,12 @@ _CARD_RE = re.compile(
 # MyBB's announcement box over the guest's greeting: "Объявление" and the announcement (a line
 # or a few: "ФОРУМ ПЕРЕЕХАЛ …"), right above "Информация о пользователе"
 _ANNOUNCEMENT_RE = re.compile(
-    rf"^{_S}*(?i:объявление){_S}*$(?:\n[^\n]{{0,200}}){{0,6}}?(?=\n{_S}*"
+    rf"^{_S}*+(?i:объявление){_S}*$(?:\n[^\n]{{0,200}}){{0,6}}?(?=\n{_S}*"
     rf"(?i:информация о пользователе){_S}*$)", re.MULTILINE)
 # the filter of a member's activity (Invision): "Тип контента" over the kinds of content, one a
 # line ("Профили", "Форумы", "События"), down to "Весь контент <member>"
 _CONTENT_FILTER_RE = re.compile(
-    rf"^{_S}*(?i:тип контента|content type){_S}*$(?:\n{_S}*[A-ZА-ЯЁ][^\s.!?:;,]*"
+    rf"^{_S}*+(?i:тип контента|content type){_S}*$(?:\n{_S}*[A-ZА-ЯЁ][^\s.!?:;,]*"
     rf"(?:{_S}[^\s.!?:;,]+){{0,2}}{_S}*$){{1,12}}\n{_S}*(?i:весь контент|all content)"
     rf"{_S}+[^\n]{{1,40}}$", re.MULTILINE)
 

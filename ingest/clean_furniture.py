@@ -68,7 +68,7 @@ _ROW_LINK = rf"(?:{_NAV_LINK}|{_LOGIN_LINK}|FAQ|ЧаВо)"
 
 def _line(body: str) -> re.Pattern[str]:
     """A whole line that consists of ``body`` (group 1)."""
-    return re.compile(rf"^{HSPACE}*({body}){HSPACE}*$", re.MULTILINE)
+    return re.compile(rf"^{HSPACE}*+({body}){HSPACE}*$", re.MULTILINE)
 
 
 # what every link of :data:`_NAV_LINK` holds, in lower case (the cheap test of a text first)
@@ -308,9 +308,9 @@ def _furniture_lines_re(kept: tuple[int, ...] | None = None) -> re.Pattern[str]:
     text is scanned once: a whole line that is one of their bodies, the first that fits (group
     ``l<k>``, k its place)."""
     bodies = "|".join(
-        f"(?P<l{k}>{pattern.pattern.removeprefix(f'^{HSPACE}*(').removesuffix(f'){HSPACE}*$')})"
+        f"(?P<l{k}>{pattern.pattern.removeprefix(f'^{HSPACE}*+(').removesuffix(f'){HSPACE}*$')})"
         for k, (pattern, _, _) in enumerate(_FURNITURE_LINES) if kept is None or k in kept)
-    return re.compile(rf"^{HSPACE}*(?:{bodies}){HSPACE}*$", re.MULTILINE)
+    return re.compile(rf"^{HSPACE}*+(?:{bodies}){HSPACE}*$", re.MULTILINE)
 
 
 def _lines_for(low: str) -> tuple[int, ...]:
@@ -375,9 +375,9 @@ _MAX_TITLE_LINE = 300
 # "46.65 Mб" (its "M" Latin, its "б" Cyrillic, as sites write it), "Правила.pdf", "Скачать"),
 # told by their shape: labels that end with a colon,
 # values that are numbers, dates, sizes or file names.
-_LABEL_LINE = re.compile(rf"^{HSPACE}*(?:[A-ZА-ЯЁ][\w-]*:{HSPACE}*)+$")
+_LABEL_LINE = re.compile(rf"^{HSPACE}*+(?:[A-ZА-ЯЁ][\w-]*:{HSPACE}*)+$")
 _VALUE_LINE = re.compile(
-    rf"^{HSPACE}*(?:\d+(?:[.,:/-]\d+)*{HSPACE}*(?:[KkMmGgКкМмГг][BbБб]|байт\w*|bytes?)?\.?"
+    rf"^{HSPACE}*+(?:\d+(?:[.,:/-]\d+)*{HSPACE}*(?:[KkMmGgКкМмГг][BbБб]|байт\w*|bytes?)?\.?"
     rf"|\S*\.(?:pdf|docx?|rtf|djvu|txt|xlsx?|pptx?|zip|rar)|Скачать|Upload|Download){HSPACE}*$",
     re.IGNORECASE,
 )
@@ -387,11 +387,11 @@ _DOWNLOAD_WORDS = frozenset({"скачать", "download"})  # the button that e
 # "ТипКнига", "Имя файлаRuleBook.pdf"): a capitalised word or two, then without a space a
 # value in another script, case or kind (digits).
 _GLUED_LABEL_LINE = re.compile(
-    rf"^{HSPACE}*[А-ЯЁ][а-яё]+(?: [а-яё]+)?(?=[A-ZА-ЯЁ0-9a-z#])(?![а-яё])")
+    rf"^{HSPACE}*+[А-ЯЁ][а-яё]+(?: [а-яё]+)?(?=[A-ZА-ЯЁ0-9a-z#])(?![а-яё])")
 # An id ("#1056278"), a page counter ("страница4 из 5") or a row of page numbers
 # ("1   2   3   4   5") inside such a block.
 _BLOCK_VALUE_LINE = re.compile(
-    rf"^{HSPACE}*(?:#\d+|\d{{1,3}}(?:{HSPACE}+\d{{1,3}})+"
+    rf"^{HSPACE}*+(?:#\d+|\d{{1,3}}(?:{HSPACE}+\d{{1,3}})+"
     rf"|(?i:страница|стр\.?|page){HSPACE}*\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+){HSPACE}*$")
 _MIN_BLOCK_LINES = 3
 _SENTENCE_VALUE = re.compile(rf"{HSPACE}*(?:[^\s]+{HSPACE}+){{5,}}[^\n]*[.!?…]{HSPACE}*$")
@@ -514,7 +514,7 @@ def _furniture_lines(text: str) -> list[Edit]:
 # A list of links to a site's other pages under its label ("Полезное:", "Читайте также:",
 # "Похожие статьи") — titles of articles, one a line, none a sentence of the page.
 _LINKS_LABEL = re.compile(
-    rf"^{HSPACE}*(?i:полезное|читайте также|смотрите также|см\. также|похожие (?:статьи|записи"
+    rf"^{HSPACE}*+(?i:полезное|читайте также|смотрите также|см\. также|похожие (?:статьи|записи"
     rf"|материалы|публикации|темы)|популярное|популярные (?:статьи|записи)|рекомендуем"
     rf"|ещё по теме|еще по теме|другие (?:статьи|записи|материалы)|последние (?:статьи|записи)"
     rf"|интересное|вам (?:также )?может быть интересно|подобный материал|прочитайте"
@@ -529,7 +529,7 @@ LINKS_REASON = "список ссылок сайта на другие стра�
 # a serial's page in its list of pages: its title with its number of all glued to it
 # ("Бессонница194/351", "Смотрите на небо!198/351")
 _SERIAL_PAGE = re.compile(
-    rf"^{HSPACE}*(?P<title>[^\n]{{0,80}}?[^\W\d_][!?.…»\"]?)(?P<n>\d{{1,4}})/(?P<of>\d{{1,4}})"
+    rf"^{HSPACE}*+(?P<title>[^\n]{{0,80}}?[^\W\d_][!?.…»\"]?)(?P<n>\d{{1,4}})/(?P<of>\d{{1,4}})"
     rf"{HSPACE}*$", re.MULTILINE)
 SERIAL_REASON = "навигация по страницам сайта: название и номер страницы («Название194/351»)"
 
@@ -548,7 +548,7 @@ def _serial_pages(text: str) -> list[Edit]:
 
 # a row of a site's links spaced wide ("НОВОСТИ    КНИГИ    ЭНЦИКЛОПЕДИЯ    О САЙТЕ"): items of
 # a few words apart by two spaces or a tab, one of them a link of :data:`_NAV_LINK`
-_SPACED_ROW = re.compile(rf"^{HSPACE}*(\S[^\n]*?(?:\S(?: {{2,}}|\t){HSPACE}*)[^\n]*\S){HSPACE}*$",
+_SPACED_ROW = re.compile(rf"^{HSPACE}*+(\S[^\n]*?(?:\S(?: {{2,}}|\t){HSPACE}*)[^\n]*\S){HSPACE}*$",
                          re.MULTILINE)
 _SPACED_ITEMS = re.compile(r" {2,}|\t")
 _MIN_SPACED_ITEMS = 4
@@ -577,7 +577,7 @@ def _spaced_rows(text: str) -> list[Edit]:
 
 
 _NAV_LINK_RE = re.compile(_NAV_LINK)
-_WORD_ROW = re.compile(rf"^{HSPACE}*((?:[\w-]+{HSPACE}+){{3,11}}[\w-]+){HSPACE}*$", re.MULTILINE)
+_WORD_ROW = re.compile(rf"^{HSPACE}*+((?:[\w-]+{HSPACE}+){{3,11}}[\w-]+){HSPACE}*$", re.MULTILINE)
 _MIN_ROW_LINKS = 2
 
 
@@ -651,8 +651,10 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
     # English heading has its Russian text under it, not another heading
     nxt = _NEXT_LINE_RE.match(text, newline)
     end = newline
-    while latin and nxt and re.fullmatch(r"[A-Za-z0-9 .&-]+", nxt.group(1).strip() or "-") \
+    while latin and nxt and nxt.end() > end \
+            and re.fullmatch(r"[A-Za-z0-9 .&-]+", nxt.group(1).strip() or "-") \
             and len(nxt.group(1).split()) <= _MASTHEAD_WORDS and end < _MAX_MASTHEAD:
+        # (at the text's end the next line is empty and ends where it starts: no line more)
         end = nxt.end()  # the site's section under its name ("WARHAMMER 6 EDITION")
         nxt = _NEXT_LINE_RE.match(text, end)
     title = nxt.group(1).strip() if nxt else ""
@@ -686,7 +688,7 @@ BREADCRUMB_REASON = "«хлебные крошки» сайта: путь по �
 # (the last item, the page's own title, may hold a period: "Форум » Вархаммер ФБ » Основные
 # правила ФБ » Блуд в Плохих Землях. (Дополнение к осадам.)")
 _BREADCRUMB_RE = re.compile(
-    rf"^{HSPACE}*([^\n.!?»›>→]{{1,40}}?{HSPACE}*(»|›|->|→|>){HSPACE}*[^\n.!?»›>→]{{1,60}}?"
+    rf"^{HSPACE}*+([^\n.!?»›>→]{{1,40}}?{HSPACE}*(»|›|->|→|>){HSPACE}*[^\n.!?»›>→]{{1,60}}?"
     rf"(?:{HSPACE}*\2{HSPACE}*[^\n.!?»›>→]{{1,60}}?)*"
     rf"{HSPACE}*\2{HSPACE}*[^\n!?»›>→]{{1,100}}?){HSPACE}*$",
     re.MULTILINE,
@@ -698,9 +700,9 @@ _BREADCRUMB_RE = re.compile(
 # сражений 2010" / "Wargames » Турниры и кампании"; not by ">", which compares there: "Сила >
 # Стойкость")
 _TITLE_BAR_RE = re.compile(
-    rf"\A\s*?(?:^{HSPACE}*([^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?{HSPACE}+(?:\||»|›|->|→|>)"
+    rf"\A\s*+(?:([^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?{HSPACE}+(?:\||»|›|->|→|>)"
     rf"{HSPACE}+[^\W\d_][^\n\d.!?:|»›>→]{{0,40}}?){HSPACE}*$"
-    rf"|[^\n]{{1,120}}\n^{HSPACE}*([^\W\d_][^\n\d.!?:|»›>→\[\]]{{0,40}}?{HSPACE}+(?:»|›|->|→)"
+    rf"|[^\n]{{1,120}}\n^{HSPACE}*+([^\W\d_][^\n\d.!?:|»›>→\[\]]{{0,40}}?{HSPACE}+(?:»|›|->|→)"
     rf"{HSPACE}+[^\W\d_][^\n\d.!?:|»›>→\[\]]{{0,40}}?){HSPACE}*$)",
     re.MULTILINE,
 )
@@ -708,7 +710,7 @@ _MAX_BAR_WORDS = 4
 # "- Главная / - Warhammer 40k / - Психическая фаза …": a breadcrumb set as a list at the
 # page's top, from the site's home page to the page itself
 _LISTED_BREADCRUMB_RE = re.compile(
-    rf"\A\s*?^({HSPACE}*[-•*·]{HSPACE}*(?i:главная|на главную|home)(?: страница)?{HSPACE}*"
+    rf"\A\s*+([-•*·]{HSPACE}*(?i:главная|на главную|home)(?: страница)?{HSPACE}*"
     rf"(?:\n{HSPACE}*[-•*·]{HSPACE}*[^\n]{{1,120}}){{1,5}})$",
     re.MULTILINE,
 )

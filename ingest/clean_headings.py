@@ -13,13 +13,13 @@ from ingest.models import Edit
 _LATIN_LINE = r"[A-Za-z][A-Za-z'’&\- ]*[A-Za-z]"
 # "RULES" / "[ПРАВИЛА]": the translation of a heading on a line of its own
 _TRANSLATION_RE = re.compile(
-    rf"^{HSPACE}*{_LATIN_LINE}({HSPACE}*\n{HSPACE}*)(?=[\[(][^\])\n]*[А-Яа-яЁё][^\])\n]*[\])]{HSPACE}*$)",
+    rf"^{HSPACE}*+{_LATIN_LINE}({HSPACE}*\n{HSPACE}*)(?=[\[(][^\])\n]*[А-Яа-яЁё][^\])\n]*[\])]{HSPACE}*$)",
     re.MULTILINE,
 )
-_LATIN_LINE_RE = re.compile(rf"^{HSPACE}*({_LATIN_LINE}){HSPACE}*$", re.MULTILINE)
+_LATIN_LINE_RE = re.compile(rf"^{HSPACE}*+({_LATIN_LINE}){HSPACE}*$", re.MULTILINE)
 # "ОБЪЯВЛЕНИЕ АТАК" / "(DECLARE CHARGES)": a Russian heading with its English in brackets below
 _GLOSS_RE = re.compile(
-    rf"^{HSPACE}*[А-ЯЁ][^\n.!?:;]{{0,60}}[^\s.!?:;,]({HSPACE}*\n{HSPACE}*)"
+    rf"^{HSPACE}*+[А-ЯЁ][^\n.!?:;]{{0,60}}[^\s.!?:;,]({HSPACE}*\n{HSPACE}*)"
     rf"(?=[(\[][A-Za-z][A-Za-z0-9'’&\- ]*[A-Za-z0-9][)\]]{HSPACE}*$)",
     re.MULTILINE,
 )

@@ -38,7 +38,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache
-from html import unescape
+from html import unescape as _html_unescape
 
 from ingest.clean_edits import applied
 from ingest.clean_markdown import Heading, Structure, is_markdown
@@ -70,7 +70,7 @@ _NEWLINE_SPACE = re.compile(r"\s*\n\s*")
 
 
 _TABLE_BLOCKS = frozenset({"table", "thead", "tbody", "tfoot"})
-_PIPE_ROW = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)
+_PIPE_ROW = re.compile(r"^[ \t]*+\|[^\n]*\|[ \t]*$", re.MULTILINE)
 _CODE_BLOCK = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ ]{0,3}\1[ \t]*$|\Z)",
                          re.MULTILINE | re.DOTALL)
 _CODE_SPAN = re.compile(r"(`+)(?=[^`\n])[^\n]*?[^`\n]\1(?!`)")
@@ -405,7 +405,7 @@ def title_and_text(text: str) -> str:
     if not is_html(text):
         return text
     reader, _ = parsed(text)
-    title = next((" ".join(unescape(ANY_TAG.sub(" ", text[e.inner:e.inner_end])).split())
+    title = next((" ".join(unescaped(ANY_TAG.sub(" ", text[e.inner:e.inner_end])).split())
                   for e in reader.elements if e.tag == "title"), "")
     return f"{title}\n{page_text(text)}" if title else page_text(text)
 
@@ -429,4 +429,20 @@ def visible_text(text: str) -> str:
         shown.append(text[pos:start])
         pos = end
     shown.append(text[pos:])
-    return unescape(" ".join(shown))
+    return unescaped(" ".join(shown))
+
+
+_LONG_DECIMAL = re.compile(r"&#0*[1-9][0-9]{7,}")
+"""A decimal character reference of 8 digits or more: above U+10FFFF, no character."""
+
+
+def unescaped(text: str) -> str:
+    """``text`` with its HTML character references read (:func:`html.unescape`), a decimal
+    one too long for any character ("&#99…9;") read as the U+FFFD it stands for: the standard
+    library turns its digits into an int first, which Python refuses past 4,300 digits
+    (ValueError), so a page holding such a reference failed to read.
+
+    >>> unescaped("&laquo;Ужас&raquo; &#" + "9" * 5000 + ";")
+    '«Ужас» \ufffd'
+    """
+    return _html_unescape(_LONG_DECIMAL.sub("&#1114112", text))

@@ -52,7 +52,7 @@ _FENCE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})[^\n]*$", re.MULTILINE)
 _SETEXT = re.compile(r"^[ ]{0,3}(=+|-+)[ \t\r]*$")
 _BREAK = re.compile(r"^[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\r?$")
 _TABLE_RULE = re.compile(
-    r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t\r]*$")
+    r"^[ \t]*+\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t\r]*$")
 _QUOTE = re.compile(r"^[ ]{0,3}(>[ \t]?)+")
 _LIST_MARK = re.compile(r"^([ \t]*)([*+])[ \t]+(?=\S)")
 _INDENTED_CODE = "    "
@@ -104,7 +104,7 @@ class Structure:
     quotes: tuple[tuple[int, int], ...]
 
 
-_STRONG_LINE = re.compile(r"^[ \t]*(\*\*|__)(?=[^\s*_])[^\n*_]{1,80}(?<=[^\s*_])\1[ \t:.]*\r?$",
+_STRONG_LINE = re.compile(r"^[ \t]*+(\*\*|__)(?=[^\s*_])[^\n*_]{1,80}(?<=[^\s*_])\1[ \t:.]*\r?$",
                           re.MULTILINE)
 """A line set in bold from end to end ("**Паника**"): a chat's or a forum's Markdown marks its
 headings so, with no "#"."""

@@ -67,7 +67,7 @@ def _is_menu(line: str) -> bool:
 
 # a category with its count of pages on a line of its own ("Авиация и космонавтика (304)")
 _COUNT_END = re.compile(r"\(\d+\)[ \t]*$", re.MULTILINE)
-_COUNTED_LINE = re.compile(r"^[ \t]*([^\W\d_][^\n.!?:;()\d]{0,50}?)[ \t]*\(\d+\)[ \t]*$",
+_COUNTED_LINE = re.compile(r"^[ \t]*+([^\W\d_][^\n.!?:;()\d]{0,50}?)[ \t]*\(\d+\)[ \t]*$",
                            re.MULTILINE)
 
 

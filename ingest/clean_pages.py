@@ -27,7 +27,7 @@ from kb.lemmas import morph
 _WORD = rf"{LETTERS}+(?:-{LETTERS}+)*"
 # A run of 2–6 words joined by single spaces, where a line starts or a sentence has ended.
 _PHRASE_RE = re.compile(
-    rf"(?:^{HSPACE}*|(?<=[.!?…:;»\")]){HSPACE}+)(?P<phrase>{_WORD}(?: {_WORD}){{1,5}})",
+    rf"(?:^{HSPACE}*+|(?<=[.!?…:;»\")]){HSPACE}+)(?P<phrase>{_WORD}(?: {_WORD}){{1,5}})",
     re.MULTILINE,
 )
 _WORD_RE = re.compile(_WORD)
@@ -167,7 +167,7 @@ def running_header(text: str) -> list[Edit]:
         first = ""
     # (with any quotation marks and dashes, any spaces between its words)
     key = marks_pattern(first, f"{HSPACE}+")
-    if first and re.search(rf"^{HSPACE}*{key}{HSPACE}*$", text[newline:], re.MULTILINE):
+    if first and re.search(rf"^{HSPACE}*+{key}{HSPACE}*$", text[newline:], re.MULTILINE):
         start = text.find(first)
         end = start + len(first)
         edits.append(block_edit(text, start, end, "running_header", PAGE_TITLE_REASON))
@@ -176,7 +176,7 @@ def running_header(text: str) -> list[Edit]:
 
 _PAGE_WORD = r"(?:[Сс]траница|[Сс]тр\.?|[Сс]\.)"
 FOOTER_RE = re.compile(
-    rf"^{HSPACE}*({_PAGE_WORD}{HSPACE}*(\d+)(?:{HSPACE}*[-–—]{HSPACE}*(\d+))?){HSPACE}*$",
+    rf"^{HSPACE}*+({_PAGE_WORD}{HSPACE}*(\d+)(?:{HSPACE}*[-–—]{HSPACE}*(\d+))?){HSPACE}*$",
     re.MULTILINE,
 )
 _FOOTER_BODY_RE = re.compile(rf"{_PAGE_WORD}{HSPACE}*(\d+)(?:{HSPACE}*[-–—]{HSPACE}*(\d+))?")

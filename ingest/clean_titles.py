@@ -35,14 +35,16 @@ PAGE_TITLE_REASON = "заголовок страницы с названием �
 SITE_NAME_REASON = "название сайта (сообщество, клуб) в шапке страницы"
 
 # the page's first line: a title, a spaced dash or bar, and a site's name of a few words
+# (the blank lines and spaces before it taken once, possessively, as in every pattern of a
+# page's first lines: tried again from each, 20,000 spaces before a text took minutes)
 _PAGE_TITLE_RE = re.compile(
-    rf"\A\s*?^{HSPACE}*(?P<title>[^\n]{{3,160}}?){HSPACE}+[—–|-]{HSPACE}+"
+    rf"\A\s*+(?P<title>[^\n]{{3,160}}?){HSPACE}+[—–|-]{HSPACE}+"
     rf"(?P<site>[^\W\d_][^\n.!?:;,—–|]{{0,40}}?){HSPACE}*$",
     re.MULTILINE,
 )
 # or the site's name first, then a spaced dash or bar (not a hyphen: "Сила - …" opens a rule)
 _SITE_FIRST_RE = re.compile(
-    rf"\A\s*?^{HSPACE}*(?P<site>[^\W\d_][^\n!?:;,—–|]{{0,40}}?){HSPACE}+[—–|]{HSPACE}+"
+    rf"\A\s*+(?P<site>[^\W\d_][^\n!?:;,—–|]{{0,40}}?){HSPACE}+[—–|]{HSPACE}+"
     rf"(?P<title>[^\n]{{3,160}}?){HSPACE}*$",
     re.MULTILINE,
 )
@@ -104,7 +106,7 @@ TOPIC_OVER_TITLE_REASON = "название темы форума над соб�
 # a topic's title over the engine's line that opens its posts (Invision's "Рекомендуемые
 # сообщения", phpBB's "Автор Сообщение"), then the first post's first line
 _TOPIC_OVER_POSTS_RE = re.compile(
-    rf"^{HSPACE}*(?P<title>[^\s][^\n]{{2,150}}?){HSPACE}*\n(?:{HSPACE}*\n)*"
+    rf"^{HSPACE}*+(?P<title>[^\s][^\n]{{2,150}}?){HSPACE}*\n(?:{HSPACE}*\n)*"
     rf"{HSPACE}*(?i:рекомендуемые{HSPACE}+сообщения|автор{HSPACE}+сообщение){HSPACE}*\n"
     rf"(?:{HSPACE}*\n)*{HSPACE}*(?P<first>[^\s][^\n]*?){HSPACE}*\n", re.MULTILINE)
 _MAX_POST_TITLE = 150
@@ -132,7 +134,8 @@ def topic_over_post_title(text: str) -> list[Edit]:
 
 LOFI_LABEL_REASON = "метка текстовой версии темы форума «Полная версия:» перед её названием"
 _LOFI_LABEL_RE = re.compile(
-    rf"^{HSPACE}*((?i:полная версия|full version|текстовая версия|text version){HSPACE}*:{HSPACE}*)"
+    rf"^{HSPACE}*+((?i:полная версия|full version|текстовая версия|text version)"
+    rf"{HSPACE}*:{HSPACE}*)"
     rf"[^\s][^\n]{{1,150}}$", re.MULTILINE)
 
 
@@ -153,7 +156,7 @@ def lofi_title_label(text: str) -> list[Edit]:
 
 _COMMUNITY = r"(?:Сообщество|Общество|Клуб|Форум|Портал|Сайт|Союз|Объединение)"
 _SITE_NAME_RE = re.compile(
-    rf"^{HSPACE}*({_COMMUNITY}"
+    rf"^{HSPACE}*+({_COMMUNITY}"
     rf"(?:{HSPACE}+[^\n\"«»]{{1,50}}?)?{HSPACE}*[\"«][^\"«»\n]{{2,40}}[\"»]"
     # the name first, what it is after a dash: "\"Венатор\" - форум ростовского клуба"
     rf"|[\"«][^\"«»\n]{{2,40}}[\"»]{HSPACE}+[—–-]{HSPACE}+(?i:{_COMMUNITY})"

@@ -142,7 +142,7 @@ def _needs_case_repair(word: str) -> bool:
 # a line's opening words, the last of which runs into the next sentence's first word with no
 # space or line break between ("О психологииЗдорово, когда …"): a title a copy glued to its text
 _GLUED_TITLE_RE = re.compile(
-    r"(?m)^[ \t]*(?:[А-ЯЁA-Z«\"][^\n.!?:;,]{0,80}?[ \t])?([А-ЯЁа-яё]*[а-яё])([А-ЯЁ][а-яё]+)"
+    r"(?m)^[ \t]*+(?:[А-ЯЁA-Z«\"][^\n.!?:;,]{0,80}?[ \t])?([А-ЯЁа-яё]*[а-яё])([А-ЯЁ][а-яё]+)"
     r"(?=[ \t,.!?:;]|$)")
 
 
@@ -206,10 +206,10 @@ _DROP_CAPITAL_RE = re.compile(r"(?<!\w)([А-ЯЁа-яё]) ([А-ЯЁ]{2,})(?![\w]
 # "Г" / "ЕРОИЧЕСКОЕ" / "ВМЕШАТЕЛЬСТВО" ("ВМЕШАТЕЛЬСТВО" is the heading's next word), in lower
 # case too as small caps read it ("с" / "КОЛЬЗЯЩИЕ").
 _DROP_CAPITAL_LINE_RE = re.compile(
-    r"(?m)^[ \t]*([А-ЯЁа-яё])[ \t]*\n(?:[ \t]*\n)?[ \t]*([А-ЯЁ]{2,})(?!\w)")
+    r"(?m)^[ \t]*+([А-ЯЁа-яё])[ \t]*\n(?:[ \t]*\n)?[ \t]*([А-ЯЁ]{2,})(?!\w)")
 # A drop capital set apart from the lower-case rest of its word at a line's start ("М одели и
 # боевые единицы"): a heading's or a paragraph's first letter a PDF set large.
-_DROP_CAPITAL_LOWER_RE = re.compile(r"(?m)^[ \t]*([А-ЯЁ]) ([а-яё]{2,})(?![\w-])")
+_DROP_CAPITAL_LOWER_RE = re.compile(r"(?m)^[ \t]*+([А-ЯЁ]) ([а-яё]{2,})(?![\w-])")
 # One-letter Russian words: after one of these a capitalised word is usually a word of its own.
 _LETTER_WORDS = frozenset("авиксоуя")
 

@@ -241,8 +241,31 @@ def not_too_deep(name: str, error: type[ValueError]) -> Iterator[None]:
 
 def parse_xml(data: bytes, name: str, error: type[ValueError]) -> ElementTree.Element:
     """A document's XML part parsed; XML that does not parse (a damaged part, an entity it
-    never defines) raises ``error`` naming the document."""
+    never defines, an encoding its declaration names that the parser cannot read) raises
+    ``error`` naming the document."""
     try:
         return ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
         raise error(f"{name} повреждён: его XML не читается ({exc})") from exc
+    except (LookupError, ValueError) as exc:
+        raise error(f"{name} не читается: {unread_encoding(data)}") from exc
+
+
+_DECLARED_ENCODING = re.compile(
+    rb"""(?:\xef\xbb\xbf)?\s*<\?xml[^>]{0,200}?encoding\s*=\s*["']([^"']{0,40})""")
+
+
+def unread_encoding(data: bytes) -> str:
+    """Why XML whose declaration names an encoding the parser cannot read does not parse, in
+    Russian: expat reads UTF-8, UTF-16 and one-byte encodings, and refuses a name Python does
+    not know ("x-unknown": LookupError), a codec that is no text encoding ("hex"), and a
+    multi-byte one ("shift_jis": ValueError), none of them an error of ParseError's kind.
+
+    >>> unread_encoding(b'<?xml version="1.0" encoding="x-unknown"?><a/>')[:46]
+    'в объявлении XML указана кодировка «x-unknown»'
+    """
+    m = _DECLARED_ENCODING.match(data)
+    named = m.group(1).decode("ascii", "replace") if m else "?"
+    return (f"в объявлении XML указана кодировка «{named}», которую парсер XML не "
+            "поддерживает (поддерживаются UTF-8, UTF-16 и однобайтовые кодировки, например "
+            "windows-1251)")

@@ -27,13 +27,23 @@ from __future__ import annotations
 
 import html.entities
 import io
+import math
 import posixpath
 import re
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-from ingest.document_text import MAX_XML, Paragraph, Reading, markdown_of, not_too_deep, typeset
+from ingest.document_text import (
+    MAX_XML,
+    Paragraph,
+    Reading,
+    markdown_of,
+    not_too_deep,
+    typeset,
+    unread_encoding,
+)
 
 SUFFIX = ".epub"
 _XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -50,7 +60,7 @@ _BASE_SIZE = 12.0  # points: the size ems and percents are of where no size is s
 _KEYWORD_SIZES = {"xx-small": 7.0, "x-small": 7.5, "small": 10.0, "medium": 12.0,
                   "large": 13.5, "x-large": 18.0, "xx-large": 24.0, "smaller": 10.0,
                   "larger": 14.0}
-_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_BODY = re.compile(r"\{([^{}]*)\}")
 _CLASS = re.compile(r"(?:^|[\s>+~])(?:[a-zA-Z][\w-]*)?\.([\w-]+)\s*$")
 _SIZE = re.compile(r"font-size\s*:\s*([\d.]+)\s*(pt|px|em|rem|%)?|font-size\s*:\s*([a-z-]+)")
 _WEIGHT = re.compile(r"font-weight\s*:\s*(bold(?:er)?|[6-9]00|normal|lighter|[1-5]00)")
@@ -136,6 +146,9 @@ def _xml(data: bytes, name: str) -> ElementTree.Element:
         return ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
         raise EpubError(f"книга EPUB повреждена: XML файла {name} не читается ({exc})") from exc
+    except (LookupError, ValueError) as exc:  # (an encoding the parser cannot read)
+        raise EpubError(f"книга EPUB не читается: файл {name}: {unread_encoding(data)}"
+                        ) from exc
 
 
 def _package(archive: zipfile.ZipFile) -> tuple[list[str], list[str]]:
@@ -157,11 +170,15 @@ def _package(archive: zipfile.ZipFile) -> tuple[list[str], list[str]]:
         items[item.get("id", "")] = (href, item.get("media-type", ""), item.get("properties", ""))
         if item.get("media-type") == "text/css":
             sheets.append(href)
-    chapters = []
+    chapters: list[str] = []
+    chapters_seen: set[str] = set()
     for ref in opf.iter(f"{_OPF}itemref"):
         href, media, properties = items.get(ref.get("idref", ""), ("", "", ""))
-        if href and media in ("application/xhtml+xml", "text/html") and "nav" not in properties:
+        if href and media in ("application/xhtml+xml", "text/html") and "nav" not in properties \
+                and href not in chapters_seen:  # (a chapter the spine lists again is read
+            # once: a spine of one chapter 5,000 times made a book 5,000 times its size)
             chapters.append(href)
+            chapters_seen.add(href)
     if "META-INF/encryption.xml" in names:  # (a book's fonts obfuscated are no DRM; its
         # chapters encrypted are)
         encryption = _xml(_member(archive, "META-INF/encryption.xml"), "META-INF/encryption.xml")
@@ -193,14 +210,13 @@ def _xhtml(data: bytes, name: str) -> ElementTree.Element:
 def _styles(css: str) -> dict[str, _Look]:
     """Class → what the style sheet sets of its type (simple class selectors only)."""
     out: dict[str, _Look] = {}
-    css = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
-    for selectors, body in _RULE.findall(css):
+    for selectors, body in _rules(_uncommented(css)):
         size = 0.0
         if m := _SIZE.search(body):
             if m.group(3):
                 size = _KEYWORD_SIZES.get(m.group(3), 0.0)
             else:
-                value, unit = float(m.group(1)), m.group(2) or "px"
+                value, unit = _number(m.group(1)), m.group(2) or "px"
                 size = {"pt": value, "px": value * 0.75, "em": -value, "rem": -value,
                         "%": -value / 100}[unit]
         bold = None
@@ -214,6 +230,46 @@ def _styles(css: str) -> dict[str, _Look]:
                 out[c.group(1)] = _Look(size or old.size,
                                         bold if bold is not None else old.bold)
     return out
+
+
+def _uncommented(css: str) -> str:
+    """A style sheet without its comments ("/* … */"), each ending at the first "*/" after it;
+    one that never ends is left as it stands. (A pattern "/\\*.*?\\*/" looked for the end from
+    every "/*" again: a sheet of unclosed comments cost the square of its length.)"""
+    out, pos = [], 0
+    while (start := css.find("/*", pos)) >= 0:
+        end = css.find("*/", start + 2)
+        if end < 0:
+            break
+        out.append(css[pos:start])
+        pos = end + 2
+    out.append(css[pos:])
+    return "".join(out)
+
+
+def _rules(css: str) -> Iterator[tuple[str, str]]:
+    """Each rule of a style sheet: its selectors (what stands between the brace before it and
+    its "{") and its body (between its braces, none inside), for each "{" once. (A pattern
+    "([^{}]+)\\{" tried from every character read the selectors again from each: a sheet with
+    no brace, 2 MB of letters, took minutes.)
+
+    >>> list(_rules("p.a, .b { font-size: 14pt } @media x { .c{font-weight:bold} }"))
+    [('p.a, .b ', ' font-size: 14pt '), (' .c', 'font-weight:bold')]
+    """
+    for m in _BODY.finditer(css):
+        start = max(css.rfind("{", 0, m.start()), css.rfind("}", 0, m.start())) + 1
+        if start < m.start():
+            yield css[start:m.start()], m.group(1)
+
+
+def _number(text: str) -> float:
+    """A size's number as CSS writes it ("14", "1.2", ".5"); 0 (no size) for one that is no
+    number ("1.2.3") or none a page could set (too many digits for a float: infinite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return 0.0
+    return value if math.isfinite(value) else 0.0
 
 
 class _Reader:

@@ -9,9 +9,11 @@ does not define the name.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ingest.facts import MAX_SENTENCE
 from ingest.sections import ERRATA_ENTRY, PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
 from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_tokens
@@ -58,27 +60,47 @@ _GRANT_CUE = re.compile(
 
 
 _SENTENCE_STOP = re.compile(r"[.!?](?=\s|$)|\n")
-_MAX_SENTENCE = 5_000  # a longer run without a stop is no sentence: it is not read whole
+_MAX_SENTENCE = MAX_SENTENCE  # a longer run without a stop is no sentence: it is not read
+# whole (each abbreviation's period in reach is tested: "стр. 5 стр. 5 …" cost a thousand
+# tests a citation at 5,000 characters a side, and each quoted ten thousand characters)
 
 
 def sentence_of(text: str, pos: int) -> str:
-    """The sentence of ``text`` around offset ``pos`` (at most 5,000 characters each side);
-    an abbreviation's period ends none.
+    """The sentence of ``text`` around offset ``pos`` (at most :data:`_MAX_SENTENCE`
+    characters each side); an abbreviation's period ends none.
 
     >>> sentence_of("Модели бегут. Подробнее см. стр. 42 книги. Дальше.", 30)
     'Подробнее см. стр. 42 книги.'
     """
+    dots, newlines, ends = _stops(text)
     floor = max(0, pos - _MAX_SENTENCE)
-    dot = text.rfind(". ", floor, pos)
-    while dot >= floor and abbreviation_at(text, dot):
-        dot = text.rfind(". ", floor, dot)
-    start = max(dot, text.rfind("\n", max(dot, floor), pos))
+    i = bisect_left(dots, pos - 1) - 1  # the last ". " before ``pos``, its space too
+    dot = dots[i] if i >= 0 and dots[i] >= floor else -1
+    j = bisect_left(newlines, pos) - 1
+    newline = newlines[j] if j >= 0 and newlines[j] >= max(dot, floor) else -1
+    start = max(dot, newline)
     start = floor if start == -1 else start + 1
-    m = _SENTENCE_STOP.search(text, pos, pos + _MAX_SENTENCE)
-    while m is not None and m.group() == "." and abbreviation_at(text, m.start()):
-        m = _SENTENCE_STOP.search(text, m.end(), pos + _MAX_SENTENCE)
-    end = m.end() if m else min(len(text), pos + _MAX_SENTENCE)
+    k = bisect_left(ends, pos + 1)  # the first stop at ``pos`` or after it
+    end = ends[k] if k < len(ends) and ends[k] <= pos + _MAX_SENTENCE \
+        else min(len(text), pos + _MAX_SENTENCE)
     return text[start:end].strip()
+
+
+@lru_cache(maxsize=4)
+def _stops(text: str) -> tuple[list[int], list[int], list[int]]:
+    """Where the sentences of ``text`` may start and end, found once for all its mentions (a
+    mention's sentence was looked for anew, each abbreviation in reach tested again): the
+    periods before a space that end a sentence, the line breaks, and the ends of the stops
+    (:data:`_SENTENCE_STOP`, an abbreviation's period none)."""
+    dots = [m.start() for m in _DOT_SPACE.finditer(text) if not abbreviation_at(text, m.start())]
+    newlines = [m.start() for m in _NEWLINE.finditer(text)]
+    ends = [m.end() for m in _SENTENCE_STOP.finditer(text)
+            if not (m.group() == "." and abbreviation_at(text, m.start()))]
+    return dots, newlines, ends
+
+
+_DOT_SPACE = re.compile(r"\. ")
+_NEWLINE = re.compile("\n")
 
 
 def _errata_entry_at(text: str, at: int) -> bool:

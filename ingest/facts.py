@@ -21,10 +21,13 @@ _NUM_WORDS = {
 }
 # "2D6", and as Russian texts write it, "2Д6", "Д3", "2d6" (a letter of a word before it is no
 # die: "вд6")
-_DICE = (r"(?<![A-Za-zА-Яа-яЁё])(?P<dn>\d*)[DДdд](?P<ds>\d+)"
+_DICE = (r"(?<![A-Za-zА-Яа-яЁё\d])(?P<dn>\d*)[DДdд](?P<ds>\d+)"
          r"(?:\s*(?P<dsign>[+\-–])\s*(?P<dmod>\d+))?")
 _INCH = r"(?:\"|”|″|\s?дюйм\w*)"
 
+# A number is read from its first digit only (a look-behind for a digit where nothing else
+# bars a digit before it): the same facts, since a number that fits from an inner digit
+# fits from its first, and a run of 20,000 digits is no longer read again from each.
 # How a fact may start, every alternative's first characters (a digit, "WS" of a profile, a
 # die's letter, "(" of a range, a modifier's sign, the multiplier's X, and the words roll_words,
 # count_words and from_round open with: "жив", "выки", "выпа", "кида", "не ", "макс", "толь",
@@ -40,8 +43,8 @@ _FACT_BODY = "|".join(
         # an army's or a model's size in points: "армия в размере 750 очков", "не более
         # 1500 очков", "+10 турнирных очков" (the modifier's own)
         r"(?P<points>(?<![\w.,+\-–])\d{1,5})\s?(?:очк(?:о|а|ов)\b|pts\b)",
-        r"(?P<threshold>\d+)\s?%",
-        r"(?P<angle>\d+)\s?°",
+        r"(?P<threshold>(?<!\d)\d+)\s?%",
+        r"(?P<angle>(?<!\d)\d+)\s?°",
         r"\((?P<prange>\d+\s?-\s?\d+)\)",
         r"(?P<roll_range>(?<![\d.,])[1-6]\s?-\s?[1-6](?![\d\"”]|\s?дюйм))",
         r"(?P<roll_plus>(?<![\d+])[2-7]\+)",
@@ -110,6 +113,27 @@ def sentences(text: str) -> list[Span]:
     if text[start:].strip():
         s = start + (len(text[start:]) - len(text[start:].lstrip()))
         out.append((s, len(text.rstrip())))
+    return [piece for span in out for piece in _pieces(text, span)]
+
+
+MAX_SENTENCE = 1000
+"""Characters of a sentence at most: a longer stretch with no stop (no sentence of the
+corpus or of the held-out pages reaches 700; a table of numbers run into one line does) is
+cut at spaces into pieces of this length, each a fact's sentence. A fact quotes its whole
+sentence, so a 20 KB stretch of 6,000 numbers quoted 20 KB 6,000 times (a KB of 135 MB)."""
+
+
+def _pieces(text: str, span: Span) -> list[Span]:
+    """``span`` cut into pieces of :data:`MAX_SENTENCE` characters at most, each at a space
+    where one stands in its second half."""
+    start, end = span
+    out = []
+    while end - start > MAX_SENTENCE:
+        cut = text.rfind(" ", start + MAX_SENTENCE // 2, start + MAX_SENTENCE)
+        cut = cut + 1 if cut != -1 else start + MAX_SENTENCE
+        out.append((start, cut))
+        start = cut
+    out.append((start, end))
     return out
 
 
@@ -175,10 +199,13 @@ def _roll_results(
 ) -> list[RawFact]:
     """Each result of a roll a sentence lists (:data:`_ROLL_LIST`): a ``roll_result`` fact."""
     out = []
+    sent_topic: list[str | None] = []  # the sentence's topic, found once for all its lists
     for m in _ROLL_LIST.finditer(sent):
         clause_lemmas = name_words(_clause(sent, m.start()))
-        topic = _best_topic(_topics(clause_lemmas, topics) + [_best_topic(
-            _topics(name_words(sent), topics) + [default_topic], topics)], topics)
+        if not sent_topic:
+            sent_topic.append(_best_topic(_topics(name_words(sent), topics) + [default_topic],
+                                          topics))
+        topic = _best_topic(_topics(clause_lemmas, topics) + sent_topic, topics)
         unit = _unit(clause_lemmas, unit_names)
         start = m.start("list")
         for d in _DIGIT.finditer(m.group("list")):
@@ -188,10 +215,24 @@ def _roll_results(
     return out
 
 
+_MAX_CLAUSE = 400
+"""Characters a clause reaches back from its number at most (the corpus's longest is about a
+hundred): a sentence with no comma, thousands of characters of numbers run together, made
+each number's clause the whole sentence before it, a cost the square of its length."""
+
+
 def _clause(sent: str, pos: int) -> str:
-    start = max(sent.rfind(",", 0, pos), sent.rfind(";", 0, pos), sent.rfind("•", 0, pos))
+    """The clause of the number at ``pos``: from the comma, semicolon or bullet before it (or
+    the sentence's start, :data:`_MAX_CLAUSE` back at most, at a word) to it."""
+    floor = max(0, pos - _MAX_CLAUSE)
+    start = max(sent.rfind(",", floor, pos), sent.rfind(";", floor, pos),
+                sent.rfind("•", floor, pos))
     # "мотоциклы … 12", а гравициклы … 24"": the clause after "а" speaks of its own type
-    return sent[start + 1: pos + 1] if start != -1 else sent[: pos + 1]
+    if start != -1:
+        return sent[start + 1: pos + 1]
+    if floor and (space := sent.find(" ", floor, pos)) != -1:
+        floor = space + 1
+    return sent[floor: pos + 1]
 
 
 def _topics(lemmas: list[str], topics: list[tuple[str, str]]) -> list[str | None]:

@@ -310,6 +310,7 @@ def _read(text: str, page: bool = True) -> Reader:
     reader = Reader(text)
     low = text.lower()
     last_gt = text.rfind(">")
+    gt = -1  # the first ">" after the tag's name read last (found once for every "<" before it)
     pos = 0
     while (at := text.find("<", pos)) >= 0:
         m = _OPENING.match(text, at)
@@ -328,6 +329,12 @@ def _read(text: str, page: bool = True) -> Reader:
             pos = end
             continue
         tag = m.group(2).lower()
+        if gt < m.end():
+            gt = text.find(">", m.end())
+        if gt >= at + _TAG_LONGEST:  # (no ">" within its reach: text, found without reading
+            # its reach, or a "<" before every word of a long text cost 5,000 characters each)
+            pos = at + 1
+            continue
         rest = _ATTRIBUTES.match(text, m.end(), min(len(text), at + _TAG_LONGEST))
         if rest is None:
             pos = at + 1
@@ -404,13 +411,18 @@ def _drops(reader: Reader, size: int) -> list[tuple[int, int, str]]:
     return outermost(spans)
 
 
-@lru_cache(maxsize=2)
 def parsed(text: str, page: bool = True) -> tuple[Reader, list[tuple[int, int, str]]]:
     """A page's tags and elements, and the spans left out whole: read once for the cleaning
     step and the headings both (the source and the text the step is given are one string
     unless the page's lines end in "\\r\\n"). Not ``page``: HTML inside a Markdown text
     (:func:`has_fragments`), whose elements are left out only for what they are (a script,
     a hidden part), never for where they stand."""
+    return _parsed(text, page)  # (``page`` always passed: the cache keys ``parsed(text)`` and
+    # ``parsed(text, True)`` apart, and a page was read twice, once for its title)
+
+
+@lru_cache(maxsize=2)
+def _parsed(text: str, page: bool) -> tuple[Reader, list[tuple[int, int, str]]]:
     reader = _read(text, page)
     if not page:
         return reader, outermost([(e.start, e.end, e.drop) for e in reader.elements

@@ -19,7 +19,6 @@ Without a stated title, the text's own words may name its book (:func:`detect_ti
 from __future__ import annotations
 
 import codecs
-import html
 import re
 import tomllib
 from collections.abc import Callable, Iterable
@@ -31,7 +30,7 @@ import yaml
 
 from ingest.clean_edits import applied
 from ingest.clean_furniture import site_furniture
-from ingest.clean_html import page_text, title_and_text, visible_text
+from ingest.clean_html import page_text, title_and_text, unescaped, visible_text
 from ingest.detect import model as detect_model
 from ingest.doc_text import OLE_SIGNATURE, DocError, read_doc
 from ingest.doc_text import SUFFIX as DOC_SUFFIX
@@ -408,9 +407,9 @@ def _archived_page(data: bytes, path: Path) -> tuple[str, str]:
     else:
         try:
             text, encoding = page.decode(charset).lstrip("\ufeff"), charset
-        except UnicodeDecodeError as exc:
+        except UnicodeError as exc:
             raise LoadError(f"{path}: страница веб-архива не читается в кодировке {charset}, "
-                            f"которую она называет (байт {exc.start})") from exc
+                            f"которую она называет ({_at_byte(exc)})") from exc
     if not text.strip():
         raise LoadError(f"{path}: страница в веб-архиве пуста")
     return text, f"mhtml/{encoding}"
@@ -469,9 +468,16 @@ def _decode_declared(data: bytes, where: str) -> tuple[str, str] | None:
         return None
     try:
         return data.decode(charset), charset
-    except UnicodeDecodeError as exc:
-        raise LoadError(f"{where}: страница объявляет кодировку {charset}, но байт {exc.start} "
-                        f"в ней не читается; {EXPECTED}") from exc
+    except UnicodeError as exc:
+        raise LoadError(f"{where}: страница объявляет кодировку {charset}, но текст в ней не "
+                        f"читается ({_at_byte(exc)}); {EXPECTED}") from exc
+
+
+def _at_byte(exc: UnicodeError) -> str:
+    """Where a decoding failed, in Russian: "байт 12"; a codec that refuses a whole stretch
+    (IDNA's "label empty or too long", a plain UnicodeError) says no byte."""
+    start = getattr(exc, "start", None)
+    return f"байт {start}" if isinstance(start, int) else "кодек отказался её читать"
 
 
 def _decode_wide(data: bytes, bom: int, encoding: str, where: str) -> str:
@@ -564,7 +570,7 @@ def detection_text(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "&" in text:  # (an HTML character reference is its character to the reader: "&nbsp;"
         # is a space, no word "nbsp")
-        text = html.unescape(text)
+        text = unescaped(text)
     return applied(text, site_furniture(text))
 
 
@@ -607,18 +613,7 @@ def read_corpus_config(folder: Path) -> _CorpusConfig | None:
 
 
 def _parse_corpus_config(path: Path, origin: SystemSource) -> _CorpusConfig:
-    try:
-        raw = path.read_text(encoding="utf-8-sig")
-        data: Any = tomllib.loads(raw) if origin == "corpus.toml" else yaml.safe_load(raw)
-    except OSError as exc:
-        raise LoadError(f"{path}: не удалось прочитать описание корпуса "
-                        f"({os_reason(exc)})") from exc
-    except UnicodeDecodeError as exc:
-        raise LoadError(f"{path}: не удалось прочитать описание корпуса: байт {exc.start} не "
-                        "UTF-8 (ожидался текст в UTF-8)") from exc
-    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
-        raise LoadError(f"{path}: не удалось прочитать описание корпуса: "
-                        f"{_syntax_error(exc)}") from exc
+    data = _corpus_data(path, origin)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -638,6 +633,51 @@ def _parse_corpus_config(path: Path, origin: SystemSource) -> _CorpusConfig:
         if title is not None:
             config.titles[str(file_name)] = title
     return config
+
+
+def _corpus_data(path: Path, origin: SystemSource) -> Any:
+    """What a corpus description holds, as its parser reads it; a file that does not read, in
+    any of the ways its parser fails, a LoadError saying why."""
+    why = "не удалось прочитать описание корпуса"
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+        if origin == "corpus.toml" and (line := _overlong_key(raw)) is not None:
+            raise LoadError(f"{path}: {why}: в строке {line} ключ из более чем "
+                            f"{_MAX_KEY_PARTS} частей через точку (ожидались ключи system, "
+                            "title и files)")
+        return tomllib.loads(raw) if origin == "corpus.toml" else yaml.safe_load(raw)
+    except OSError as exc:
+        raise LoadError(f"{path}: {why} ({os_reason(exc)})") from exc
+    except UnicodeDecodeError as exc:
+        raise LoadError(f"{path}: {why}: байт {exc.start} не UTF-8 (ожидался текст в UTF-8)"
+                        ) from exc
+    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        raise LoadError(f"{path}: {why}: {_syntax_error(exc)}") from exc
+    except RecursionError as exc:  # (both parsers recurse once a nested array or table)
+        raise LoadError(f"{path}: {why}: значения вложены друг в друга на тысячи уровней "
+                        "(ожидались ключи system, title и files)") from exc
+    except ValueError as exc:  # (a number's digits past Python's 4,300, which its int
+        # refuses: neither parser makes it a syntax error of its own)
+        what = "слишком длинное число (больше 4300 цифр)" if "digits" in str(exc) \
+            else f"значение не читается ({exc})"
+        raise LoadError(f"{path}: {why}: {what}") from exc
+
+
+_MAX_KEY_PARTS = 64
+"""Parts of a dotted key a corpus description may have: tomllib keeps every leading part of
+a key's parts (a.b, a.b.c, …) until its line is read, the square of their number in memory,
+and a key of 100,000 parts ("a.a.a…") took gigabytes."""
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"' r"|'[^'\n]*'")
+
+
+def _overlong_key(raw: str) -> int | None:
+    """The number of the first line of a TOML text with more than :data:`_MAX_KEY_PARTS`
+    dots outside its strings and comment (a key's parts are on one line), or None."""
+    for number, line in enumerate(raw.splitlines(), 1):
+        if line.count(".") > _MAX_KEY_PARTS \
+                and _QUOTED.sub("", line).split("#", 1)[0].count(".") > _MAX_KEY_PARTS:
+            return number
+    return None
 
 
 _TOML_AT = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")

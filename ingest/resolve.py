@@ -124,6 +124,9 @@ class SystemResolver:
         # such a name → the sections bearing it in every file
         self.shared: dict[tuple[str, ...], list[str]] = defaultdict(list)
         self.used_ids: set[str] = set(b.nodes)
+        # the next number to try after each id's base (a thousand sections of one name
+        # tried every number before theirs: the square of their count)
+        self._next_number: dict[str, int] = {}
         self.concepts: dict[str, str] = {}  # lemma key → concept id
         self.children: dict[str, list[str]] = defaultdict(list)
 
@@ -139,10 +142,11 @@ class SystemResolver:
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3`` … if it is taken."""
         nid = base
-        n = 2
+        n = self._next_number.get(base, 2)  # (the numbers below it are taken: ids stay)
         while nid in self.used_ids:
             nid = f"{base}-{n}"
             n += 1
+        self._next_number[base] = n
         self.used_ids.add(nid)
         return nid
 
@@ -346,8 +350,10 @@ class SystemResolver:
     # -- names ----------------------------------------------------------------------------
     def _name_keys(self) -> None:
         named: dict[str, list[Part]] = defaultdict(list)  # the sections bearing each name
+        own_named: dict[tuple[str, str], list[Part]] = defaultdict(list)  # … in each file
         for p in self.parts:
             named[lemma_key(p.section.title)].append(p)
+            own_named[lemma_key(p.section.title), p.source.name].append(p)
         generic = {lemma_key(self.vocab.special_rules_heading)}
         for p in self.parts:
             sec = p.section
@@ -360,7 +366,7 @@ class SystemResolver:
                 # "Стрельба" under five types is no name of one rule; a rule each of two
                 # files defines ("Рывок" of a game's core rules and of its lite rules) is the
                 # name of its own file's section in that file
-                own = [q for q in named[key] if q.source.name == p.source.name]
+                own = own_named[key, p.source.name]
                 if own[0] is p and (len(own) == 1 or _printed_again(own, p)):
                     for name in (sec.title, *sec.aliases, unparen(sec.title)):
                         self._add_key(name, p.id, self.local_keys[p.source.name])

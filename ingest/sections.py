@@ -362,7 +362,9 @@ def title_and_aliases(heading: str) -> tuple[str, list[str]]:
     # its abbreviation (Latin or Cyrillic capitals), which is an alias as written
     # "Вольные стрелки /Рассыпной строй/": a second name between slashes, as in brackets
     # (and its English name after them in brackets: "… /РАССЫПНОЙ СТРОЙ/ (SKIRMISHERS)")
-    m5 = re.match(r"^([^/]*[А-Яа-яЁё][^/]*?)\s*/([^/]+)/\s*(\([^()]*\))?$", h)
+    m5 = re.match(r"^([^/]*[А-Яа-яЁё][^/]*?)\s*/([^/]+)/\s*(\([^()]*\))?$", h) \
+        if h.count("/") >= 2 else None  # (tried only where two slashes stand: without them
+    # the pattern tried every letter against every other, a minute for a 40 KB heading)
     if m5:
         other = m5.group(2).strip()
         title, aliases = title_and_aliases(f"{m5.group(1)} {m5.group(3) or ''}")

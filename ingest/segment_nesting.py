@@ -348,7 +348,7 @@ def nest_lines(
                 parent = last_top  # "Некоторые гранаты …" under "Гранаты"
             elif sec.title.endswith("?") and not ptitle.endswith("?"):
                 parent = last_top  # a FAQ's questions under the heading above them
-        sec.parent = parent
+        sec.parent = _within_depth(sections, parent)
         if killteam:
             if _is_phase(sec.title):
                 phase = i
@@ -518,6 +518,20 @@ def _gap_after(sec: Section, text: str, gaps: dict[int, int]) -> int:
         return 0
     first = sec.body_span[0] + len(body) - len(stripped)
     return gaps.get(text.rfind("\n", 0, first) + 1, 0)
+
+
+MAX_DEPTH = 16
+"""Levels of sections at most (the corpus's 40k rulebook nests nine deep): a heading that
+would hang deeper hangs beside the deepest. A run of headings over no text, each holding the
+next ("ПАНИКА" / "ПАНИКА" / …, a contents page in capitals), made a chain as long as the
+run, and each heading's look along its chain cost the square of the run's length."""
+
+
+def _within_depth(sections: list[Section], parent: int | None) -> int | None:
+    """``parent``, or its ancestor :data:`MAX_DEPTH` − 2 levels below the top when a section
+    under ``parent`` would be deeper than :data:`MAX_DEPTH` levels."""
+    chain = _chain(sections, parent)
+    return chain[len(chain) - MAX_DEPTH + 1] if len(chain) >= MAX_DEPTH else parent
 
 
 def _chain(sections: list[Section], j: int | None) -> list[int]:

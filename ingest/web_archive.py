@@ -11,10 +11,9 @@ then reads by its markup.
 
 from __future__ import annotations
 
-import codecs
 import re
 from email import message_from_bytes, policy
-from email.message import EmailMessage
+from email.message import Message
 
 SUFFIXES = (".mht", ".mhtml")
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?([A-Za-z0-9_.:-]{1,40})""",
@@ -30,10 +29,23 @@ def web_archive_page(data: bytes) -> tuple[bytes, str | None]:
     names (``None`` when neither does: the caller tells UTF-8 from cp1251).
 
     Raises:
-        WebArchiveError: no MIME message of a page, or none of its parts is a page.
+        WebArchiveError: no MIME message of a page, none of its parts is a page, or its parts
+            nest thousands deep.
     """
-    message = message_from_bytes(data, policy=policy.default)
-    if not isinstance(message, EmailMessage) or not message.get_content_type().startswith(
+    try:
+        return _page_part(data)
+    except RecursionError as exc:  # (the parser and its walk recurse once a nested part)
+        raise WebArchiveError("веб-архив MHTML не читается: его части вложены друг в друга на "
+                              "тысячи уровней (файл повреждён или составлен не браузером)"
+                              ) from exc
+
+
+def _page_part(data: bytes) -> tuple[bytes, str | None]:
+    # (the old policy, compat32: the default one parses every header of every part through
+    # its header registry, ten times slower, and an archive of 200,000 parts took minutes;
+    # only the parts' types and charsets are read here, which both policies read alike)
+    message = message_from_bytes(data, policy=policy.compat32)
+    if not isinstance(message, Message) or not message.get_content_type().startswith(
             ("multipart/", "text/html")):
         raise WebArchiveError("не веб-архив MHTML: нет заголовка Content-Type: multipart/related")
     for part in message.walk():
@@ -42,10 +54,7 @@ def web_archive_page(data: bytes) -> tuple[bytes, str | None]:
             page = payload if isinstance(payload, bytes) else b""
             charset = part.get_content_charset()
             if charset is not None:
-                try:
-                    codecs.lookup(charset)
-                except LookupError:
-                    charset = None
+                charset = known_charset(charset)
             return page, charset or declared_charset(page)
     raise WebArchiveError("в веб-архиве MHTML нет страницы HTML (части text/html)")
 
@@ -61,9 +70,20 @@ def declared_charset(page: bytes) -> str | None:
     m = _META_CHARSET.search(page, 0, 4096)
     if m is None:
         return None
-    charset = m.group(1).decode("ascii").lower()
+    return known_charset(m.group(1).decode("ascii").lower())
+
+
+def known_charset(name: str) -> str | None:
+    """``name`` when Python decodes text in it, else None (as for no charset named): a name
+    it does not know, or one of its codecs that is no text encoding ("hex", "rot13",
+    "base64", "zlib": ``codecs.lookup`` finds them, and ``bytes.decode`` then refuses them
+    with a LookupError) or that decodes nothing ("undefined").
+
+    >>> known_charset("windows-1251"), known_charset("rot13"), known_charset("x-unknown")
+    ('windows-1251', None, None)
+    """
     try:
-        codecs.lookup(charset)
-    except LookupError:
+        b"a".decode(name, "replace")  # (b"" would not try the codec)
+    except (LookupError, UnicodeError):
         return None
-    return charset
+    return name

@@ -305,3 +305,14 @@ def test_a_document_formatted_by_hand_is_cut_by_its_type_sizes() -> None:
                 "</w:p></w:body></w:document>").encode()
     assert _headings(docx_text(_docx(document, styles=styles))) == [
         (1, "ПСИХОЛОГИЯ"), (2, "Паника"), (3, "Иммунитет к панике")]
+
+
+def test_a_part_in_an_encoding_the_xml_parser_cannot_read_is_refused() -> None:
+    """A part whose declaration names an encoding expat does not read ("NaN": LookupError, not
+    the ParseError of damaged XML) is refused as the document's error."""
+    styles = b'<?xml version="1.0" encoding="NaN"?><w:styles ' + _W.encode() + b"/>"
+    document = f"<w:document {_W}><w:body><w:p><w:r><w:t>Паника</w:t></w:r></w:p></w:body>" \
+        "</w:document>"
+    with pytest.raises(DocxError, match="документ Word не читается: в объявлении XML указана "
+                                        "кодировка «NaN»"):
+        read_docx(_docx(document.encode(), styles=styles))

@@ -117,3 +117,43 @@ def test_a_damaged_book_gives_a_text_or_an_epub_error() -> None:
             epub_text(bad)
         except EpubError as exc:
             assert str(exc)
+
+
+def test_a_package_in_an_encoding_the_xml_parser_cannot_read_is_refused() -> None:
+    container = (DATA / "src" / "META-INF" / "container.xml").read_bytes()
+    bad = container.replace(b'encoding="UTF-8"', b'encoding="x-unknown"', 1)
+    with pytest.raises(EpubError, match="книга EPUB не читается: файл META-INF/container.xml: в "
+                                        "объявлении XML указана кодировка «x-unknown»"):
+        read_epub(book(**{"META-INF__container.xml": bad}))
+
+
+def test_a_size_that_is_no_number_sets_none() -> None:
+    """A style sheet's "font-size: 1.2.3em" (a converter's slip) or a size of 400 digits
+    (infinite as a float) sets no size; the book is read as without it."""
+    css = (DATA / "src" / "OEBPS" / "style.css").read_bytes()
+    odd = css + b"\n.a { font-size: 1.2.3em } .b { font-size: " + b"9" * 400 + b"pt }"
+    assert epub_text(book(**{"OEBPS__style.css": odd})) == epub_text(book())
+
+
+def test_a_chapter_the_spine_lists_again_is_read_once() -> None:
+    """A spine naming one chapter 5,000 times (a damaged or crafted package) gives the chapter
+    once, not a book 5,000 times its size."""
+    opf = (DATA / "src" / "OEBPS" / "content.opf").read_bytes()
+    again = opf.replace(b"</spine>", b'<itemref idref="ch1"/>' * 5000 + b"</spine>")
+    reading = read_epub(book(**{"OEBPS__content.opf": again}))
+    assert reading.text == epub_text(book()) and reading.type.startswith("глав 2;")
+
+
+def test_a_style_sheet_is_read_in_one_pass() -> None:
+    """2 MB of a sheet with no brace, and one of unclosed comments: each "{" and each "/*" is
+    read from once (patterns tried from every character cost the square of the sheet's length:
+    minutes). Run apart, so that a return of it fails instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    code = ("from ingest.epub_text import _styles; "
+            "print(len(_styles('a' * 2_000_000)), len(_styles('/*' * 1_000_000)), "
+            "len(_styles('{' * 1_000_000 + '.x { font-weight: bold }')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parents[1], check=True)
+    assert done.stdout.split() == ["0", "0", "1"]

@@ -111,3 +111,21 @@ def test_the_cli_refuses_a_broken_book_with_exit_2(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
     with pytest.raises(LoadError):
         load([bad])
+
+
+@pytest.mark.parametrize("encoding", ["x-unknown", "shift_jis", "rot13"])
+def test_a_book_in_an_encoding_the_xml_parser_cannot_read_is_refused(
+        tmp_path: Path, encoding: str) -> None:
+    """A declaration naming an encoding expat does not read (a name Python does not know, a
+    multi-byte one, a codec that is no text encoding) fails outside ParseError: refused with
+    exit 2 and the encoding named, no traceback."""
+    bad = tmp_path / "book.fb2"
+    bad.write_bytes(BOOK.read_bytes().replace(b'encoding="utf-8"', f'encoding="{encoding}"'
+                                              .encode(), 1))
+    with pytest.raises(Fb2Error, match=f"указана кодировка «{encoding}», которую парсер XML не "
+                                       "поддерживает"):
+        read_fb2(bad.read_bytes())
+    result = CliRunner().invoke(cli, ["build", str(bad), "-o", str(tmp_path / "kb.json")])
+    assert result.exit_code == 2
+    assert f"{bad}: файл FictionBook не читается: в объявлении XML" in result.output
+    assert "Traceback" not in result.output

@@ -4,6 +4,7 @@ site's template left out and accounted for (``ingest/clean_html.py``; the step's
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from ingest import build, load
 from ingest.build import prepare
 from ingest.clean_html import html, html_structure, page_text
 from ingest.html_page import is_html
-from ingest.load import load_file
+from ingest.load import LoadError, load_file
 from ingest.models import CleanedText
 from ingest.segment import Segmentation
 from ingest.segment_headings import is_heading_line
@@ -352,3 +353,80 @@ def test_a_page_s_links_name_rules_the_system_knows(write: Callable[[str, str], 
     assert references(linked) == {("whfb8:psikhologiya/uzhas", "whfb8:psikhologiya/strakh",
                                    "страх")}
     assert references(plain) == set()
+
+
+# -- pages that failed to read (a fuzzing of the readers) -----------------------------------
+
+@pytest.mark.parametrize("charset", ["rot13", "hex", "zlib", "undefined", "x-unknown"])
+def test_a_charset_naming_no_text_encoding_is_as_none_named(tmp_path: Path,
+                                                            charset: str) -> None:
+    """A ``<meta charset>`` naming one of Python's codecs that is no text encoding ("rot13",
+    "hex": codecs.lookup finds them, bytes.decode refuses them with a LookupError) is as a
+    charset Python does not know: the page is read as one naming none (here cp1251)."""
+    page = tmp_path / "page.html"
+    words = "Подразделение проходит тест на Панику по своему Лидерству. " * 5
+    page.write_bytes(f'<html><head><meta charset="{charset}"></head><body><p>{words}</p>'
+                     "</body></html>".encode("cp1251"))
+    assert load_file(page).encoding == "cp1251"
+    archive = tmp_path / "page.mht"
+    archive.write_bytes(f"MIME-Version: 1.0\nContent-Type: text/html; charset={charset}\n\n"
+                        .encode() + page.read_bytes())
+    assert load_file(archive).encoding == "mhtml/cp1251"
+
+
+def test_a_decimal_reference_too_long_for_any_character_reads_as_none(tmp_path: Path) -> None:
+    """"&#99…9;" of 5,000 digits: Python's int refuses its digits (past 4,300), which
+    html.unescape does not catch; the page is read, the reference as no character."""
+    from click.testing import CliRunner
+
+    from rulekb.cli import cli
+
+    page = tmp_path / "page.html"
+    page.write_text("<html><head><title>&#" + "9" * 5000 + ";</title></head><body><p>"
+                    "Подразделение проходит тест на Панику &#" + "9" * 5000 + ";.</p>"
+                    "</body></html>", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", str(page), "--system", "whfb8", "-o",
+                                      str(tmp_path / "kb.json")])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_lt_before_every_word_costs_its_length_once() -> None:
+    """A million "<a " with no ">" near them: each "<" opens no tag, found without reading
+    the 5,000 characters a tag may take after each (minutes). Run apart, so that a return of
+    it fails instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    code = ("from ingest.html_page import _read; "
+            "print(len(_read('<html><body>' + '<a ' * 1_000_000 + '</body></html>').tags))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parents[1], check=True)
+    assert done.stdout.split() == ["4"]
+
+
+def test_a_web_archive_of_parts_nested_thousands_deep_is_refused(tmp_path: Path) -> None:
+    parts = b"".join(b'--a%d\nContent-Type: multipart/related; boundary="a%d"\n\n' % (k, k + 1)
+                     for k in range(5000))
+    path = tmp_path / "page.mht"
+    path.write_bytes(b'MIME-Version: 1.0\nContent-Type: multipart/related; boundary="a0"\n\n'
+                     + parts + b"--a5000\nContent-Type: text/html\n\n<p>Panic</p>\n")
+    with pytest.raises(LoadError, match=re.escape(f"{path}: веб-архив MHTML не читается: его "
+                                                  "части вложены друг в друга")):
+        load_file(path)
+
+
+def test_a_web_archive_of_many_parts_is_read_in_seconds() -> None:
+    """An archive of 200,000 pictures before its page: its parts' headers are read by the
+    old policy of :mod:`email` (the default one parsed each through its header registry: 40
+    seconds). Run apart, so that a return of it fails instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    code = ("from ingest.web_archive import web_archive_page; "
+            "data = b'MIME-Version: 1.0\\nContent-Type: multipart/related; boundary=b\\n\\n' "
+            "+ b'--b\\nContent-Type: image/png\\n\\nx\\n' * 200_000 "
+            "+ b'--b\\nContent-Type: text/html\\n\\n<p>x</p>\\n--b--\\n'; "
+            "print(web_archive_page(data)[0])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=20, cwd=Path(__file__).resolve().parents[1], check=True)
+    assert done.stdout.strip() == "b'<p>x</p>'"

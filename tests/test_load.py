@@ -253,6 +253,15 @@ def test_broken_corpus_toml_is_refused(tmp_path: Path) -> None:
     ("corpus.yaml", "system: [whfb8\n",
      "ошибка синтаксиса YAML в строке 2, столбце 1 (expected ',' or ']', but got '<stream "
      "end>')"),
+    # (what the parsers fail with outside their syntax errors: a fuzzing of the readers)
+    ("corpus.toml", "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
+     "значения вложены друг в друга на тысячи уровней (ожидались ключи system, title и files)"),
+    ("corpus.yaml", "x: " + "[" * 100_000 + "]" * 100_000 + "\n",
+     "значения вложены друг в друга на тысячи уровней (ожидались ключи system, title и files)"),
+    ("corpus.toml", "x = " + "9" * 5000 + "\n", "слишком длинное число (больше 4300 цифр)"),
+    ("corpus.toml", 'system = "whfb8"\na' + ".a" * 100_000 + " = 1\n",
+     "в строке 2 ключ из более чем 64 частей через точку (ожидались ключи system, title и "
+     "files)"),
 ])
 def test_a_broken_corpus_description_is_reported_once_and_each_file_accounted_for(
         tmp_path: Path, name: str, content: str, why: str) -> None:

@@ -1,0 +1,114 @@
+"""Texts of shapes no page of rules has, which a user's file may still hold: a line of
+thousands of spaces or digits, numbers or page citations run on with no stop, a run of
+headings over no text, a file of one Latin word. Each builds, and what it costs grows with
+it as a page's text does (the speed of such shapes is measured in
+``benchmarks/ingest_shapes.py``; here, what bounds each item's cost and size)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ingest.build import prepare
+from ingest.extract import page_citations, sentence_of
+from ingest.facts import _MAX_CLAUSE, MAX_SENTENCE, _clause, find_facts, sentences
+from ingest.models import SourceText
+from ingest.segment_nesting import MAX_DEPTH
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _source(text: str) -> SourceText:
+    return SourceText(name="shape.txt", path="shape.txt", text=text, encoding="utf-8",
+                      system="whfb8", system_from="option")
+
+
+# (what, text): each once made the build loop for ever or run for minutes (a pattern tried
+# again from every space or digit of a long run, a loop that never passed the text's end)
+ENDLESS = [
+    ("one Latin word", "x\n"),
+    ("one Latin word, no line break", "x"),
+    ("a brand alone", "RED ELF"),
+    ("a brand over a brand", "WARHAMMER\nRED ELF\n"),
+    ("spaces before the text", " " * 20_000 + "\nПаника. Модель бежит."),
+    ("tabs before the text", "\t" * 20_000 + "\nПаника. Модель бежит."),
+    ("spaces in pairs", "  " * 10_000),
+    ("no-break spaces", "\u00a0" * 20_000 + "\nПаника."),
+    ("a run of digits", "1" * 20_000 + "\nПаника. Модель бежит."),
+    ("digits inside a line", "Паника " + "0" * 20_000 + " бежит."),
+]
+
+
+def test_shapes_that_never_ended_build() -> None:
+    """Each text of :data:`ENDLESS` builds, in a process of its own, so that a return of the
+    fault fails here (after a bound ten times what all of them take) instead of hanging the
+    suite."""
+    code = ("import sys, json\n"
+            "from ingest.build import build\n"
+            "from ingest.models import SourceText\n"
+            "for what, text in json.loads(sys.stdin.read()):\n"
+            "    build([SourceText(name='s.txt', path='s.txt', text=text, encoding='utf-8',"
+            " system='whfb8', system_from='option')], jobs=1)\n"
+            "    print(what)\n")
+    import json
+
+    done = subprocess.run([sys.executable, "-c", code], input=json.dumps(ENDLESS),
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, check=True)
+    assert done.stdout.splitlines() == [what for what, _ in ENDLESS]
+
+
+def test_numbers_run_on_quote_a_bounded_sentence() -> None:
+    """A stretch of numbers with no stop (a table run into one line) is cut into sentences
+    of :data:`MAX_SENTENCE` characters at most, at spaces: each of its facts quotes one (a
+    fact quoting the whole 20 KB stretch made a KB of 135 MB), and every number is found."""
+    text = "D6 " * 7_000
+    facts = find_facts(text, [], {})
+    assert len(facts) == 7_000
+    assert max(len(f.sentence) for f in facts) <= MAX_SENTENCE
+    spans = sentences(text)
+    assert all(b - a <= MAX_SENTENCE for a, b in spans)
+    assert text[spans[0][1] - 1] == " " and spans[1][0] == spans[0][1]  # cut at a space
+
+
+def test_a_sentence_of_a_page_is_whole() -> None:
+    """A sentence below the bound is quoted whole, however long (the corpus's reach 700)."""
+    sentence = "Модель с правилом «Страх» " + "и ещё одна модель " * 30 + "бежит на 6\"."
+    facts = find_facts(sentence, [], {})
+    assert [f.sentence for f in facts] == [sentence]
+
+
+def test_a_clause_reaches_back_a_bounded_stretch() -> None:
+    """A clause with no comma before its number starts the sentence, or :data:`_MAX_CLAUSE`
+    characters back at a word's start."""
+    short = "Гравициклы двигаются на 12\""
+    assert _clause(short, short.index("12")) == "Гравициклы двигаются на 1"
+    long = "слово " * 1_000 + "12\""
+    clause = _clause(long, long.index("12"))
+    assert len(clause) <= _MAX_CLAUSE + 1 and clause.startswith("слово ")
+
+
+def test_page_citations_run_on_read_each_once() -> None:
+    """Thousands of citations with no stop among them (each abbreviation's period looked at
+    anew for each was a thousand tests a citation): every one found, its sentence the
+    stretch around it, no longer than the bound a side."""
+    text = "см. стр. 5 " * 3_000
+    found = page_citations(text)
+    assert len(found) == 3_000
+    assert max(len(m.sentence) for m in found) <= 2 * MAX_SENTENCE
+    assert sentence_of("Модели бегут. Подробнее см. стр. 42 книги. Дальше.", 30) \
+        == "Подробнее см. стр. 42 книги."
+
+
+@pytest.mark.parametrize("line", ["ПАНИКА", "ПСИХОЛОГИЯ"])
+def test_a_run_of_headings_over_no_text_nests_a_bounded_depth(line: str) -> None:
+    """Headings over no text, each holding the next, nest :data:`MAX_DEPTH` levels at most:
+    the deeper ones hang beside the deepest."""
+    _, seg = prepare(_source(f"{line}\n" * 200))
+    depth: dict[int, int] = {}
+    for i, sec in enumerate(seg.sections):
+        depth[i] = 0 if sec.parent is None else depth[sec.parent] + 1
+    assert len(seg.sections) > MAX_DEPTH
+    assert max(depth.values()) == MAX_DEPTH - 1
