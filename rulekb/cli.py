@@ -295,11 +295,13 @@ def _terminated(signum: int, frame: object) -> None:
 
 
 def _utf8_streams() -> None:
-    """Reports are UTF-8 whatever the locale says (same input, same bytes)."""
+    """Reports are UTF-8 whatever the locale says (same input, same bytes). Each stream keeps
+    its error handler (stderr's ``backslashreplace``): a new encoding alone would make it
+    ``strict``, and an error line naming a file whose name is not UTF-8 would be lost."""
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
         if encoding != "utf8" and hasattr(stream, "reconfigure"):
-            stream.reconfigure(encoding="utf-8")
+            stream.reconfigure(encoding="utf-8", errors=getattr(stream, "errors", None))
 
 
 def main(args: Sequence[str] | None = None) -> None:

@@ -43,9 +43,9 @@ from kb.names import (
 )
 from kb.text import sentences
 from validator.inputs.aliases import Aliases, kb_name, load_aliases, translated
-from validator.inputs.models import ArmyList, Part, SourcePos, Unit
+from validator.inputs.models import ArmyList, FreeIds, Part, SourcePos, Unit
 from validator.inputs.names import WrittenName, parse_name
-from validator.rulebook import Rulebook
+from validator.rulebook import Rulebook, sections_of_type
 from validator.verdicts import RuleCitation
 
 TYPE_KINDS = ("unit_type", "concept")
@@ -314,7 +314,7 @@ class Resolver:
         found = self._sections.get(type_node.id)
         if found is None:
             found = self._sections[type_node.id] = frozenset(
-                n.id for n in self.graph.sections_of_type(type_node.id))
+                n.id for n in sections_of_type(self.graph, type_node.id))
         return found
 
     def lookup_rule(self, written: str, system: str) -> tuple[NameLookup, WrittenName]:
@@ -480,7 +480,7 @@ class ListContext:
 def report_ids(ids: Sequence[str]) -> tuple[tuple[str, ...], dict[int, int]]:
     """Each unit's id in the report — its own, or for a repeated id the next free ``-N`` —
     and, for each repeated one, the index of the first unit with that id."""
-    taken = set(ids)
+    free = FreeIds(ids)
     first: dict[str, int] = {}
     out = list(ids)
     first_of: dict[int, int] = {}
@@ -489,11 +489,7 @@ def report_ids(ids: Sequence[str]) -> tuple[tuple[str, ...], dict[int, int]]:
             first[unit_id] = index
             continue
         first_of[index] = first[unit_id]
-        number = 2
-        while f"{unit_id}-{number}" in taken:
-            number += 1
-        out[index] = f"{unit_id}-{number}"
-        taken.add(out[index])
+        out[index] = free.take(unit_id, plain=False)
     return tuple(out), first_of
 
 
@@ -557,7 +553,7 @@ def _cite_mention(book: Rulebook, node: Node) -> RuleCitation | None:
         source = graph.nodes.get(edge.source)
         if not edge.evidence or source is None or edge.kind not in _MENTION_EDGES:
             continue
-        family = [source, *graph.sections_of_type(source.id)]
+        family = [source, *sections_of_type(graph, source.id)]
         quote = edge.evidence
         if edge.kind == "grants" and ":" in quote:
             # "Специальные правила: Проворность, молот ярости" — the list is the section's text

@@ -40,13 +40,14 @@ from validator.armylist import (  # noqa: F401  (their checks register)
     checks_units,
 )
 from validator.armylist.context import RULE_KINDS, ListContext, ListedUnit, Resolver
-from validator.inputs.files import list_files
+from validator.inputs.files import is_folder, list_files
 from validator.inputs.models import (
     DEFAULT_MAX_BYTES,
     ArmyList,
     InputError,
     ListInputError,
     SourcePos,
+    printable,
 )
 from validator.inputs.source import ListSource, open_list
 from validator.registry import Check, Finding, checks
@@ -165,19 +166,20 @@ def walk_lists(paths: Iterable[str | os.PathLike[str]], graph: Graph, sink: List
         if isinstance(item, ListInputError):
             _failed(sink, item.file or UNNAMED_INPUT, item, on_error)
             continue
+        name = printable(str(item))  # (a file name that is not UTF-8 must still be written)
         try:
             source = open_list(item, max_bytes=max_bytes, aliases=resolver.table)
         except ListInputError as exc:
-            _failed(sink, exc.file or str(item), exc, on_error)
+            _failed(sink, exc.file or name, exc, on_error)
             continue
         system = source.head.system
-        lacking = missing_system(graph, system, str(item))
+        lacking = missing_system(graph, system, name)
         if lacking is not None:  # every name would be unknown: say which systems the KB has
             where = source.head.positions.get("system")
             error = lacking.at(line=where.line, column=where.column) if where else lacking
-            _failed(sink, str(item), ListInputError([error], system=system), on_error)
+            _failed(sink, name, ListInputError([error], system=system), on_error)
             continue
-        check_source(source, resolver, sink, str(item))
+        check_source(source, resolver, sink, name)
 
 
 
@@ -348,7 +350,7 @@ def write_lists(paths: Iterable[str | os.PathLike[str]], graph: Graph, out: Text
     from validator.armylist.output import writer_for
 
     paths = list(paths)
-    writer = writer_for(fmt, out, several=len(paths) > 1 or any(Path(p).is_dir() for p in paths))
+    writer = writer_for(fmt, out, several=len(paths) > 1 or any(is_folder(Path(p)) for p in paths))
     walk_lists(paths, graph, writer, aliases=aliases, max_bytes=max_bytes, on_error=on_error)
     writer.close()
     return writer.exit_code

@@ -22,8 +22,9 @@ from kb.graph import Graph
 from validator.audit import killteam2018, wh40k6, whfb8  # noqa: F401  (their checks register)
 from validator.audit.engine import Audit
 from validator.audit.output import Format, LogReportWriter
+from validator.inputs.files import is_folder
 from validator.inputs.gamelog import read_log
-from validator.inputs.models import GameLogError, InputError
+from validator.inputs.models import GameLogError, InputError, printable
 from validator.inputs.roster import Aliases
 from validator.report import EXIT_CLEAN, EXIT_UNUSABLE, EXIT_VIOLATIONS
 from validator.rulebook import missing_system
@@ -39,13 +40,14 @@ def audit_log(path: str | os.PathLike[str], graph: Graph,
     A log whose header cannot be used, or of a system the KB holds no rules of, gives a
     report holding only its errors.
     """
+    name = printable(str(path))
     try:
         log = read_log(path)
     except GameLogError as exc:
-        return Report(kind="log", input=str(path), errors=exc.errors)
-    lacking = missing_system(graph, log.system, str(path))
+        return Report(kind="log", input=name, errors=exc.errors)
+    lacking = missing_system(graph, log.system, name)
     if lacking is not None:
-        return Report(kind="log", input=str(path), errors=(lacking.at(line=log.header_line),))
+        return Report(kind="log", input=name, errors=(lacking.at(line=log.header_line),))
     verdicts: list[Verdict] = []
     errors: list[InputError] = []
     for item in Audit(log, graph, aliases).run():
@@ -53,7 +55,7 @@ def audit_log(path: str | os.PathLike[str], graph: Graph,
             errors.append(item)
         else:
             verdicts.append(item.model())
-    return Report(kind="log", input=str(path), system=log.system, verdicts=tuple(verdicts),
+    return Report(kind="log", input=name, system=log.system, verdicts=tuple(verdicts),
                   errors=tuple(errors))
 
 
@@ -65,7 +67,7 @@ def log_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
     out: list[Path] = []
     for given in map(Path, paths):
         found = sorted(p for p in given.rglob("*.jsonl")
-                       if p.is_file() and not p.name.startswith(".")) if given.is_dir() else []
+                       if p.is_file() and not p.name.startswith(".")) if is_folder(given) else []
         out.extend(found or [given])
     return out
 
@@ -92,13 +94,14 @@ def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: Tex
             out.write(",\n")
         elif index:
             out.write("\n")
+        name = printable(str(path))  # (a file name that is not UTF-8 must still be written)
         try:
             log = read_log(path)
-            lacking = missing_system(graph, log.system, str(path))
+            lacking = missing_system(graph, log.system, name)
             if lacking is not None:
                 raise GameLogError([lacking.at(line=log.header_line)])
         except GameLogError as exc:
-            writer = LogReportWriter(out, fmt, str(path), None)
+            writer = LogReportWriter(out, fmt, name, None)
             writer.start(exc.errors)
             writer.finish(Counter(), {}, {})
             for error in exc.errors:
@@ -107,7 +110,7 @@ def write_audits(paths: Sequence[str | os.PathLike[str]], graph: Graph, out: Tex
             skipped += 1
             continue
         audit = Audit(log, graph, aliases)
-        writer = LogReportWriter(out, fmt, str(path), log.system)
+        writer = LogReportWriter(out, fmt, name, log.system)
         writer.start()
         for item in audit.run():
             if isinstance(item, InputError):

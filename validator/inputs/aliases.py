@@ -126,13 +126,13 @@ def _game_systems(path: Path, table: Any) -> list[GameSystem]:
                              f"[{GAME_SYSTEMS}.\"Название системы\"]")
     found: list[GameSystem] = []
     for name, entry in table.items():
-        where = f"{path}: [{GAME_SYSTEMS}.\"{name}\"]"
+        where = f"{path}: [{GAME_SYSTEMS}.\"{_shown(name)}\"]"
         if not isinstance(entry, dict):
             raise AliasFileError(f"{where}: ожидалась таблица с полями system, ids, note, covered")
         unknown = set(entry) - {"system", "ids", "note", "covered"}
         if unknown:
-            raise AliasFileError(f"{where}: неизвестное поле «{sorted(unknown)[0]}»; известны: "
-                                 "system, ids, note, covered")
+            raise AliasFileError(f"{where}: неизвестное поле «{_shown(sorted(unknown)[0])}»; "
+                                 "известны: system, ids, note, covered")
         covered = entry.get("covered", True)
         given = entry.get("system")
         ids = entry.get("ids", [])
@@ -149,20 +149,50 @@ def _game_systems(path: Path, table: Any) -> list[GameSystem]:
     return found
 
 
-def _read_aliases(path: Path) -> Aliases:
+def _table(path: Path) -> dict[str, Any]:
+    """The TOML of an alias file (a byte order mark, which Windows Notepad writes, let be).
+
+    Raises:
+        AliasFileError: unreadable, not UTF-8, or not TOML; where and why.
+    """
     try:
-        with path.open("rb") as stream:
-            table = tomllib.load(stream)
+        raw = path.read_bytes()
     except OSError as exc:
         raise AliasFileError(f"{path}: не удалось прочитать файл псевдонимов "
                              f"({os_reason(exc)})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise AliasFileError(f"{path}: файл псевдонимов не в кодировке UTF-8 (байт "
+                             f"0x{raw[exc.start]:02x})") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         problem, where = liberrors.toml_problem(exc)
         at = f":{where[0]}:{where[1]}" if where else ""
         raise AliasFileError(f"{path}{at}: ошибка синтаксиса TOML: {problem}") from None
-    except UnicodeDecodeError as exc:
-        raise AliasFileError(f"{path}: файл псевдонимов не в кодировке UTF-8 (байт "
-                             f"0x{exc.object[exc.start]:02x})") from None
+    except RecursionError:
+        from validator.inputs.lists import deepest_bracket  # (lists is the heavier module)
+
+        deepest = deepest_bracket(text)
+        at = f":{text.count(chr(10), 0, deepest) + 1}" if deepest is not None else ""
+        raise AliasFileError(f"{path}{at}: ошибка синтаксиса TOML: слишком глубокая "
+                             "вложенность") from None
+    except ValueError:  # Python's limit on the length of an int's text (4300 digits)
+        long = re.search(r"\d{4300,}", text)
+        at = f":{text.count(chr(10), 0, long.start()) + 1}" if long else ""
+        raise AliasFileError(f"{path}{at}: ошибка синтаксиса TOML: слишком длинное число "
+                             "(больше 4300 цифр)") from None
+
+
+def _shown(name: object) -> str:
+    """A table or key of an alias file as a message quotes it: its start, if it is long."""
+    text = str(name)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _read_aliases(path: Path) -> Aliases:
+    table = _table(path)
     names: dict[str, dict[str, str]] = {}
     systems: list[GameSystem] = []
     for system_name, entries in table.items():
@@ -171,13 +201,19 @@ def _read_aliases(path: Path) -> Aliases:
             continue
         system = normalize_system(system_name)
         if system is None:
-            raise AliasFileError(f"{path}: неизвестная система «{system_name}»; известны: "
-                                 f"{', '.join(SYSTEM_IDS)} (и таблица [{GAME_SYSTEMS}])")
-        if not isinstance(entries, dict) or not all(isinstance(v, str) for v in entries.values()):
-            raise AliasFileError(f"{path}: [{system_name}]: ожидались строки вида "
-                                 "\"English name\" = \"Русское название\"")
-        names.setdefault(system, {}).update(entries)
+            raise AliasFileError(f"{path}: неизвестная система «{_shown(system_name)}»; "
+                                 f"известны: {', '.join(SYSTEM_IDS)} (и таблица "
+                                 f"[{GAME_SYSTEMS}])")
+        names.setdefault(system, {}).update(_names(path, system_name, entries))
     return Aliases(names, tuple(systems))
+
+
+def _names(path: Path, system_name: str, entries: Any) -> dict[str, str]:
+    """The names of one system's table, or the error saying what they must be."""
+    if not isinstance(entries, dict) or not all(isinstance(v, str) for v in entries.values()):
+        raise AliasFileError(f"{path}: [{_shown(system_name)}]: ожидались строки вида "
+                             "\"English name\" = \"Русское название\"")
+    return entries
 
 
 @cache

@@ -42,6 +42,7 @@ _EXPECTED = {
     "int_type": ("ожидалось целое число", "целое число"),
     "int_parsing": ("ожидалось целое число", "целое число"),
     "int_from_float": ("ожидалось целое число", "целое число"),
+    "int_parsing_size": ("ожидалось целое число", "целое число"),
     "float_type": ("ожидалось число", "число"),
     "float_parsing": ("ожидалось число", "число"),
     "finite_number": ("ожидалось конечное число", "число"),
@@ -160,6 +161,8 @@ def _leaf(
             hint = f"; укажите систему: {', '.join(SYSTEM_IDS)}"
         return InputError(message=f"нет обязательного поля «{name}»{hint}", kind="missing",
                           path=container, expected=name), container
+    if kind == "invalid_key" or loc[-1:] == ("[key]",):
+        return _key_error(err, data)
     if kind == "extra_forbidden":
         path = _data_path(data, loc)
         return unknown_field(str(path[-1]), path[:-1], _model_at(model, path[:-1])), path
@@ -185,6 +188,18 @@ def _leaf(
                           expected=ctx.get("known")), path
     return InputError(message=f"недопустимое значение: {got(value)}", kind="value",
                       path=path), path
+
+
+def _key_error(err: ErrorDetails, data: Any) -> tuple[InputError, FieldPath]:
+    """A mapping key that is not a string (YAML reads ``1:``, ``null:``, ``2020-01-01:`` as
+    a number, nothing, a date): the error is the mapping's, placed at the key when its text
+    reads back as the key does. pydantic's ``loc`` ends with the key's text (a model's
+    fields) or with the key and ``"[key]"`` (a dict field such as ``profile``)."""
+    loc, key = err["loc"], err.get("input")
+    holder = loc[:-2] if loc[-1:] == ("[key]",) else loc[:-1]
+    container = _data_path(data, holder)
+    return InputError(message=f"имя поля должно быть строкой, {got(key)}", kind="type",
+                      path=container, expected="строка"), (*container, str(key))
 
 
 def locate(positions: Positions, path: FieldPath) -> SourcePos | None:

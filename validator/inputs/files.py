@@ -148,9 +148,28 @@ def _russian(data: bytes, file: str | None, first_bad: int) -> str:
     return text
 
 
+def is_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder; False when the OS will not say (a name too long, a folder
+    on the way that may not be entered): reading it as a file then says why, in its place,
+    and the other inputs of the batch are still checked (``Path.is_dir`` raises then)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def names_something(path: Path) -> bool:
+    """Whether ``path`` names a file, folder or link (a broken one too); True when the OS
+    will not say, so that reading it says why."""
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:
+        return True
+
+
 def list_files(path: Path) -> list[Path]:
     """The list files of a folder (every level, sorted), or ``[path]`` for a file."""
-    if not path.is_dir():
+    if not is_folder(path):
         return [path]
     return sorted(
         p for p in path.rglob("*")

@@ -32,12 +32,14 @@ from pydantic import TypeAdapter, ValidationError
 
 from kb.files import os_reason, wide_encoding
 from validator.inputs.events import EVENT_TYPES, BaseEvent, GameHeader, KnownEvent, UnknownEvent
+from validator.inputs.files import is_folder
 from validator.inputs.lists import (
     Positions,
     build_list,
     got,
     input_errors,
     json_syntax_error,
+    lone_surrogate_error,
     parse_json,
     read_list,
 )
@@ -94,6 +96,9 @@ def _event_errors(raw: bytes, exc: ValidationError, file: str, line: int) -> lis
     except ValueError:  # Python's limit on the length of an int's text
         return [InputError(message="слишком длинное число (больше 4300 цифр)", kind="syntax",
                            file=file, line=line)]
+    half = lone_surrogate_error(text, file)
+    if half is not None:
+        return [half.model_copy(update={"line": line})]
     if not isinstance(data, dict):
         return [InputError(message=f"ожидался объект JSON с полем «action», {got(data)}",
                            kind="type", expected="объект", file=file, line=line, column=1)]
@@ -135,6 +140,7 @@ def parse_event(raw: bytes | str) -> BaseEvent:
 
 
 _HEADER_MARK = re.compile(rb'"type"\s*:\s*"game"')
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -205,18 +211,35 @@ class GameLog:
                 try:
                     yield line, validate(raw)
                 except ValidationError as exc:
-                    kind = exc.errors(include_url=False)[0]["type"]
-                    if kind == "union_tag_invalid":
-                        try:
-                            yield line, UnknownEvent.model_validate_json(raw)
-                            continue
-                        except ValidationError:
-                            pass
-                    elif kind == "union_tag_not_found" and _HEADER_MARK.search(raw):
-                        yield from self._next_game(raw, line)
-                        continue
-                    for error in _event_errors(raw, exc, file, line):
-                        yield line, error
+                    yield from self._bad_line(raw, exc, line)
+
+    def _bad_line(self, raw: bytes, exc: ValidationError, line: int
+                  ) -> Iterator[tuple[int, BaseEvent | InputError | NextGame]]:
+        """A line that is no known event: an unknown action, the next game's header, or
+        what is wrong with it. A byte order mark opening it is dropped first: a log joined
+        from files an editor saved with one (``cat a.jsonl b.jsonl``) has one at the start
+        of each game."""
+        if raw.startswith(_UTF8_BOM):
+            raw = raw[len(_UTF8_BOM):]
+            if raw.isspace() or not raw:
+                return
+            try:
+                yield line, _EVENTS.validate_json(raw)
+                return
+            except ValidationError as again:
+                exc = again
+        kind = exc.errors(include_url=False)[0]["type"]
+        if kind == "union_tag_invalid":
+            try:
+                yield line, UnknownEvent.model_validate_json(raw)
+                return
+            except ValidationError:
+                pass
+        elif kind == "union_tag_not_found" and _HEADER_MARK.search(raw):
+            yield from self._next_game(raw, line)
+            return
+        for error in _event_errors(raw, exc, str(self.path), line):
+            yield line, error
 
     def _next_game(self, raw: bytes, line: int) -> Iterator[tuple[int, NextGame | InputError]]:
         """A header after the first: the next game of a log of several games."""
@@ -317,7 +340,7 @@ def read_log(
     """
     log = Path(path)
     file = str(log)
-    if log.is_dir():
+    if is_folder(log):
         raise GameLogError([InputError(message="это папка, а в ней нет журналов партий (.jsonl)",
                                        kind="io", file=file)])
     try:
@@ -341,7 +364,7 @@ def read_log(
                     message=f"заголовок партии длиннее {max_header_bytes} байт", kind="too_large",
                     file=file, line=line)])
             if line == 1:
-                raw = raw.removeprefix(b"\xef\xbb\xbf")
+                raw = raw.removeprefix(_UTF8_BOM)
             if not raw.isspace() and raw:
                 break
         offset = stream.tell()

@@ -106,6 +106,8 @@ _PROBLEMS: tuple[tuple[str, str], ...] = (
      "кавычках"),
     (r"found unknown escape character", "недопустимая escape-последовательность (в двойных "
      "кавычках обратная косая черта пишется как \\\\)"),
+    (r"found invalid Unicode character escape code", "недопустимый код символа в escape-"
+     "последовательности (половина суррогатной пары UTF-16 или код больше U+10FFFF)"),
     (r"expected escape sequence of \d+ hexadecimal numbers|did not find expected hexdecimal "
      r"number", "недопустимая escape-"
      "последовательность: ожидались шестнадцатеричные цифры"),

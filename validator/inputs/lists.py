@@ -17,13 +17,14 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
+from kb.store import json_problem, lone_surrogate, position
 from validator.inputs import liberrors
 from validator.inputs.errors import (
     READER_FIELDS,
@@ -42,6 +43,7 @@ from validator.inputs.files import (
     ROSTER_SUFFIXES,
     decode,
     list_files,
+    names_something,
     read_bytes,
 )
 from validator.inputs.models import (
@@ -56,9 +58,10 @@ from validator.inputs.models import (
 
 __all__ = [
     "ALL_SUFFIXES", "LIST_SUFFIXES", "LOADER", "READER_FIELDS", "ROSTER_SUFFIXES", "FieldPath",
-    "Positions", "build_list", "decode", "fail", "got", "input_errors", "json_syntax_error",
-    "known_fields", "list_files", "locate", "parse_json", "parse_list", "parse_yaml",
-    "positions_of", "read_bytes", "read_list", "read_lists", "unknown_field", "yaml_error",
+    "Positions", "build_list", "decode", "deepest_bracket", "fail", "got", "input_errors",
+    "json_syntax_error", "known_fields", "list_files", "locate", "lone_surrogate_error",
+    "long_number_error", "parse_json", "parse_list", "parse_yaml", "positions_of", "read_bytes",
+    "read_list", "read_lists", "too_deep_error", "unknown_field", "yaml_error",
 ]
 """What readers import from here (the helpers of :mod:`.errors` and :mod:`.files` too)."""
 
@@ -72,33 +75,27 @@ _fail = fail
 
 # --- parsing with positions -----------------------------------------------------------------
 
-_JSON_PROBLEMS = {
-    "Expecting value": "ожидалось значение",
-    "Expecting property name enclosed in double quotes": "ожидалось имя поля в двойных кавычках",
-    "Expecting ',' delimiter": "ожидалась «,»",
-    "Expecting ':' delimiter": "ожидалось «:»",
-    "Unterminated string starting at": "незакрытая строка",
-    "Invalid control character at": "недопустимый управляющий символ в строке",
-    "Invalid \\escape": "недопустимая escape-последовательность",
-    "Invalid \\uXXXX escape": "недопустимая escape-последовательность \\uXXXX",
-    "Extra data": "лишние данные после конца JSON",
-}
-
-
-def _translate(problem: str, table: Mapping[str, str]) -> str:
-    for english, russian in table.items():
-        if problem.startswith(english) or english in problem:
-            return russian
-    return problem
-
-
 def json_syntax_error(exc: json.JSONDecodeError, file: str | None) -> InputError:
     """An :class:`InputError` for a JSON syntax error, at the parser's line and column."""
-    return InputError(message=f"ошибка синтаксиса JSON: {_translate(exc.msg, _JSON_PROBLEMS)}",
+    return InputError(message=f"ошибка синтаксиса JSON: {json_problem(exc.msg)}",
                       kind="syntax", file=file, line=exc.lineno, column=exc.colno)
 
 
-def _long_number(text: str, file: str | None) -> ListInputError:
+def lone_surrogate_error(text: str, file: str | None) -> InputError | None:
+    r"""The error for a ``\uXXXX`` escape of a JSON text that writes half of a UTF-16
+    surrogate pair (``"\ud800"``), which :mod:`json` reads into a string no report can
+    write; None when the text has none (:func:`kb.store.lone_surrogate`)."""
+    half = lone_surrogate(text)
+    if half is None:
+        return None
+    line, column = position(text, half[0])
+    return InputError(message=f"ошибка синтаксиса JSON: недопустимая escape-последовательность "
+                      f"«{half[1]}»: половина суррогатной пары UTF-16 без второй половины",
+                      kind="syntax", file=file, line=line, column=column)
+
+
+def long_number_error(text: str, file: str | None) -> ListInputError:
+    """The error for a number longer than Python reads (4300 digits), at the first one."""
     where: dict[str, int] = {}
     found = re.search(r"\d{4000,}", text)
     if found is not None:
@@ -143,24 +140,45 @@ def _position(text: str, offset: int) -> SourcePos:
     return SourcePos(line=line, column=offset - (text.rfind("\n", 0, offset) + 1) + 1)
 
 
-def _too_deep(file: str | None, text: str | None = None) -> ListInputError:
-    """Nesting deeper than the parser's recursion allows, at the bracket that goes deepest."""
+def too_deep_error(file: str | None, text: str | None = None) -> ListInputError:
+    """Nesting deeper than the parser's recursion allows, at the bracket that goes deepest
+    (or, in YAML's block style, which nests by indentation, at the line indented deepest)."""
     where: dict[str, int] = {}
     if text is not None:
-        depth = deepest = 0
-        at = None
-        for match in _NESTING_RE.finditer(text):
-            token = match.group()
-            if token in "[{":
-                depth += 1
-                if depth > deepest:
-                    deepest, at = depth, match.start()
-            elif token in "]}":
-                depth -= 1
+        at = deepest_bracket(text)
+        if at is None:
+            at = _deepest_indent(text)
         if at is not None:
             where = {"line": text.count("\n", 0, at) + 1,
                      "column": at - (text.rfind("\n", 0, at) + 1) + 1}
     return _fail(file, "слишком глубокая вложенность", "syntax", **where)
+
+
+def deepest_bracket(text: str) -> int | None:
+    """The offset of the bracket («[» or «{») that opens the deepest nesting of a text."""
+    depth = deepest = 0
+    at = None
+    for match in _NESTING_RE.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, match.start()
+        elif token in "]}":
+            depth -= 1
+    return at
+
+
+def _deepest_indent(text: str) -> int | None:
+    """The offset where the line indented deepest starts (spaces and the «- » of block
+    sequences count), or None for a text of no indented line."""
+    best, at, offset = 0, None, 0
+    for line in text.splitlines(keepends=True):
+        depth = len(line) - len(line.lstrip(" -"))
+        if depth > best and line.strip():
+            best, at = depth, offset + len(line) - len(line.lstrip(" "))
+        offset += len(line)
+    return at
 
 
 def positions_of(node: Any) -> tuple[Positions, list[InputError]]:
@@ -236,7 +254,7 @@ def parse_yaml(text: str, file: str | None) -> tuple[Any, Positions, list[InputE
     except yaml.YAMLError as exc:
         raise yaml_error(exc, file, text) from None
     except RecursionError:
-        raise _too_deep(file) from None
+        raise too_deep_error(file, text) from None
 
 
 def parse_json(text: str, file: str | None) -> tuple[Any, Positions, list[InputError]]:
@@ -250,9 +268,12 @@ def parse_json(text: str, file: str | None) -> tuple[Any, Positions, list[InputE
     except json.JSONDecodeError as exc:
         raise ListInputError([json_syntax_error(exc, file)]) from None
     except RecursionError:
-        raise _too_deep(file, text) from None
+        raise too_deep_error(file, text) from None
     except ValueError:  # Python's limit on the length of an int's text (4300 digits)
-        raise _long_number(text, file) from None
+        raise long_number_error(text, file) from None
+    half = lone_surrogate_error(text, file)
+    if half is not None:
+        raise ListInputError([half])
     try:
         # characters JSON allows raw and YAML does not (DEL, C1 controls, U+FFFE/U+FFFF)
         # would stop the composer; one for one, so every position stays where it is
@@ -339,7 +360,7 @@ def read_list(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTE
     """
     p = Path(path)
     suffix = p.suffix.lower()
-    if not p.exists() and not p.is_symlink():
+    if not names_something(p):
         raise _fail(str(p), "файл не найден", "not_found")
     if suffix in ROSTER_SUFFIXES:
         from validator.inputs.roster import read_roster  # roster builds on this module

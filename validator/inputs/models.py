@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -212,14 +212,61 @@ class SourcePos(_Frozen):
 
 
 _CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_QUOTED_RE = re.compile("«([^«»]*)»")
+QUOTE_LIMIT = 60
+"""The most characters of an input's own text a message quotes («…»): a value of a megabyte
+is named by its start, so that an error stays one readable line."""
+
+
+def printable(text: str) -> str:
+    r"""``text`` as any UTF-8 output can hold it: a file name's bytes that are not UTF-8
+    (Python keeps each as a lone surrogate, PEP 383) shown as ``\xNN``, any other lone
+    surrogate as ``\uXXXX``; a report or an error line that names such a file must not fail
+    to be written.
+
+    >>> printable("a\udcff.yaml")
+    'a\\xff.yaml'
+    """
+    if not _SURROGATE_RE.search(text):
+        return text
+    return _SURROGATE_RE.sub(_escaped_surrogate, text)
+
+
+def _escaped_surrogate(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def _short_quote(match: re.Match[str]) -> str:
+    quoted = match.group(1)
+    if len(quoted) <= QUOTE_LIMIT:
+        return match.group()
+    return f"«{quoted[:QUOTE_LIMIT - 1]}…»"
 
 
 def _one_line(message: object) -> object:
-    """A message is one line: control characters of what the input held (a field named
-    «\n») are shown escaped."""
-    if isinstance(message, str) and _CONTROL_RE.search(message):
-        return _CONTROL_RE.sub(lambda m: repr(m.group())[1:-1], message)
-    return message
+    """A message is one short line: control characters of what the input held (a field
+    named «\n») are shown escaped, a long quote of it cut (:data:`QUOTE_LIMIT`), a file
+    name that is not UTF-8 shown printable."""
+    if not isinstance(message, str):
+        return message
+    if _CONTROL_RE.search(message):
+        message = _CONTROL_RE.sub(lambda m: repr(m.group())[1:-1], message)
+    if len(message) > QUOTE_LIMIT:
+        message = _QUOTED_RE.sub(_short_quote, message)
+    return printable(message)
+
+
+NAME_LIMIT = 4096
+"""The longest file name an error shows whole (Linux's PATH_MAX): a longer one names no
+file that can exist (a game log's header may say anything), and is cut."""
+
+
+def _printable_name(file: object) -> object:
+    if not isinstance(file, str):
+        return file
+    return printable(file if len(file) <= NAME_LIMIT else file[:NAME_LIMIT - 1] + "…")
 
 
 class InputError(_Frozen):
@@ -237,7 +284,7 @@ class InputError(_Frozen):
     kind: str = "value"
     path: tuple[PathItem, ...] = ()
     expected: str | None = None
-    file: str | None = None
+    file: Annotated[str | None, BeforeValidator(_printable_name)] = None
     line: int | None = None
     column: int | None = None
 
@@ -254,7 +301,7 @@ class InputError(_Frozen):
            column: int | None = None) -> InputError:
         """This error placed in a file; a location it already has is kept."""
         return self.model_copy(update={
-            "file": self.file or file,
+            "file": self.file or (printable(file) if file else file),
             "line": self.line if self.line is not None else line,
             "column": self.column if self.column is not None else column,
         })
@@ -392,6 +439,36 @@ class Unit(_Frozen):
         return f"Unit({self.id}, {self.name!r}, {self.models})"
 
 
+class FreeIds:
+    """Unit ids handed out free of those taken: ``base``, else ``base-2``, ``base-3`` …
+
+    Each base remembers the last number it tried (the taken ids only grow, so every number
+    below it is still taken): a hundred thousand units of one name cost a hundred thousand
+    steps, not the five billion of counting up from 2 for each.
+
+    >>> free = FreeIds(["trolls"])
+    >>> free.take("trolls"), free.take("trolls"), free.take("trolls", plain=False)
+    ('trolls-2', 'trolls-3', 'trolls-4')
+    """
+
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self._taken = set(taken)
+        self._next: dict[str, int] = {}
+
+    def take(self, base: str, *, plain: bool = True) -> str:
+        """The first free id of ``base`` (``base`` itself first when ``plain``), now taken."""
+        if plain and base not in self._taken:
+            self._taken.add(base)
+            return base
+        number = self._next.get(base, 2)
+        while f"{base}-{number}" in self._taken:
+            number += 1
+        self._next[base] = number + 1
+        found = f"{base}-{number}"
+        self._taken.add(found)
+        return found
+
+
 class ArmyList(_Frozen):
     """An army list as read from YAML, JSON or a BattleScribe roster.
 
@@ -424,19 +501,14 @@ class ArmyList(_Frozen):
         units = data.get("units") if isinstance(data, dict) else None
         if not isinstance(units, list):
             return data
-        taken = {u["id"] for u in units if isinstance(u, dict) and isinstance(u.get("id"), str)}
+        free = FreeIds(u["id"] for u in units
+                       if isinstance(u, dict) and isinstance(u.get("id"), str))
         filled: list[Any] = []
         for unit in units:
             if isinstance(unit, dict) and "id" not in unit and isinstance(unit.get("name"), str):
                 named = unit.get("custom_name")
-                base = candidate = slug(named if isinstance(named, str) and named.strip()
-                                        else unit["name"])
-                number = 1
-                while candidate in taken:
-                    number += 1
-                    candidate = f"{base}-{number}"
-                taken.add(candidate)
-                unit = {**unit, "id": candidate}
+                unit = {**unit, "id": free.take(slug(named if isinstance(named, str)
+                                                     and named.strip() else unit["name"]))}
             filled.append(unit)
         return {**data, "units": filled}
 

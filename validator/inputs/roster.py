@@ -1,7 +1,8 @@
 """Read BattleScribe rosters (``.ros`` XML, ``.rosz`` zip) into an :class:`ArmyList`.
 
-XML is parsed with defusedxml: a document that declares entities or reaches for external
-ones is refused («небезопасный XML: …»), never expanded. The roster's game system is found
+XML is parsed with defusedxml: a document that declares entities, reaches for external
+ones or declares default attribute values (copied into every element: a bomb without an
+entity) is refused («небезопасный XML: …»), never expanded. The roster's game system is found
 by its ``gameSystemId`` or ``gameSystemName`` in the alias table (``[game_systems]``; a
 user's ``--aliases`` file extends it); an edition the corpus does not cover is refused
 naming what the roster says and what is supported.
@@ -41,6 +42,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import sys
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -49,8 +51,8 @@ from typing import Any
 from xml.etree import ElementTree
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as safe_xml
 from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
+from defusedxml.ElementTree import DefusedXMLParser
 
 from kb.lemmas import fold
 from validator.inputs import liberrors
@@ -116,8 +118,11 @@ def _unzip(data: bytes, file: str, max_bytes: int) -> bytes:
             if len(content) > max_bytes:
                 raise fail(file, too_large, "too_large")
             return content
-    except zipfile.BadZipFile:
-        raise fail(file, "это не zip-архив .rosz", "format") from None
+    except zipfile.BadZipFile as exc:
+        if not zipfile.is_zipfile(io.BytesIO(data)):
+            raise fail(file, "это не zip-архив .rosz", "format") from None
+        raise fail(file, f"{liberrors.zip_problem(exc)}: файл .rosz не читается",
+                   "format") from None
     except (RuntimeError, NotImplementedError, zlib.error, EOFError, OSError) as exc:
         raise fail(file, f"{liberrors.zip_problem(exc)}: файл .rosz не читается",
                    "format") from None
@@ -131,9 +136,12 @@ def _parse_xml(data: bytes, file: str | None) -> Element:
             # the C tree builder reads it several times faster
             root: Element = ElementTree.fromstring(data)
         else:
-            root = safe_xml.fromstring(
-                data, forbid_dtd=False, forbid_entities=True, forbid_external=True
-            )
+            root = _safe_tree(data)
+    except AttributeDefaultsForbidden as exc:
+        raise fail(file, f"небезопасный XML: объявлено значение по умолчанию атрибута "
+                   f"«{exc.attribute}» элемента «{exc.element}»; такие объявления запрещены "
+                   "(так строятся «бомбы» из копий одного значения)", "unsafe_xml",
+                   line=exc.line, column=exc.column) from None
     except EntitiesForbidden as exc:
         if exc.sysid or exc.pubid:
             raise fail(file, f"небезопасный XML: сущность «{exc.name}» ссылается на внешний "
@@ -151,7 +159,60 @@ def _parse_xml(data: bytes, file: str | None) -> Element:
         problem = liberrors.xml_problem(text)
         raise fail(file, f"ошибка синтаксиса XML: {problem}", "syntax", line=line,
                    column=column + 1) from None
+    except (LookupError, ValueError):
+        # expat asks Python for an encoding it does not know itself: an unknown name, a
+        # multi-byte one it cannot use (UTF-7, Shift JIS), a codec that is no text encoding
+        raise _encoding_error(data, file) from None
     return root
+
+
+class AttributeDefaultsForbidden(DefusedXmlException):
+    """A document type declaration gives an attribute a default value."""
+
+    def __init__(self, element: str, attribute: str, line: int, column: int) -> None:
+        super().__init__(element, attribute)
+        self.element = element
+        self.attribute = attribute
+        self.line = line
+        self.column = column
+
+
+class _RosterParser(DefusedXMLParser):
+    """defusedxml's parser (no entities, no external references) that also refuses the
+    default values of attributes a document type declares: expat copies such a value into
+    every element of its type, so a declaration of a megabyte over a hundred thousand
+    elements builds a hundred gigabytes from a file of one. BattleScribe declares none."""
+
+    def __init__(self) -> None:
+        super().__init__(target=ElementTree.TreeBuilder(), forbid_dtd=False,
+                         forbid_entities=True, forbid_external=True)
+        self.parser.AttlistDeclHandler = self._attribute_declared
+
+    def _attribute_declared(self, element: str, attribute: str, kind: str | None,
+                            default: str | None, required: bool) -> None:
+        if default is not None:
+            raise AttributeDefaultsForbidden(element, attribute, self.parser.CurrentLineNumber,
+                                             self.parser.CurrentColumnNumber + 1)
+
+
+def _safe_tree(data: bytes) -> Element:
+    parser = _RosterParser()
+    parser.feed(data)
+    root: Element = parser.close()
+    return root
+
+
+_DECLARED_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']{0,60})""")
+
+
+def _encoding_error(data: bytes, file: str | None) -> ListInputError:
+    """The error for a roster whose XML declaration names an encoding that cannot be read."""
+    declared = _DECLARED_ENCODING.match(data.removeprefix(b"\xef\xbb\xbf"))
+    name = declared.group(1).decode("ascii", "replace") if declared else ""
+    what = f"кодировка «{name}» из объявления <?xml …?> не читается" if name else \
+        "кодировка файла не читается"
+    return fail(file, f"ошибка синтаксиса XML: {what}; ожидалась UTF-8 (так сохраняет "
+                "BattleScribe) или UTF-16", "syntax", line=1, column=1)
 
 
 def read_roster(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES,
@@ -212,8 +273,24 @@ def _parse_roster(data: bytes, file: str | None, aliases: Aliases | None) -> Arm
     limit = _points_limit(root)
     if limit is not None:
         army["points_limit"] = limit
-    built = build_list(army, file=file)
+    try:
+        built = build_list(army, file=file)
+    except ListInputError as exc:
+        raise ListInputError([_in_roster(e, locations) for e in exc.errors],
+                             system=exc.system) from None
     return built.model_copy(update={"locations": locations, "notices": notices})
+
+
+def _in_roster(error: InputError, locations: dict[str, str]) -> InputError:
+    """An error about a unit read from a roster, said with the selection it comes from:
+    a roster's lines tell nothing of its units, and «units[3]» is no place a user sees."""
+    path = error.path
+    where = locations.get(f"units[{path[1]}]") if path[:1] == ("units",) and len(path) > 1 \
+        else None
+    if where is None:
+        return error
+    return InputError(**{**error.model_dump(), "message": f"{error.message} (в ростере: "
+                         f"{where})"})
 
 
 def _game_system(root: Element, file: str | None, aliases: Aliases) -> tuple[str, tuple[str, ...]]:
@@ -407,9 +484,16 @@ def _model_children(selection: Element) -> list[Element]:
 def _stats(profile: Element | None) -> dict[str, int | str]:
     if profile is None:
         return {}
-    return {name: int(value) if re.fullmatch(r"-?\d+", value) else value
-            for name, value in _characteristics(profile)
+    return {name: _characteristic(value) for name, value in _characteristics(profile)
             if fold(name) not in TYPE_CHARACTERISTICS}
+
+
+def _characteristic(value: str) -> int | str:
+    """A characteristic as a whole number when it is one Python reads and writes back (a
+    damaged roster may hold thousands of digits, beyond Python's limit): else its text."""
+    digits = value.removeprefix("-")
+    limit = sys.get_int_max_str_digits() or len(digits)
+    return int(value) if digits.isdecimal() and len(digits) <= limit else value
 
 
 def _unit_type(elements: list[Element]) -> tuple[str | None, Element | None]:

@@ -37,10 +37,19 @@ from validator.inputs.errors import (
     unknown_field,
 )
 from validator.inputs.files import LIST_SUFFIXES, decode, read_bytes
-from validator.inputs.lists import LOADER, json_syntax_error, read_list, yaml_error
+from validator.inputs.lists import (
+    LOADER,
+    json_syntax_error,
+    lone_surrogate_error,
+    long_number_error,
+    read_list,
+    too_deep_error,
+    yaml_error,
+)
 from validator.inputs.models import (
     DEFAULT_MAX_BYTES,
     ArmyList,
+    FreeIds,
     InputError,
     ListInputError,
     Part,
@@ -178,20 +187,9 @@ def _streamed(text: str, file: str, fmt: str) -> ListSource:
 
 def _ids(explicit: list[str | None], names: list[str | None]) -> tuple[str, ...]:
     """Each unit's id as :class:`ArmyList` gives it: its own, else a free slug of its name."""
-    taken = {i for i in explicit if i is not None}
-    ids: list[str] = []
-    for given, name in zip(explicit, names, strict=True):
-        if given is not None:
-            ids.append(given)
-            continue
-        base = candidate = slug(name or "")
-        number = 1
-        while candidate in taken:
-            number += 1
-            candidate = f"{base}-{number}"
-        taken.add(candidate)
-        ids.append(candidate)
-    return tuple(ids)
+    free = FreeIds(i for i in explicit if i is not None)
+    return tuple(given if given is not None else free.take(slug(name or ""))
+                 for given, name in zip(explicit, names, strict=True))
 
 
 def _unit_errors(value: Any, index: int, positions: Positions, file: str) -> list[InputError]:
@@ -244,7 +242,7 @@ def _scan(text: str | bytes, fmt: str, file: str) -> Iterator[Scanned]:
     except yaml.YAMLError as exc:
         raise yaml_error(exc, file) from None
     except RecursionError:
-        raise fail(file, "слишком глубокая вложенность", "syntax") from None
+        raise too_deep_error(file, _text(text)) from None
 
 
 def _whole(text: str | bytes, file: str, fmt: str) -> ListInputError:
@@ -258,6 +256,10 @@ def _whole(text: str | bytes, file: str, fmt: str) -> ListInputError:
     return fail(file, "ожидался словарь с полями system, name, units", "type")  # pragma: no cover
 
 
+def _text(text: str | bytes) -> str:
+    return text if isinstance(text, str) else text.decode("utf-8")
+
+
 def _scan_json(text: str | bytes, file: str) -> Iterator[Scanned]:
     """A JSON list: values from :mod:`json`, positions from the YAML event parser (which reads
     JSON); without positions when YAML reads the text otherwise (a tab, say)."""
@@ -266,7 +268,13 @@ def _scan_json(text: str | bytes, file: str) -> Iterator[Scanned]:
     except json.JSONDecodeError as exc:
         raise ListInputError([json_syntax_error(exc, file)]) from None
     except RecursionError:
-        raise fail(file, "слишком глубокая вложенность", "syntax") from None
+        raise too_deep_error(file, _text(text)) from None
+    except ValueError:  # Python's limit on the length of an int's text (4300 digits)
+        raise long_number_error(_text(text), file) from None
+    # (the first pass reads the text; the second, its bytes, already found free of them)
+    half = lone_surrogate_error(text, file) if isinstance(text, str) else None
+    if half is not None:
+        raise ListInputError([half])
     if not isinstance(data, dict):
         raise _whole(text, file, "json")
     units = data.get("units")
