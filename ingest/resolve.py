@@ -18,7 +18,7 @@ from ingest.resolve_facts import add_facts, add_overrides
 from ingest.resolve_mentions import link_grants, link_mentions
 from ingest.sections import Section, is_group_title, trim_span, unparen
 from ingest.vocabulary import Vocabulary, english_names, vocabulary
-from kb.ids import slug
+from kb.ids import FreeIds, slug
 from kb.lemmas import lemma_key
 from kb.models import SYSTEM_TITLES, Edge, Fact, Node, NodeKind, RuleCategory
 
@@ -123,10 +123,7 @@ class SystemResolver:
         self.local_keys: dict[str, dict[tuple[str, ...], str]] = defaultdict(dict)
         # such a name → the sections bearing it in every file
         self.shared: dict[tuple[str, ...], list[str]] = defaultdict(list)
-        self.used_ids: set[str] = set(b.nodes)
-        # the next number to try after each id's base (a thousand sections of one name
-        # tried every number before theirs: the square of their count)
-        self._next_number: dict[str, int] = {}
+        self.used_ids = FreeIds(b.nodes)
         self.concepts: dict[str, str] = {}  # lemma key → concept id
         self.children: dict[str, list[str]] = defaultdict(list)
 
@@ -141,14 +138,7 @@ class SystemResolver:
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3`` … if it is taken."""
-        nid = base
-        n = self._next_number.get(base, 2)  # (the numbers below it are taken: ids stay)
-        while nid in self.used_ids:
-            nid = f"{base}-{n}"
-            n += 1
-        self._next_number[base] = n
-        self.used_ids.add(nid)
-        return nid
+        return self.used_ids.take(base)
 
     def run(self) -> None:
         """Resolve the system's parts; the order matters, each pass reads the ones before."""

@@ -95,10 +95,14 @@ class Graph:
         return sorted(kids, key=lambda n: (n.source or "", n.span or (0, 0)))
 
     def ancestors(self, node_id: str) -> list[Node]:
-        """Parents of a section, nearest first."""
+        """Parents of a section, nearest first, each once: a KB whose parents run in a loop
+        (a damaged or hand-made kb.json, which loading lets be) ends the walk where they
+        return instead of going round for ever."""
         out: list[Node] = []
+        seen = {node_id}
         parent = self.node(node_id).parent
-        while parent is not None and parent in self.nodes:
+        while parent is not None and parent in self.nodes and parent not in seen:
+            seen.add(parent)
             out.append(self.nodes[parent])
             parent = self.nodes[parent].parent
         return out
@@ -160,16 +164,27 @@ class Graph:
         return head if 0 < len(head) < 40 else None
 
     def sections_of_type(self, type_id: str) -> list[Node]:
-        """The type's own rule sections and those of the types it inherits, in path order."""
-        out: list[Node] = []
+        """The type's own rule sections and those of the types it inherits, in path order,
+        each once."""
+        out: dict[str, Node] = {}
         for type_node, _ in self.inherited_types(type_id):
-            out.extend(self._descendants(type_node.id))
-        return out
+            for section in self.descendants(type_node.id):
+                out.setdefault(section.id, section)
+        return list(out.values())
 
-    def _descendants(self, node_id: str) -> Iterator[Node]:
-        for child in self.children(node_id):
-            yield child
-            yield from self._descendants(child.id)
+    def descendants(self, node_id: str) -> Iterator[Node]:
+        """Every section inside a node (``part_of``), depth first in text order, each once
+        (a loop of parts is walked round once; the walk is no recursion, so no depth of
+        nesting overflows it)."""
+        seen = {node_id}
+        stack = list(reversed(self.children(node_id)))
+        while stack:
+            current = stack.pop()
+            if current.id in seen:
+                continue
+            seen.add(current.id)
+            yield current
+            stack.extend(reversed(self.children(current.id)))
 
     # -- facts -----------------------------------------------------------------------
     def facts(

@@ -11,9 +11,11 @@ def summary_rows(kb: KnowledgeBase) -> list[dict[str, int | str]]:
     rows: list[dict[str, int | str]] = []
     for system in kb.systems:
         mine = [n for n in kb.nodes if n.system == system.id]
-        refs = [e for e in kb.edges if e.kind == "references" and nodes[e.source].system
-                == system.id]
-        resolved = sum(1 for e in refs if nodes[e.target].defined)
+        refs = [e for e in kb.edges if e.kind == "references"
+                and (source := nodes.get(e.source)) is not None and source.system == system.id]
+        # (a reference to a node the KB lacks, which loading lets be, is unresolved)
+        resolved = sum(1 for e in refs if (target := nodes.get(e.target)) is not None
+                       and target.defined)
         sources = {n.source for n in mine if n.kind == "source"}
         removed = [r for r in kb.removed if r.source in sources]
         rows.append({

@@ -131,7 +131,24 @@ def test_sections_in_a_loop_are_checked(corpus_graph: Graph, tmp_path: Path) -> 
     data_dir = Path(__file__).parent / "data"
     for args in (["check-list", str(data_dir / "lists" / "ok"), str(data_dir / "rosters" / "real")],
                  ["audit", str(data_dir / "games" / "whfb8" / "small.jsonl"),
-                  str(data_dir / "games" / "wh40k6" / "small.jsonl")]):
+                  str(data_dir / "games" / "wh40k6" / "small.jsonl")],
+                 ["stats"], ["show", "Паника", "--system", "whfb8"]):
         codes = [CliRunner().invoke(cli, [*args, "--kb", str(kb)]).exit_code
                  for kb in (sound, looped)]
         assert codes[0] == codes[1] and codes[0] in (0, 1), args
+    graph = Graph(store.load(looped))
+    node = next(n for n in graph.kb.nodes if n.parent)
+    assert graph.ancestors(node.id) == []  # its own parent: no ancestor, no endless walk
+    cycle = part_of["source"]
+    assert [n.id for n in graph.descendants(cycle)].count(cycle) == 0  # each once, not itself
+
+
+def test_a_reference_to_a_missing_node_counts_unresolved() -> None:
+    """The site's hostile KB refers to a node it lacks (loading lets it be): ``stats``
+    counts that reference unresolved instead of failing on it."""
+    hostile = Path(__file__).parent / "data" / "site" / "hostile_kb.json"
+    result = CliRunner().invoke(cli, ["stats", "--kb", str(hostile), "--json"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output)[0]
+    assert row["references_resolved"] + row["references_unresolved"] == sum(
+        1 for e in store.load(hostile).edges if e.kind == "references")

@@ -16,7 +16,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -154,7 +154,8 @@ class Rulebook:
         return None
 
     def _with_descendants(self, node: Node) -> Iterable[Node]:
-        return descendants(self.graph, node)
+        yield node
+        yield from self.graph.descendants(node.id)
 
     def type_sentence(self, type_id: str | None, *stems: str) -> Sentence | None:
         """The first sentence holding every stem in a unit type's sections, nearest type first.
@@ -316,55 +317,10 @@ class Rulebook:
         """The page a section is on: its own, else its nearest ancestor's."""
         if node.page is not None:
             return node.page
-        for ancestor in ancestors(self.graph, node.id):
+        for ancestor in self.graph.ancestors(node.id):
             if ancestor.page is not None:
                 return ancestor.page
         return None
-
-
-# -- walking sections ------------------------------------------------------------------
-# A KB may hold sections whose parents (or part_of edges) run in a loop: the site's hostile
-# KB has one, and :mod:`kb.store` lets it be. Graph.ancestors would go round such a loop for
-# ever and its recursive walk down would overflow; these walks visit each section once.
-
-
-def ancestors(graph: Graph, node_id: str) -> list[Node]:
-    """A section's parents, nearest first, each once (the walk stops where they return)."""
-    out: list[Node] = []
-    seen = {node_id}
-    node = graph.nodes.get(node_id)
-    parent = node.parent if node is not None else None
-    while parent is not None and parent in graph.nodes and parent not in seen:
-        seen.add(parent)
-        node = graph.nodes[parent]
-        out.append(node)
-        parent = node.parent
-    return out
-
-
-def descendants(graph: Graph, node: Node) -> Iterator[Node]:
-    """A section, then every section inside it (``part_of``), depth first in text order,
-    each once."""
-    seen: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.id in seen:
-            continue
-        seen.add(current.id)
-        yield current
-        stack.extend(reversed(graph.children(current.id)))
-
-
-def sections_of_type(graph: Graph, type_id: str) -> list[Node]:
-    """The sections of a unit type and of the types it inherits, in path order (what
-    :meth:`kb.graph.Graph.sections_of_type` gives, each once, whatever loops the KB holds)."""
-    out: dict[str, Node] = {}
-    for type_node, _ in graph.inherited_types(type_id):
-        for section in descendants(graph, type_node):
-            if section.id != type_node.id:
-                out.setdefault(section.id, section)
-    return list(out.values())
 
 
 def _same_title(title: str, wanted: str) -> bool:
@@ -373,7 +329,7 @@ def _same_title(title: str, wanted: str) -> bool:
 
 def _under(graph: Graph, node: Node, outer: Sequence[str]) -> bool:
     """Whether the titles ``outer`` are among the node's ancestors, in order."""
-    chain = [a.title for a in reversed(ancestors(graph, node.id))]
+    chain = [a.title for a in reversed(graph.ancestors(node.id))]
     position = 0
     for wanted in outer:
         while position < len(chain) and not _same_title(chain[position], wanted):
@@ -385,7 +341,7 @@ def _under(graph: Graph, node: Node, outer: Sequence[str]) -> bool:
 
 
 def _owned_by(graph: Graph, node: Node, type_node: Node) -> bool:
-    return node.id == type_node.id or any(a.id == type_node.id for a in ancestors(graph, node.id))
+    return node.id == type_node.id or any(a.id == type_node.id for a in graph.ancestors(node.id))
 
 
 def missing_system(graph: Graph, system: str, file: str | None = None) -> InputError | None:

@@ -32,6 +32,7 @@ from typing import Any, Generic, TypeVar, overload
 from rapidfuzz import fuzz
 
 from kb.graph import Graph
+from kb.ids import FreeIds
 from kb.lemmas import fold
 from kb.models import Node
 from kb.names import (
@@ -43,9 +44,9 @@ from kb.names import (
 )
 from kb.text import sentences
 from validator.inputs.aliases import Aliases, kb_name, load_aliases, translated
-from validator.inputs.models import ArmyList, FreeIds, Part, SourcePos, Unit
+from validator.inputs.models import ArmyList, Part, SourcePos, Unit
 from validator.inputs.names import WrittenName, parse_name
-from validator.rulebook import Rulebook, sections_of_type
+from validator.rulebook import Rulebook
 from validator.verdicts import RuleCitation
 
 TYPE_KINDS = ("unit_type", "concept")
@@ -314,7 +315,7 @@ class Resolver:
         found = self._sections.get(type_node.id)
         if found is None:
             found = self._sections[type_node.id] = frozenset(
-                n.id for n in sections_of_type(self.graph, type_node.id))
+                n.id for n in self.graph.sections_of_type(type_node.id))
         return found
 
     def lookup_rule(self, written: str, system: str) -> tuple[NameLookup, WrittenName]:
@@ -553,7 +554,7 @@ def _cite_mention(book: Rulebook, node: Node) -> RuleCitation | None:
         source = graph.nodes.get(edge.source)
         if not edge.evidence or source is None or edge.kind not in _MENTION_EDGES:
             continue
-        family = [source, *sections_of_type(graph, source.id)]
+        family = [source, *graph.sections_of_type(source.id)]
         quote = edge.evidence
         if edge.kind == "grants" and ":" in quote:
             # "Специальные правила: Проворность, молот ярости" — the list is the section's text

@@ -25,7 +25,7 @@ from kb.models import Node
 from validator.audit.common import cite, dice_range
 from validator.audit.state import UnitState
 from validator.registry import Finding
-from validator.rulebook import FoundFact, Rulebook, Sentence, ancestors
+from validator.rulebook import FoundFact, Rulebook, Sentence
 from validator.verdicts import VerdictKind
 
 SYSTEM = "wh40k6"
@@ -47,7 +47,7 @@ def owner_type(book: Rulebook, node: Node | None) -> Node | None:
     """The unit type a section belongs to: the node itself or its nearest ancestor type."""
     if node is None:
         return None
-    return next((n for n in [node, *ancestors(book.graph, node.id)] if n.kind == "unit_type"),
+    return next((n for n in [node, *book.graph.ancestors(node.id)] if n.kind == "unit_type"),
                 None)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -25,6 +25,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from rapidfuzz import fuzz, process
 
+from kb.ids import FreeIds
 from kb.lemmas import fold
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -437,36 +438,6 @@ class Unit(_Frozen):
 
     def __repr__(self) -> str:
         return f"Unit({self.id}, {self.name!r}, {self.models})"
-
-
-class FreeIds:
-    """Unit ids handed out free of those taken: ``base``, else ``base-2``, ``base-3`` …
-
-    Each base remembers the last number it tried (the taken ids only grow, so every number
-    below it is still taken): a hundred thousand units of one name cost a hundred thousand
-    steps, not the five billion of counting up from 2 for each.
-
-    >>> free = FreeIds(["trolls"])
-    >>> free.take("trolls"), free.take("trolls"), free.take("trolls", plain=False)
-    ('trolls-2', 'trolls-3', 'trolls-4')
-    """
-
-    def __init__(self, taken: Iterable[str] = ()) -> None:
-        self._taken = set(taken)
-        self._next: dict[str, int] = {}
-
-    def take(self, base: str, *, plain: bool = True) -> str:
-        """The first free id of ``base`` (``base`` itself first when ``plain``), now taken."""
-        if plain and base not in self._taken:
-            self._taken.add(base)
-            return base
-        number = self._next.get(base, 2)
-        while f"{base}-{number}" in self._taken:
-            number += 1
-        self._next[base] = number + 1
-        found = f"{base}-{number}"
-        self._taken.add(found)
-        return found
 
 
 class ArmyList(_Frozen):

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 import yaml
 from pydantic import ValidationError
 
+from kb.ids import FreeIds
 from validator.inputs.errors import (
     READER_FIELDS,
     FieldPath,
@@ -49,7 +50,6 @@ from validator.inputs.lists import (
 from validator.inputs.models import (
     DEFAULT_MAX_BYTES,
     ArmyList,
-    FreeIds,
     InputError,
     ListInputError,
     Part,
