@@ -12,7 +12,8 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -221,9 +222,12 @@ def _build(
         _resolve, jobs, done=(lambda i: progress(usable[i].name)) if progress else None)
     systems: set[str] = set()  # (those with a section: an empty text makes none)
     for src, (cleaned, seg) in zip(usable, prepared, strict=True):
-        removed.extend(account(src, cleaned, seg))
+        taken = account(src, cleaned, seg)
+        removed.extend(taken)
         if seg.sections or _whole_text(cleaned.text):
             systems.add(str(src.system))
+        else:
+            skipped.append((src.name, nothing_left_reason(taken)))
     nodes: dict[str, Node] = {}
     edges: list[Edge] = []
     for system_nodes, system_edges in resolved.values():  # (in the systems' order)
@@ -257,6 +261,16 @@ def no_system_reason(text: str) -> str:
     """Why a text is skipped when its game system stays unknown, with what was found."""
     return ("не удалось определить игровую систему (найдено: "
             f"{describe_evidence(text)}); укажите её: --system или corpus.toml")
+
+
+def nothing_left_reason(taken: Sequence[Removal]) -> str:
+    """Why a text that cleaning left without a word of rules makes no part of the KB: what
+    was removed from it, by step, and where to see it."""
+    steps = Counter(r.step for r in taken)
+    what = ", ".join(f"{step} — {n}" for step, n in sorted(steps.items()))
+    return ("после очистки в нём не осталось текста правил"
+            + (f" (удалено по причинам: {what})" if what else "")
+            + "; что удалено и почему, покажет rulekb build с ключом --explain")
 
 
 TITLE_WORDS = 12

@@ -38,6 +38,7 @@ from typing import TypeVar
 
 import olefile
 
+from ingest.damage import damage
 from ingest.document_text import HEADING_STYLE
 
 T = TypeVar("T")
@@ -117,7 +118,7 @@ def streams(data: bytes) -> tuple[bytes, bytes, Fib]:
     try:
         ole = olefile.OleFileIO(io.BytesIO(data))
     except Exception as exc:  # noqa: BLE001 (olefile fails anywhere on a damaged container)
-        raise DocError(f"документ Word (.doc) повреждён и не читается ({type(exc).__name__})"
+        raise DocError(f"документ Word (.doc) повреждён и не читается ({damage(exc)})"
                        ) from exc
     with ole:
         if ole.exists("EncryptedPackage"):  # (a .docx locked by a password)
@@ -143,7 +144,7 @@ def _read_stream(ole: olefile.OleFileIO, name: str) -> bytes:
     except DocError:
         raise
     except Exception as exc:  # noqa: BLE001 (a stream cut short or looping in its sectors)
-        raise DocError(f"документ Word (.doc) повреждён и не читается ({type(exc).__name__})"
+        raise DocError(f"документ Word (.doc) повреждён и не читается ({damage(exc)})"
                        ) from exc
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import struct
 
+from ingest.damage import damage
 from ingest.doc_binary import BULLET, OLE_SIGNATURE, DocError, WordBinary, streams
 from ingest.document_text import Notes, Paragraph, Reading, described, markdown_of, typeset
 
@@ -65,8 +66,8 @@ def read_doc(data: bytes) -> DocReading:
         raise
     except (struct.error, IndexError, ValueError) as exc:  # (a count or an offset of its
         # tables pointing past their ends)
-        what = "struct.error" if isinstance(exc, struct.error) else type(exc).__name__
-        raise DocError(f"документ Word (.doc) повреждён и не читается ({what})") from exc
+        raise DocError(f"документ Word (.doc) повреждён и не читается ({damage(exc)})"
+                       ) from exc
     if not any(p.text.strip() for p in paragraphs):
         raise DocError("в документе Word нет текста")
     written = markdown_of(paragraphs)

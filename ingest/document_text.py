@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 from xml.etree import ElementTree
 
+from ingest.damage import damage
+
 K = TypeVar("K")
 MAX_XML = 200_000_000
 """Bytes a document's XML part may unpack to (a zip bomb is refused, not read)."""
@@ -208,7 +210,7 @@ def zip_parts(data: bytes, wanted: tuple[str, ...], name: str, suffix: str,
         raise error(f"не {name} ({suffix}): файл не является zip-архивом") from exc
     except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile: a
         # name in no encoding, a struct cut short)
-        raise error(f"{name} повреждён и не читается ({type(exc).__name__})") from exc
+        raise error(f"{name} повреждён и не читается ({damage(exc)})") from exc
     out: dict[str, bytes] = {}
     try:
         for info in archive.infolist():
@@ -223,7 +225,7 @@ def zip_parts(data: bytes, wanted: tuple[str, ...], name: str, suffix: str,
         raise
     except Exception as exc:  # noqa: BLE001 (a cut or overwritten stream: a zlib error, a
         # bad CRC, a method zipfile does not know)
-        raise error(f"{name} повреждён и не читается ({type(exc).__name__})") from exc
+        raise error(f"{name} повреждён и не читается ({damage(exc)})") from exc
     return out
 
 

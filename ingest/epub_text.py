@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
+from ingest.damage import damage
 from ingest.document_text import (
     MAX_XML,
     Paragraph,
@@ -125,7 +126,7 @@ def _archive(data: bytes) -> zipfile.ZipFile:
     except zipfile.BadZipFile as exc:
         raise EpubError("не книга EPUB (.epub): файл не является zip-архивом") from exc
     except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile)
-        raise EpubError(f"книга EPUB повреждена и не читается ({type(exc).__name__})") from exc
+        raise EpubError(f"книга EPUB повреждена и не читается ({damage(exc)})") from exc
 
 
 def _member(archive: zipfile.ZipFile, name: str) -> bytes:
@@ -135,7 +136,7 @@ def _member(archive: zipfile.ZipFile, name: str) -> bytes:
     except KeyError as exc:
         raise EpubError(f"в книге EPUB нет файла {name}, который она называет") from exc
     except Exception as exc:  # noqa: BLE001 (a cut or overwritten member)
-        raise EpubError(f"книга EPUB повреждена и не читается ({type(exc).__name__})") from exc
+        raise EpubError(f"книга EPUB повреждена и не читается ({damage(exc)})") from exc
     if len(content) > MAX_XML:
         raise EpubError(f"книга EPUB слишком велика ({name} больше {MAX_XML // 1_000_000} МБ)")
     return content

@@ -33,6 +33,7 @@ import io
 import zipfile
 from xml.etree import ElementTree
 
+from ingest.damage import damage
 from ingest.document_text import (
     MAX_XML,
     Notes,
@@ -109,7 +110,7 @@ def _unzipped(data: bytes) -> bytes:
     except Fb2Error:
         raise
     except Exception as exc:  # noqa: BLE001 (a damaged archive fails anywhere in zipfile)
-        raise Fb2Error(f"архив FictionBook повреждён и не читается ({type(exc).__name__})"
+        raise Fb2Error(f"архив FictionBook повреждён и не читается ({damage(exc)})"
                        ) from exc
     if len(content) > MAX_XML:
         raise Fb2Error(f"книга FictionBook слишком велика (больше {MAX_XML // 1_000_000} МБ в "

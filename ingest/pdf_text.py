@@ -73,6 +73,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from ingest.damage import damage
 from kb.lemmas import is_known
 
 if TYPE_CHECKING:
@@ -535,7 +536,7 @@ def _parser_failures() -> Iterator[None]:
         raise PdfError("PDF повреждён и не читается (его объекты ссылаются по кругу)") from exc
     except Exception as exc:  # noqa: BLE001 (a damaged file makes the parser fail anywhere:
         # PSEOF, PDFSyntaxError, a KeyError of a missing object, a zlib error of a cut stream)
-        raise PdfError(f"PDF повреждён и не читается ({type(exc).__name__})") from exc
+        raise PdfError(f"PDF повреждён и не читается ({damage(exc)})") from exc
 
 
 _SHARED: bytes | None = None

@@ -113,6 +113,32 @@ def test_english_text_is_skipped_with_reason(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+@pytest.mark.parametrize(("name", "content", "steps"), [
+    ("script.html", "<html><body><script>var x = 1;</script></body></html>", "html — "),
+    ("menu.html", '<html><body><nav><a href="/a">Главная</a> <a href="/b">Форум</a></nav>'
+     "</body></html>", "html — "),
+])
+def test_a_page_that_cleans_to_nothing_is_named_with_what_was_removed(
+        tmp_path: Path, name: str, content: str, steps: str) -> None:
+    """A page whose every line is the site's (its markup, a menu) is skipped by name, saying
+    what was removed and where to see it; a build of it alone writes no KB (exit 2), beside
+    a text of rules it is left out of the KB (exit 1)."""
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    (tmp_path / "rules.txt").write_text(RULES, encoding="utf-8")
+    out = tmp_path / "kb.json"
+    alone = CliRunner().invoke(cli, ["build", str(tmp_path / name), "--system", "whfb8",
+                                     "-o", str(out)])
+    said = (f"Пропущен файл {tmp_path / name}: после очистки в нём не осталось текста правил "
+            f"(удалено по причинам: {steps}")
+    assert alone.exit_code == 2 and said in alone.stderr, alone.output
+    assert "--explain" in alone.stderr and not out.exists()
+    both = CliRunner().invoke(cli, ["build", str(tmp_path), "--system", "whfb8", "-o", str(out)])
+    assert both.exit_code == 1 and said in both.stderr, both.output
+    sources = [n for n in json.loads(out.read_text(encoding="utf-8"))["nodes"]
+               if n["kind"] == "source"]
+    assert [n["source"] for n in sources] == ["rules.txt"]
+
+
 RULES = "Паника\n\nПодразделение, понёсшее потери, проходит тест на Панику и Разгром.\n"
 
 

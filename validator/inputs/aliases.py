@@ -149,8 +149,9 @@ def _game_systems(path: Path, table: Any) -> list[GameSystem]:
     return found
 
 
-def _table(path: Path) -> dict[str, Any]:
-    """The TOML of an alias file (a byte order mark, which Windows Notepad writes, let be).
+def _table(path: Path) -> tuple[str, dict[str, Any]]:
+    """The text of an alias file and its TOML (a byte order mark, which Windows Notepad
+    writes, let be).
 
     Raises:
         AliasFileError: unreadable, not UTF-8, or not TOML; where and why.
@@ -166,7 +167,7 @@ def _table(path: Path) -> dict[str, Any]:
         raise AliasFileError(f"{path}: файл псевдонимов не в кодировке UTF-8 (байт "
                              f"0x{raw[exc.start]:02x})") from None
     try:
-        return tomllib.loads(text)
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         problem, where = liberrors.toml_problem(exc)
         at = f":{where[0]}:{where[1]}" if where else ""
@@ -192,7 +193,7 @@ def _shown(name: object) -> str:
 
 
 def _read_aliases(path: Path) -> Aliases:
-    table = _table(path)
+    text, table = _table(path)
     names: dict[str, dict[str, str]] = {}
     systems: list[GameSystem] = []
     for system_name, entries in table.items():
@@ -204,16 +205,39 @@ def _read_aliases(path: Path) -> Aliases:
             raise AliasFileError(f"{path}: неизвестная система «{_shown(system_name)}»; "
                                  f"известны: {', '.join(SYSTEM_IDS)} (и таблица "
                                  f"[{GAME_SYSTEMS}])")
-        names.setdefault(system, {}).update(_names(path, system_name, entries))
+        names.setdefault(system, {}).update(_names(path, text, system_name, entries))
     return Aliases(names, tuple(systems))
 
 
-def _names(path: Path, system_name: str, entries: Any) -> dict[str, str]:
-    """The names of one system's table, or the error saying what they must be."""
-    if not isinstance(entries, dict) or not all(isinstance(v, str) for v in entries.values()):
-        raise AliasFileError(f"{path}: [{_shown(system_name)}]: ожидались строки вида "
-                             "\"English name\" = \"Русское название\"")
+_KINDS = ((bool, "true или false"), (int, "число"), (float, "число"), (list, "список"),
+          (dict, "таблица"))
+"""What a message calls a TOML value that is no string (bool before int: a bool is an int)."""
+
+
+def _names(path: Path, text: str, system_name: str, entries: Any) -> dict[str, str]:
+    """The names of one system's table, or the error saying what they must be: which name's
+    value is not a string, and on which line, when the name stands on one line only."""
+    expected = "ожидались строки вида \"English name\" = \"Русское название\""
+    if not isinstance(entries, dict):
+        raise AliasFileError(f"{path}: [{_shown(system_name)}]: {expected}")
+    for english, russian in entries.items():
+        if not isinstance(russian, str):
+            kind = next((word for type_, word in _KINDS if isinstance(russian, type_)),
+                        "не строка")
+            line = _key_line(text, english)
+            at = f":{line}" if line else ""
+            raise AliasFileError(f"{path}{at}: [{_shown(system_name)}] «{_shown(english)}»: "
+                                 f"ожидалось русское название в кавычках, а не {kind}; "
+                                 f"{expected}")
     return entries
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """The line of ``text`` where ``key`` is given a value (bare or in either quotes), if
+    exactly one line does so; else ``None`` (a message then names no line)."""
+    spelled = "|".join(re.escape(k) for k in (key, f'"{key}"', f"'{key}'"))
+    found = [m.start() for m in re.finditer(rf"^[ \t]*(?:{spelled})[ \t]*[=.]", text, re.M)]
+    return text.count("\n", 0, found[0]) + 1 if len(found) == 1 else None
 
 
 @cache
