@@ -236,10 +236,11 @@ _CARD_LABEL = (rf"(?:[•*·]{_S}*)?(?i:постов|сообщений|заре
 # or the dash alone where the value is empty, "-")
 _CARD_LINE = rf"(?:{_CARD_LABEL}|(?:{_COUNT}|{_DATE}(?:,?{_S}*{_TIME})?)(?:{_S}+-)?|-)"
 _CARD_RE = re.compile(
-    rf"^(?:{_S}*-{_S}*\n)*"
-    rf"(?:{_S}*(?i:пользователь|участник|модератор|администратор|новичок|member){_S}*\n"
+    rf"^(?:{_S}*(?i:пользователь|участник|модератор|администратор|новичок|member){_S}*\n"
     rf"(?:{_S}*\n)*)?{_S}*{_CARD_LABEL}{_S}*$"
     rf"(?:\n(?:{_S}*\n)*{_S}*{_CARD_LINE}{_S}*$)+", re.MULTILINE)
+_DASH_LINE = re.compile(rf"{_S}*+-{_S}*+\n")
+"""A line of a dash alone, as a flattened copy leaves above a card (taken with it)."""
 # MyBB's announcement box over the guest's greeting: "Объявление" and the announcement (a line
 # or a few: "ФОРУМ ПЕРЕЕХАЛ …"), right above "Информация о пользователе"
 _ANNOUNCEMENT_RE = re.compile(
@@ -259,10 +260,12 @@ def _member_cards(text: str) -> list[Edit]:
     edits: list[Edit] = []
     if not any(w in text for w in _CARD_WORDS):
         return edits  # the cheap test first: no card's label in the text
+    after = -1  # (where the card before ended: the dashes above a card are below it)
     for m in _CARD_RE.finditer(text):
+        start = _dashes_above(text, m.start(), after)
+        after = m.end()
         if len(re.findall(_CARD_LABEL, m.group(0))) < 2:
             continue
-        start = m.start()
         # the nearest line above, past blank lines, when it is a user name
         end = start
         while end > 0 and text[end - 1].isspace():
@@ -272,6 +275,19 @@ def _member_cards(text: str) -> list[Edit]:
             start = line_start
         edits.append(block_edit(text, start, m.end(), "site_furniture", POST_HEADER_REASON))
     return edits
+
+
+def _dashes_above(text: str, start: int, after: int) -> int:
+    """The start of the lines of a dash alone (:data:`_DASH_LINE`) right above ``start``, a
+    line's start, that begin after ``after``; ``start`` if there are none. (Read back from the
+    card, each line once: a pattern taking them before the card was tried again from each of
+    them, the square of their number.)"""
+    while start > 0:
+        above = text.rfind("\n", 0, start - 1) + 1
+        if above <= after or not _DASH_LINE.fullmatch(text, above, start):
+            break
+        start = above
+    return start
 
 
 _CARD_WORDS = ("остов", "ообщени", "арегистрирован", "осещени", "епутаци", "ень рожден")

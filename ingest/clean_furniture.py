@@ -322,7 +322,9 @@ def _lines_for(low: str) -> tuple[int, ...]:
                  if not anchors or any(a in low for a in anchors))
 
 
-_BAR_INLINE = re.compile(rf"{HSPACE}*(?<!\S)\|(?!\S)")
+_BAR_INLINE = re.compile(rf"(?<!{HSPACE}){HSPACE}*+(?<!\S)\|(?!\S)")
+# (from the first space before the bar only: tried from each space of a run that ends in no
+# bar, the pattern cost the square of the run)
 # a table's row or cell with its column bar kept ("Расстановка |", "WFB 6/8 | 28 мм | …|")
 _BAR_ROW = re.compile(rf"^[^\n]*\|{HSPACE}*$", re.MULTILINE)
 _MIN_BAR_ROWS = 3
@@ -394,8 +396,10 @@ _BLOCK_VALUE_LINE = re.compile(
     rf"^{HSPACE}*+(?:#\d+|\d{{1,3}}(?:{HSPACE}+\d{{1,3}})+"
     rf"|(?i:страница|стр\.?|page){HSPACE}*\d+{HSPACE}*(?i:из|of|/){HSPACE}*\d+){HSPACE}*$")
 _MIN_BLOCK_LINES = 3
-_SENTENCE_VALUE = re.compile(rf"{HSPACE}*(?:[^\s]+{HSPACE}+){{5,}}[^\n]*[.!?…]{HSPACE}*$")
-"""A line of six words or more that ends a sentence: text, never a field's value."""
+_SENTENCE_VALUE = re.compile(rf"{HSPACE}*+(?:[^\s]++{HSPACE}++){{5}}[^\n]*[.!?…]{HSPACE}*$")
+"""A line of six words or more that ends a sentence: text, never a field's value. (Five words
+and the rest of the line: "{5,}" gave back a word at a time to look for the stop again, the
+words times the line's length when it has none.)"""
 _FORM_VALUE = 40  # characters of a form's value in words at most ("Элитные войска")
 _MAX_FURNITURE_LINE = 400
 # A word glued of several ("АвтомобилиАстрономияБиология"): a site's list of categories.

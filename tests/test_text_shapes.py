@@ -112,3 +112,71 @@ def test_a_run_of_headings_over_no_text_nests_a_bounded_depth(line: str) -> None
         depth[i] = 0 if sec.parent is None else depth[sec.parent] + 1
     assert len(seg.sections) > MAX_DEPTH
     assert max(depth.values()) == MAX_DEPTH - 1
+
+
+# (what, code run on a text of 100,000 lines or characters): each pattern of the cleaning that
+# was tried again from every line or space of a long run (the square of the run: minutes at
+# this size), now read once
+SLOW_PATTERNS = [
+    ("dash lines above no card",
+     "from ingest.clean_forum import _member_cards\n"
+     "_member_cards('Пользователь\\n' + '-\\n' * 100_000 + 'Постов\\n')"),
+    ("a label's value of many words and no stop",
+     "from ingest.clean_furniture import _SENTENCE_VALUE\n"
+     "line = 'слово ' * 100_000\n"
+     "_SENTENCE_VALUE.match(line, 0, len(line))"),
+    ("a run of spaces ending in no bar",
+     "from ingest.clean_furniture import _BAR_INLINE\n"
+     "list(_BAR_INLINE.finditer(' ' * 100_000 + 'x | y'))"),
+]
+
+
+def test_patterns_once_slow_on_long_runs_read_them_once() -> None:
+    """Each code of :data:`SLOW_PATTERNS` ends, in a process of its own (the bound is a
+    hundred times what all take now, and a fraction of what one took before)."""
+    code = "".join(f"{body}\nprint({what!r})\n" for what, body in SLOW_PATTERNS)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, check=True)
+    assert done.stdout.splitlines() == [what for what, _ in SLOW_PATTERNS]
+
+
+@pytest.mark.parametrize(("text", "cards"), [
+    # the dashes above a card are taken with it; a dash under a label is its empty value
+    ("текст\n-\n - \nПользователь\nПостов\n7 957\nЗарегистрирован\n12.03.2010\nтекст",
+     ["-\n - \nПользователь\nПостов\n7 957\nЗарегистрирован\n12.03.2010"]),
+    ("Постов\n-\nРепутация\n-\n-\nПостов\n5\nРепутация\n1",  # (labels are its lines too)
+     ["Постов\n-\nРепутация\n-\n-\nПостов\n5\nРепутация\n1"]),
+    ("Постов\n-\nРепутация\n-\nтекст\n-\nПостов\n5\nРепутация\n1",
+     ["Постов\n-\nРепутация\n-", "-\nПостов\n5\nРепутация\n1"]),
+    ("-\n-\nПостов\n5\nтекст", []),  # one label: no card, its dashes stay
+    ("Lord Velard\n-\nПостов\n1\nРепутация\n2", ["Lord Velard\n-\nПостов\n1\nРепутация\n2"]),
+])
+def test_a_members_card_and_the_dashes_above_it(text: str, cards: list[str]) -> None:
+    from ingest.clean_forum import _member_cards
+
+    assert [text[e.start:e.end].strip() for e in _member_cards(text)] == cards
+
+
+@pytest.mark.parametrize(("line", "sentence"), [
+    ("Подразделение, потерявшее четверть моделей, проходит тест.", True),
+    ("один два три четыре пять шесть семь восемь!", True),
+    ("один два три четыре пять.", False),  # five words, the fifth with no space after it
+    ("один два три четыре пять шесть", False),  # no stop
+    ("один два три четыре пять шесть …  ", True),
+])
+def test_a_labels_value_that_is_a_sentence(line: str, sentence: bool) -> None:
+    from ingest.clean_furniture import _SENTENCE_VALUE
+
+    assert (_SENTENCE_VALUE.match(line, 0, len(line)) is not None) is sentence
+
+
+@pytest.mark.parametrize(("text", "bars"), [
+    ("Главная | Форум | Правила", [" |", " |"]),
+    ("| Главная", ["|"]),
+    ("a|b и x || y", []),
+    ("Главная   |\nФорум", ["   |"]),
+])
+def test_a_sites_bar_between_words(text: str, bars: list[str]) -> None:
+    from ingest.clean_furniture import _BAR_INLINE
+
+    assert [m.group(0) for m in _BAR_INLINE.finditer(text)] == bars
