@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 
 from ingest.clean_blog import BLOG_LINE, BLOG_REASON, MARKED_WORDS, MARKING_NOTE, MARKING_REASON
@@ -313,13 +314,29 @@ def _furniture_lines_re(kept: tuple[int, ...] | None = None) -> re.Pattern[str]:
     return re.compile(rf"^{HSPACE}*+(?:{bodies}){HSPACE}*$", re.MULTILINE)
 
 
-def _lines_for(low: str) -> tuple[int, ...]:
+def _lines_for(low: str, holds: Callable[[str], bool] | None = None) -> tuple[int, ...]:
     """The places of the :data:`_FURNITURE_LINES` that may fit a line of a text (``low``, in
     lower case): those without words to hold, and those whose words it holds one of (a pattern
     whose words a text lacks fits none of its lines, and leaving it out changes which of the
-    others fits first nowhere)."""
+    others fits first nowhere). ``holds`` tells whether ``low`` holds a word, when given
+    (:func:`_holder`)."""
+    holds = holds or low.__contains__
     return tuple(k for k, (_, _, anchors) in enumerate(_FURNITURE_LINES)
-                 if not anchors or any(a in low for a in anchors))
+                 if not anchors or any(holds(a) for a in anchors))
+
+
+def _holder(text: str) -> Callable[[str], bool]:
+    """Whether ``text`` holds a word, each word looked for once (the anchors of the patterns
+    share words: a word a text lacks costs a scan of the whole text)."""
+    held: dict[str, bool] = {}
+
+    def holds(word: str) -> bool:
+        found = held.get(word)
+        if found is None:
+            found = held[word] = word in text
+        return found
+
+    return holds
 
 
 _BAR_INLINE = re.compile(rf"(?<!{HSPACE}){HSPACE}*+(?<!\S)\|(?!\S)")
@@ -884,15 +901,16 @@ def site_furniture(text: str) -> list[Edit]:
     """
     tables = _bar_tables(text) if "|" in text else []
     low = text.lower()
+    holds = _holder(low)  # (whether the text holds a word, in lower case)
     blocks = [
         block_edit(text, m.start(m.lastgroup or 0), m.end(m.lastgroup or 0), "site_furniture",
                    _FURNITURE_LINES[int((m.lastgroup or "l0")[1:])][1])
-        for m in _furniture_lines_re(_lines_for(low)).finditer(text)
+        for m in _furniture_lines_re(_lines_for(low, holds)).finditer(text)
         if not (tables and "|" in m.group() and _in_spans(m.start(), tables))
     ]
     blocks.extend(block_edit(text, m.start(1), m.end(1), "site_furniture", reason)
                   for pattern, reason, anchors in _ANCHORED_LINES
-                  if any(a in low for a in anchors) for m in pattern.finditer(text))
+                  if any(holds(a) for a in anchors) for m in pattern.finditer(text))
     title_end = _repeated_title_line(text)
     if title_end is not None:
         blocks.append(block_edit(text, 0, title_end, "site_furniture", TITLE_LINE_REASON))
@@ -902,7 +920,7 @@ def site_furniture(text: str) -> list[Edit]:
     blocks.extend(_furniture_lines(text))
     blocks.extend(template_filler(text))
     blocks.extend(_link_lists(text))
-    if any(a in low for a in _NAV_ANCHORS):  # (the cheap test first: rows hold a link)
+    if any(holds(a) for a in _NAV_ANCHORS):  # (the cheap test first: rows hold a link)
         if "  " in text or "\t" in text:
             blocks.extend(_spaced_rows(text))
         blocks.extend(_word_rows(text))

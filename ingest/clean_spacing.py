@@ -29,8 +29,11 @@ _WHITESPACE_BODY = (
     rf"|(?P<spaces>{HSPACE}{{2,}}|[^\S\n ]|\A{HSPACE}+|{HSPACE}+\Z)"
 )
 # every alternative starts at a whitespace character: looked ahead for first, so the scan
-# passes every other character at once (most of a text)
-_WHITESPACE_RE = re.compile(rf"(?=\s)(?:{_WHITESPACE_BODY})")
+# passes every other character at once (most of a text); then a space between words, which
+# no alternative takes (one space, a word's character after it, no bracket or quote around it,
+# the text's edges away), is passed at once too (most spaces of a text)
+_PLAIN_SPACE = r"(?! (?=[^\s)\]»])(?<=[^(\[«] ))"
+_WHITESPACE_RE = re.compile(rf"(?=\s){_PLAIN_SPACE}(?:{_WHITESPACE_BODY})")
 
 
 def whitespace(text: str) -> list[Edit]:

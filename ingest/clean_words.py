@@ -9,7 +9,7 @@ capitals are decided by word evidence: the Russian dictionary and the words of t
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from functools import lru_cache
 
 from ingest.clean_edits import HSPACE, LETTERS, first_fit
@@ -56,18 +56,26 @@ def hyphenation(text: str, vocabulary: Collection[str] | None = None) -> list[Ed
     Hyphenated words without a space ("турбо-ускорение") and dashes with spaces on both sides
     are never touched. Soft hyphens are removed.
     """
-    words = text_vocabulary(text)
-    if vocabulary:
-        words |= {fold(w) for w in vocabulary}
+    known: list[set[str]] = []  # (the text's words, read once the first break is weighed)
+
+    def text_words() -> set[str]:
+        if not known:
+            words = text_vocabulary(text)
+            if vocabulary:
+                words |= {fold(w) for w in vocabulary}
+            known.append(words)
+        return known[0]
+
     edits: list[Edit] = []
     decided: dict[tuple[str, str], bool] = {}
-    for m in _HYPHEN_RE.finditer(text):
+    for m in _hyphen_breaks(text):
         head, tail = m.group(1), m.group(3)
         if not (tail[0].islower() or (head[-1].isupper() and sum(map(str.isupper, head)) >= 2)):
             continue
         keep = decided.get((head, tail))
         if keep is None:
             hyphenated, joined = fold(f"{head}-{tail}"), fold(head + tail)
+            words = text_words()
             keep = decided[head, tail] = _evidence(hyphenated, words) > _evidence(joined, words)
         broken = f"{head}-{' ' if m.group(2) == ' ' else '↵'}{tail}"
         if keep:
@@ -89,6 +97,7 @@ def hyphenation(text: str, vocabulary: Collection[str] | None = None) -> list[Ed
             continue
         head, tail = found.group(1), m.group(2)
         joined = fold(head + tail)
+        words = text_words()
         if _evidence(joined, words) and \
                 _evidence(joined, words) >= _evidence(fold(f"{head}-{tail}"), words):
             edits.append(Edit(m.start(), m.end(1), "", "hyphenation",
@@ -99,6 +108,32 @@ def hyphenation(text: str, vocabulary: Collection[str] | None = None) -> list[Ed
     if any(ch in text for ch in "\u200b\u200c\u200d\u2060\ufeff"):
         edits += _zero_width(text)
     return first_fit(edits)
+
+
+# a hyphen and the break after it: where each match of :data:`_HYPHEN_RE` has its hyphen (a
+# literal first: the scan passes the text between hyphens at once)
+_HYPHEN_BREAK_RE = re.compile("-[ \n]")
+
+
+def _hyphen_breaks(text: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`_HYPHEN_RE` in ``text``, in order: each tried at the start of the
+    word that ends right before a hyphen and a break (:data:`_HYPHEN_BREAK_RE`), where alone a
+    match with that hyphen may start (its word whole, in letters, a hyphen and a break after
+    it). A match ends past its break, before the next word: none overlaps the next, and each
+    word is read back once."""
+    for hyphen in _HYPHEN_BREAK_RE.finditer(text):
+        start = end = hyphen.start()
+        while start and _is_word_char(text[start - 1]):
+            start -= 1
+        if start < end:
+            m = _HYPHEN_RE.match(text, start)
+            if m is not None:
+                yield m
+
+
+def _is_word_char(char: str) -> bool:
+    """Whether a character is one of a word (``\\w`` of a pattern: a letter, a digit, "_")."""
+    return char.isalnum() or char == "_"
 
 
 def _zero_width(text: str) -> list[Edit]:
@@ -155,13 +190,31 @@ def glued_title(text: str) -> list[Edit]:
     [(12, '\\n')]
     """
     edits = []
-    for m in _GLUED_TITLE_RE.finditer(text):
+    for m in _glued_title_lines(text):
         left, right = m.group(1), m.group(2)
         if len(left) < 2 or not _known(left) or not _known(right) or _known(left + right):
             continue
         reason = f"заголовок слит с текстом: «{left}{right}» → «{left}» / «{right}»"
         edits.append(Edit(m.end(1), m.end(1), "\n", "glued_title", reason))
     return edits
+
+
+# a Cyrillic capital after a small letter: the seam of two words glued (the capital first)
+_SEAM_RE = re.compile("[А-ЯЁ](?<=[а-яё].)")
+
+
+def _glued_title_lines(text: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`_GLUED_TITLE_RE` in ``text``, in order: it fits a line from its
+    start, and only a line that holds a seam (:data:`_SEAM_RE`, its two words'), so each line
+    with a seam is tried once, at its start, and the scan goes on at its end."""
+    at = 0
+    while (seam := _SEAM_RE.search(text, at)) is not None:
+        start = text.rfind("\n", at, seam.start()) + 1
+        end = text.find("\n", seam.start())
+        at = len(text) if end < 0 else end
+        m = _GLUED_TITLE_RE.match(text, start)
+        if m is not None:
+            yield m
 
 
 def small_caps(text: str) -> list[Edit]:
@@ -171,18 +224,49 @@ def small_caps(text: str) -> list[Edit]:
     becomes upper case ("ЕДИНИцЫ с РЕАКТИВНЫМИ" → "ЕДИНИЦЫ С РЕАКТИВНЫМИ"). Only Cyrillic
     words are touched, so "XV25", "Ld", "WS" stay; the length never changes.
     """
+    starts = capital_words(text)
+    found = (CASE_ARTIFACT_RE.match(text, start) for start in starts)
     edits = [
         Edit(m.start(), m.end(), m.group().upper(), "small_caps",
              f"капитель прочитана не в том регистре: «{m.group()}»")
-        for m in CASE_ARTIFACT_RE.finditer(text) if not _glued_words(m.group())
+        for m in found if m is not None and not _glued_words(m.group())
     ]
-    for m in _LONE_LETTER_RE.finditer(text):
-        if in_capitals(m.group(1)) and in_capitals(m.group(3)):
+    # (a lone letter's words both in capitals: the word before it one of ``starts``)
+    for m in (_LONE_LETTER_RE.match(text, start) for start in starts):
+        if m is not None and in_capitals(m.group(1)) and in_capitals(m.group(3)):
             edits.append(
                 Edit(m.start(2), m.end(2), m.group(2).upper(), "small_caps",
                      f"союз или предлог «{m.group(2)}» в заголовке капителью")
             )
     return edits
+
+
+# a Cyrillic capital after a Cyrillic letter (the capital first: the scan passes every other
+# character at once)
+_CAPITAL_AFTER_LETTER_RE = re.compile("[А-ЯЁ](?<=[А-ЯЁа-яё].)")
+_CYRILLIC_RUN_RE = re.compile("[А-ЯЁа-яё]+")
+_CYRILLIC = frozenset("АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯЁабвгдежзийклмнопрстуфхцчшщъыьэюяё")
+
+
+def capital_words(text: str) -> list[int]:
+    """The starts of the Cyrillic words of ``text`` (runs of Cyrillic letters) with a capital
+    after their first letter, in order: the only words where :data:`CASE_ARTIFACT_RE` may
+    match, or a word in capitals stand (:func:`in_capitals`), found from their capitals (most
+    words have none but the first). Each word is read once.
+
+    >>> text = "Стрельба сТРЕЛьБА и ЕДИНИцЫ с РЕАКТИВНЫМИ"
+    >>> [text[start:].split()[0] for start in capital_words(text)]
+    ['сТРЕЛьБА', 'ЕДИНИцЫ', 'РЕАКТИВНЫМИ']
+    """
+    starts = []
+    at = 0
+    while (capital := _CAPITAL_AFTER_LETTER_RE.search(text, at)) is not None:
+        start = capital.start() - 1
+        while start > at and text[start - 1] in _CYRILLIC:
+            start -= 1
+        starts.append(start)
+        at = _CYRILLIC_RUN_RE.match(text, capital.start()).end()  # type: ignore[union-attr]
+    return starts
 
 
 _GLUED_WORDS_RE = re.compile("([а-яё]{2,})([А-ЯЁ][а-яё]{2,})")
@@ -250,7 +334,11 @@ def drop_capital(text: str, vocabulary: Collection[str] | None = None) -> list[E
     """
     words: set[str] | None = None
     edits: list[Edit] = []
-    matches = list(_DROP_CAPITAL_RE.finditer(text))
+    # (its capitals a word in capitals: found among :func:`capital_words`, a letter and a
+    # space before it)
+    found = (_DROP_CAPITAL_RE.match(text, start - 2) for start in capital_words(text)
+             if start >= 2 and text[start - 1] == " ")
+    matches = [m for m in found if m is not None]
     if "\n" in text:
         matches += _DROP_CAPITAL_LINE_RE.finditer(text)
     lowered = list(_DROP_CAPITAL_LOWER_RE.finditer(text))

@@ -59,7 +59,10 @@ _GRANT_CUE = re.compile(
 )
 
 
-_SENTENCE_STOP = re.compile(r"[.!?](?=\s|$)|\n")
+# (a stop's character first, each alternative's after it: the scan passes every other
+# character at once)
+_SENTENCE_STOP = re.compile(r"[.!?\n](?:(?<=\n)|(?=\s|$))")
+_DIGIT = re.compile(r"\d")
 _MAX_SENTENCE = MAX_SENTENCE  # a longer run without a stop is no sentence: it is not read
 # whole (each abbreviation's period in reach is tested: "стр. 5 стр. 5 …" cost a thousand
 # tests a citation at 5,000 characters a side, and each quoted ten thousand characters)
@@ -92,10 +95,15 @@ def _stops(text: str) -> tuple[list[int], list[int], list[int]]:
     mention's sentence was looked for anew, each abbreviation in reach tested again): the
     periods before a space that end a sentence, the line breaks, and the ends of the stops
     (:data:`_SENTENCE_STOP`, an abbreviation's period none)."""
-    dots = [m.start() for m in _DOT_SPACE.finditer(text) if not abbreviation_at(text, m.start())]
+    ends = []
+    abbreviations = set()  # (each period tested once: one before a space is a stop's too)
+    for m in _SENTENCE_STOP.finditer(text):
+        if m.group() == "." and abbreviation_at(text, m.start()):
+            abbreviations.add(m.start())
+        else:
+            ends.append(m.end())
+    dots = [m.start() for m in _DOT_SPACE.finditer(text) if m.start() not in abbreviations]
     newlines = [m.start() for m in _NEWLINE.finditer(text)]
-    ends = [m.end() for m in _SENTENCE_STOP.finditer(text)
-            if not (m.group() == "." and abbreviation_at(text, m.start()))]
     return dots, newlines, ends
 
 
@@ -128,10 +136,14 @@ def page_citations(text: str) -> list[Mention]:
     >>> page_citations("текст в 2 страницы")
     []
     """
-    out = []
+    out: list[Mention] = []
+    if _DIGIT.search(text) is None:
+        return out  # every citation holds its page's number: a text with no digit cites none
     # (an English errata's entry, "Page 58 – Kurt Helborg, Special Rules", is the twin of the
-    # Russian entry that cites the page: its line names the page it amends, no citation)
-    english = [m for m in PAGE_EN_RE.finditer(text) if not _errata_entry_at(text, m.start())]
+    # Russian entry that cites the page: its line names the page it amends, no citation; an
+    # English citation holds its "p", which a Russian text seldom does: looked for first)
+    english = [m for m in PAGE_EN_RE.finditer(text) if not _errata_entry_at(text, m.start())] \
+        if "p" in text or "P" in text else []
     found = sorted([*PAGE_RE.finditer(text), *pages_after(text), *english],
                    key=lambda m: m.start())
     for m in found:
@@ -413,7 +425,6 @@ def name_mentions(
             define too, which is its own file's section there).
     """
     out = []
-    i = 0
     n = len(tokens)
     own = own or {}
     firsts = _first_lemmas(keys)
@@ -422,13 +433,17 @@ def name_mentions(
         if k:
             own_firsts[k[0]] = max(own_firsts.get(k[0], 0), len(k))
     lemmas = [t[0] for t in tokens]
-    while i < n:
+    # the words that open a name, found at once (most words open none), read in order; a
+    # name found is passed whole (``free``: the first word after it)
+    starts = [k for k, first in enumerate(lemmas) if first in firsts or first in own_firsts] \
+        if own_firsts else [k for k, first in enumerate(lemmas) if first in firsts]
+    free = 0
+    for i in starts:
+        if i < free:
+            continue
         hit = None
         first = lemmas[i]
         longest = max(firsts.get(first, 0), own_firsts.get(first, 0))
-        if not longest:
-            i += 1
-            continue
         # (no name is longer than the longest that opens with this word)
         for length in range(min(max_len, n - i, longest), 0, -1):
             key = tuple(lemmas[i: i + length])
@@ -439,12 +454,11 @@ def name_mentions(
                 hit = (length, keys[key])
                 break
         if hit is None:
-            i += 1
             continue
         length, name = hit
         s, e = tokens[i][1], tokens[i + length - 1][2]
         out.append(Mention("name", text[s:e], name, (s, e), sentence_of(text, s)))
-        i += length
+        free = i + length
     return out
 
 
