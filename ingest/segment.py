@@ -41,7 +41,7 @@ from ingest.segment_lines import segment_lines
 from ingest.segment_lists import flattened_list_breaks
 from ingest.segment_markdown import segment_markdown
 from ingest.segment_names import english_twins, name_english_headings, repeated_headings
-from ingest.segment_nesting import nest_lines, priced_entries, steps_under_heading
+from ingest.segment_nesting import bound_depth, nest_lines, priced_entries, steps_under_heading
 from ingest.segment_titles import title_over_parts
 from ingest.vocabulary import vocabulary
 from kb.lemmas import WORD_RE, lemma
@@ -104,6 +104,7 @@ def segment(
         name_english_headings(text, result.sections)
         _lead_passage(text, result, site_cuts)
         _assign_pages(result.sections, pages or [])
+        bound_depth(result.sections)
         return result
     lines = text.split("\n")
     # the flattened PDF: long lines with headings inside them
@@ -149,6 +150,7 @@ def segment(
     if result.layout == "lines":
         _lead_passage(text, result, site_cuts)
     _assign_pages(result.sections, pages or [])
+    bound_depth(result.sections)
     return result
 
 

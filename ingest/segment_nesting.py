@@ -534,6 +534,28 @@ def _within_depth(sections: list[Section], parent: int | None) -> int | None:
     return chain[len(chain) - MAX_DEPTH + 1] if len(chain) >= MAX_DEPTH else parent
 
 
+def bound_depth(sections: list[Section]) -> None:
+    """Hang each section that stands deeper than :data:`MAX_DEPTH` levels, however its layout
+    nested it, beside the deepest it may (under its ancestor :data:`MAX_DEPTH` − 2 levels
+    below the top, as :func:`nest_lines` does): what a part's family costs later (its
+    ancestors and descendants) then grows with the text, not with the square of a chain's
+    length. Each section's depth is found once."""
+    depth: dict[int, int] = {}
+    for i in range(len(sections)):
+        chain = []  # (from ``i`` up to the first section whose depth is known)
+        j: int | None = i
+        while j is not None and j not in depth:
+            chain.append(j)
+            j = sections[j].parent
+        above = -1 if j is None else depth[j]
+        for k in reversed(chain):
+            parent = sections[k].parent
+            if parent is not None and above + 1 >= MAX_DEPTH:
+                sections[k].parent = sections[parent].parent
+                above = depth[parent] - 1
+            depth[k] = above = above + 1
+
+
 def _chain(sections: list[Section], j: int | None) -> list[int]:
     out = []
     while j is not None:

@@ -180,3 +180,38 @@ def test_a_sites_bar_between_words(text: str, bars: list[str]) -> None:
     from ingest.clean_furniture import _BAR_INLINE
 
     assert [m.group(0) for m in _BAR_INLINE.finditer(text)] == bars
+
+
+def test_a_contents_in_capitals_repeated_nests_a_bounded_depth() -> None:
+    """The WHFB pages' words set as headings in capitals, one a line, the list repeated (a
+    contents page copied over and over): each copy's headings hung under the copy's before,
+    as deep as the copies are many, whatever nested them; every layout now ends within
+    :data:`MAX_DEPTH` levels, so a part's family (its ancestors and descendants) stays small
+    (the benchmark's row of such headings went from 0.17 to 0.11 MB/s at thrice the size)."""
+    from conftest import CORPUS
+
+    whfb = "".join(p.read_text(encoding="utf-8-sig") for p in sorted(CORPUS.glob("00[12]_*.txt")))
+    names = sorted({w.upper() for w in whfb.split() if w.isalpha() and len(w) > 5})
+    _, seg = prepare(_source("".join(f"{name}\n" for name in names) * 40))
+    depth: dict[int, int] = {}
+    for i, sec in enumerate(seg.sections):
+        depth[i] = 0 if sec.parent is None else depth[sec.parent] + 1
+    assert len(seg.sections) > 10 * MAX_DEPTH
+    assert max(depth.values()) == MAX_DEPTH - 1
+
+
+@pytest.mark.parametrize(("parents", "bounded"), [
+    ([None, 0, 1, 2], [None, 0, 1, 2]),  # shallow: as it was
+    ([None, *range(MAX_DEPTH + 2)], [None, *range(MAX_DEPTH - 1), MAX_DEPTH - 2,
+                                     MAX_DEPTH - 2, MAX_DEPTH - 2]),
+    ([3, None, 1, 2], [3, None, 1, 2]),  # a parent after its child: read from it all the same
+])
+def test_bound_depth(parents: list[int | None], bounded: list[int | None]) -> None:
+    from ingest.segment import Section
+    from ingest.segment_nesting import bound_depth
+
+    sections = [Section(title=f"Раздел {i}", heading=f"Раздел {i}", heading_span=(i, i),
+                        body_span=(i, i), parent=p)
+                for i, p in enumerate(parents)]
+    bound_depth(sections)
+    assert [s.parent for s in sections] == bounded
