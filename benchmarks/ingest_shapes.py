@@ -105,6 +105,10 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
     # the length)
     unclosed = page.replace("</b>", "").replace("<b>", "<font size=2>").replace(
         "</p>", "</p></span>").replace("<ul>", "<a title='Паника <ul>")
+    # tags that never end: a quoted ">" in each and the next "<a" read as an attribute, so no
+    # "<" ends a tag within its reach (:mod:`ingest.html_attributes`: each "<" read its whole
+    # reach again), between the page's paragraphs
+    quoted = page.replace("<nav>", "<nav>" + '<a x=">" ' * 2000)
     # lines indented by thousands of spaces (a PDF's text layer, a page's preformatted text):
     # a pattern of a line's start once tried again from each space
     indented = "".join(f"{' ' * 2000}{paragraph}\n" for paragraph in paragraphs)
@@ -130,6 +134,7 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         "веб-страница HTML": repeat(page),
         "HTML с незакрытыми тегами": repeat(unclosed),
         "HTML в вёрстке таблицей": repeat(layout),
+        "HTML с «>» в кавычках и без конца тегов": repeat(quoted),
     }
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.clean_markdown import is_markdown
+from ingest.html_attributes import AttributeScan
 from ingest.html_density import MAIN_REASON, Counts, Links, link_menus, main_part, outermost
 
 MARKUP_REASON = "разметка HTML"
@@ -287,9 +288,6 @@ class Reader:
 
 
 _OPENING = re.compile(r"<(?:(/)?([A-Za-z][A-Za-z0-9:._-]*+)|!--|[!?])")
-_ATTRIBUTES = re.compile(
-    r"""(?:[\s/]*+[^\s"'>/=][^\s"'>/=]*+(?:\s*+=\s*+(?:"[^"]{0,2000}+"|'[^']{0,2000}+'"""
-    r"""|[^\s"'>]++))?+|[\s/]++)*+>""")
 _ATTRIBUTE = re.compile(r"""([^\s"'>/=][^\s"'>/=]*)"""
                         r"""(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 _TAG_LONGEST = 5_000
@@ -305,9 +303,12 @@ _RAW = frozenset({"script", "style"})
 def _read(text: str, page: bool = True) -> Reader:
     """A page's tags, comments, declarations and scripts, read left to right in one pass,
     as browsers tolerate them (unclosed paragraphs and items, stray end tags, upper case, a
-    "<" that opens no tag); each "<" costs a bounded stretch of the text (:data:`_TAG_LONGEST`),
-    an unclosed comment or script the rest of it, once."""
+    "<" that opens no tag); each "<" looks at a bounded stretch of the text
+    (:data:`_TAG_LONGEST`), what an earlier "<" read of it not read again
+    (:class:`ingest.html_attributes.AttributeScan`), an unclosed comment or script the rest of
+    it, once."""
     reader = Reader(text)
+    attributes = AttributeScan(text)  # (a "<" in a stretch read before goes on where it ended)
     low = text.lower()
     last_gt = text.rfind(">")
     gt = -1  # the first ">" after the tag's name read last (found once for every "<" before it)
@@ -335,11 +336,11 @@ def _read(text: str, page: bool = True) -> Reader:
             # its reach, or a "<" before every word of a long text cost 5,000 characters each)
             pos = at + 1
             continue
-        rest = _ATTRIBUTES.match(text, m.end(), min(len(text), at + _TAG_LONGEST))
-        if rest is None:
+        found = attributes.end(m.end(), min(len(text), at + _TAG_LONGEST))
+        if found is None:
             pos = at + 1
             continue
-        end = rest.end()
+        end = found
         if m.group(1):
             reader.end_tag(tag, at, end)
             pos = end
