@@ -60,7 +60,9 @@ def explain(source: SourceText) -> str:
         lines.append(f"Почему {source.system}: {detection_grounds(source.text, source.system)}")
     lines.append(f"Разделы ({len(seg.sections)}):")
     if not seg.sections:
-        lines.append("  заголовков не найдено: весь текст станет одним разделом")
+        lines.append("  заголовков не найдено: весь текст станет одним разделом"
+                     if cleaned.text.strip() else
+                     "  после очистки текста не осталось: файл будет пропущен")
     for i, sec in enumerate(seg.sections, 1):
         parent = (f"в «{seg.sections[sec.parent].title}»" if sec.parent is not None
                   else "верхний уровень")

@@ -137,6 +137,9 @@ def test_a_page_that_cleans_to_nothing_is_named_with_what_was_removed(
     sources = [n for n in json.loads(out.read_text(encoding="utf-8"))["nodes"]
                if n["kind"] == "source"]
     assert [n["source"] for n in sources] == ["rules.txt"]
+    explained = CliRunner().invoke(cli, ["build", str(tmp_path / name), "--system", "whfb8",
+                                         "--explain"])
+    assert "после очистки текста не осталось: файл будет пропущен" in explained.stdout
 
 
 RULES = "Паника\n\nПодразделение, понёсшее потери, проходит тест на Панику и Разгром.\n"
