@@ -24,6 +24,7 @@ from typing import Generic, TypeVar
 from xml.etree import ElementTree
 
 from ingest.damage import damage
+from kb.xml_problems import parse_error
 
 K = TypeVar("K")
 MAX_XML = 200_000_000
@@ -248,7 +249,7 @@ def parse_xml(data: bytes, name: str, error: type[ValueError]) -> ElementTree.El
     try:
         return ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
-        raise error(f"{name} повреждён: его XML не читается ({exc})") from exc
+        raise error(f"{name} повреждён: его XML не читается ({parse_error(exc)})") from exc
     except (LookupError, ValueError) as exc:
         raise error(f"{name} не читается: {unread_encoding(data)}") from exc
 

@@ -45,6 +45,7 @@ from ingest.document_text import (
     typeset,
     unread_encoding,
 )
+from kb.xml_problems import parse_error
 
 SUFFIX = ".epub"
 _XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -146,7 +147,8 @@ def _xml(data: bytes, name: str) -> ElementTree.Element:
     try:
         return ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
-        raise EpubError(f"книга EPUB повреждена: XML файла {name} не читается ({exc})") from exc
+        raise EpubError(f"книга EPUB повреждена: XML файла {name} не читается "
+                        f"({parse_error(exc)})") from exc
     except (LookupError, ValueError) as exc:  # (an encoding the parser cannot read)
         raise EpubError(f"книга EPUB не читается: файл {name}: {unread_encoding(data)}"
                         ) from exc

@@ -83,7 +83,10 @@ def _zip(name: str, data: bytes) -> bytes:
 
 @pytest.mark.parametrize(("data", "message"), [
     (b"<html><body>Panic</body></html>", "корневой элемент XML — «html», а не FictionBook"),
-    (b"<FictionBook><body><section>", "XML не читается"),
+    (b"<FictionBook><body><section>", "XML не читается (документ пуст или оборван, строка 1, "
+     "столбец 29)"),
+    (b"<FictionBook><body></section></FictionBook>", "XML не читается (закрывающий тег не "
+     "совпадает с открывающим, строка 1, столбец 22)"),
     (b'<FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0"><body/></FictionBook>',
      "нет текста"),
     (_zip("book.txt", b"Panic"), "в zip-архиве нет книги FictionBook (.fb2)"),

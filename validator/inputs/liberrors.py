@@ -6,8 +6,9 @@ constructor cannot build (a timestamp with month 13, ``!!int abc``), raises a ba
 ``ConstructorError`` at the value's mark, and :func:`describe` gives the Russian text of
 any of them: a pattern per message PyYAML has (scanner, parser, composer, constructor,
 reader; libyaml's wording too), and for one it does not know, the English wrapped as
-PyYAML's own words. :func:`xml_problem` does the same for expat's messages (one per error
-code expat has), :func:`zip_problem` for a damaged ``.rosz``.
+PyYAML's own words (:func:`kb.xml_problems.xml_problem` does the same for expat's messages,
+shared with the readers of rule texts); :func:`zip_problem` says what is wrong with a damaged
+``.rosz``.
 
 Example::
 
@@ -182,61 +183,7 @@ def describe(exc: yaml.YAMLError, text: str | None = None,
     return f"сообщение PyYAML: {' '.join(str(exc).split())}", None
 
 
-# --- expat ----------------------------------------------------------------------------------
-
-_XML_PROBLEMS: dict[str, str] = {
-    "not well-formed (invalid token)": "недопустимый символ",
-    "syntax error": "синтаксическая ошибка",
-    "no element found": "документ пуст или оборван",
-    "unclosed token": "незакрытый тег или строка",
-    "partial character": "оборванный многобайтовый символ",
-    "mismatched tag": "закрывающий тег не совпадает с открывающим",
-    "duplicate attribute": "атрибут повторён",
-    "junk after document element": "лишний текст после корневого элемента",
-    "illegal parameter entity reference": "недопустимая ссылка на параметрическую сущность",
-    "undefined entity": "неизвестная сущность",
-    "recursive entity reference": "сущность ссылается сама на себя",
-    "asynchronous entity": "асинхронная сущность",
-    "reference to invalid character number": "ссылка на недопустимый номер символа",
-    "reference to binary entity": "ссылка на двоичную сущность",
-    "reference to external entity in attribute": "ссылка на внешнюю сущность в атрибуте",
-    "XML or text declaration not at start of entity": "объявление <?xml …?> не в начале файла",
-    "unknown encoding": "неизвестная кодировка",
-    "encoding specified in XML declaration is incorrect":
-        "кодировка в объявлении <?xml …?> не совпадает с настоящей",
-    "unclosed CDATA section": "незакрытая секция CDATA",
-    "error in processing external entity reference": "ошибка во внешней сущности",
-    "document is not standalone": "документ не самостоятельный (standalone)",
-    "unexpected parser state - please send a bug report": "внутренняя ошибка разбора XML",
-    "entity declared in parameter entity": "сущность объявлена в параметрической сущности",
-    "unbound prefix": "префикс пространства имён не объявлен",
-    "must not undeclare prefix": "префикс пространства имён нельзя отменять",
-    "incomplete markup in parameter entity": "незаконченная разметка в параметрической сущности",
-    "XML declaration not well-formed": "неверное объявление <?xml …?>",
-    "text declaration not well-formed": "неверное текстовое объявление",
-    "illegal character(s) in public id": "недопустимые символы в публичном идентификаторе",
-    "reserved prefix (xml) must not be undeclared or bound to another namespace name":
-        "зарезервированный префикс xml нельзя переопределять",
-    "reserved prefix (xmlns) must not be declared or undeclared":
-        "зарезервированный префикс xmlns нельзя объявлять",
-    "prefix must not be bound to one of the reserved namespace names":
-        "префикс нельзя привязать к зарезервированному пространству имён",
-    "limit on input amplification factor (from DTD and entities) breached":
-        "сущности раздувают документ сверх предела (так строятся «бомбы сущностей»)",
-    "out of memory": "не хватило памяти",
-}
-
-
-def xml_problem(text: str) -> str:
-    """The Russian of expat's message (without its «: line N, column M»).
-
-    >>> xml_problem("mismatched tag")
-    'закрывающий тег не совпадает с открывающим'
-    """
-    for english, russian in _XML_PROBLEMS.items():
-        if text.startswith(english):
-            return russian
-    return f"сообщение expat: {text}"
+# --- zipfile ---------------------------------------------------------------------------------
 
 
 def zip_problem(exc: BaseException) -> str:

@@ -55,6 +55,7 @@ from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReference
 from defusedxml.ElementTree import DefusedXMLParser
 
 from kb.lemmas import fold
+from kb.xml_problems import xml_problem
 from validator.inputs import liberrors
 from validator.inputs.aliases import (  # noqa: F401  (re-exported: the audit imports them here)
     ALIASES_FILE,
@@ -156,7 +157,7 @@ def _parse_xml(data: bytes, file: str | None) -> Element:
     except ParseError as exc:
         line, column = exc.position
         text = re.sub(r": line \d+, column \d+$", "", str(exc))
-        problem = liberrors.xml_problem(text)
+        problem = xml_problem(text)
         raise fail(file, f"ошибка синтаксиса XML: {problem}", "syntax", line=line,
                    column=column + 1) from None
     except (LookupError, ValueError):
