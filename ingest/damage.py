@@ -46,7 +46,9 @@ def damage(exc: BaseException) -> str:
     if isinstance(exc, zipfile.BadZipFile):
         return ("не сходится контрольная сумма сжатых данных" if "CRC" in str(exc)
                 else "архив обрезан или испорчен")
-    if isinstance(exc, zlib.error):
+    if "password" in str(exc) or "encrypted" in str(exc):  # (zipfile's RuntimeError)
+        return "архив зашифрован: нужен пароль"
+    if isinstance(exc, zlib.error) or str(exc) == "Invalid data stream":  # (lzma's OSError)
         return "сжатые данные испорчены"
     if isinstance(exc, NotImplementedError):
         return "сжат или закодирован способом, который читатель не поддерживает"
