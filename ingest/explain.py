@@ -27,7 +27,8 @@ _FROM = {"detected": "определена по тексту", "option": "ука
 
 
 def explain(source: SourceText) -> str:
-    """The sections of ``source`` and the text removed from it, in Russian, one item a line.
+    """The sections of ``source`` and the text removed from it, in Russian, one item a line
+    (:func:`explained`'s text).
 
     >>> src = SourceText(name="x.txt", path="x.txt", encoding="utf-8", system="whfb8",
     ...                  system_from="option",
@@ -40,8 +41,14 @@ def explain(source: SourceText) -> str:
     Удалено (1):
       36–49 page_footer: колонтитул страницы «Страница 66» — «Страница 66»
     """
+    return explained(source)[0]
+
+
+def explained(source: SourceText) -> tuple[str, bool]:
+    """:func:`explain`'s text, and whether ``source`` makes a part of the KB (its system
+    known, some text left after cleaning: else the build skips it)."""
     if source.system is None:
-        return f"Файл {source.path}: пропущен — {no_system_reason(source.text)}"
+        return f"Файл {source.path}: пропущен — {no_system_reason(source.text)}", False
     cleaned, seg = prepare(source)
     origin = _FROM.get(source.system_from or "", f"указана в {source.system_from}")
     lines = [f"Файл {source.path}: система {source.system} ({origin}); "
@@ -96,7 +103,7 @@ def explain(source: SourceText) -> str:
         lines.append(f"  {step}: {reason} — мест: {len(each)}, символов: "
                      f"{sum(r.span[1] - r.span[0] for r in each)} (первое {first.span[0]}–"
                      f"{first.span[1]} «{_one_line(first.text)}»)")
-    return "\n".join(lines)
+    return "\n".join(lines), bool(seg.sections or cleaned.text.strip())
 
 
 _MARKUP = frozenset({HTML_MARKUP, MARKDOWN_MARKUP, BBCODE_MARKUP})

@@ -176,17 +176,19 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
             click.echo("Ошибка: годных текстов правил не найдено", err=True)
         sys.exit(2 if not sources else 1 if unreadable else 0)
     if explain:
-        from ingest.explain import explain as explain_text
+        from ingest.explain import explained
 
+        kept = 0  # (the files the build would take: their system known, some text left)
         for i, src in enumerate(sources):
-            click.echo(("\n" if i else "") + explain_text(src))
-        usable = [s for s in sources if s.system is not None]
+            text, taken = explained(src)
+            click.echo(("\n" if i else "") + text)
+            kept += taken
         for src in sources:
             if src.system is None:
                 click.echo(f"Пропущен файл {src.path}: {_no_system(src.text)}", err=True)
-        if not usable:
+        if not kept:
             click.echo("Ошибка: годных текстов правил не найдено", err=True)
-        sys.exit(2 if not usable else 1 if unreadable or len(usable) < len(sources) else 0)
+        sys.exit(2 if not kept else 1 if unreadable or kept < len(sources) else 0)
     bar = None
     if not quiet and sources and sys.stderr.isatty():  # a bar in a log is noise
         from tqdm import tqdm

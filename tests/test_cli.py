@@ -140,6 +140,10 @@ def test_a_page_that_cleans_to_nothing_is_named_with_what_was_removed(
     explained = CliRunner().invoke(cli, ["build", str(tmp_path / name), "--system", "whfb8",
                                          "--explain"])
     assert "после очистки текста не осталось: файл будет пропущен" in explained.stdout
+    assert explained.exit_code == 2  # (as its build: no file to take)
+    both_explained = CliRunner().invoke(cli, ["build", str(tmp_path), "--system", "whfb8",
+                                              "--explain"])
+    assert both_explained.exit_code == 1  # (as the build of both: one file skipped)
 
 
 RULES = "Паника\n\nПодразделение, понёсшее потери, проходит тест на Панику и Разгром.\n"
