@@ -429,8 +429,12 @@ _PARENTHESISED = re.compile(r"\([^)]*\)")
 @lru_cache(maxsize=65_536)
 def unparen(title: str) -> str:
     """``title`` without its parenthesised parts ("Сопротивление магии (1-3)" →
-    "Сопротивление магии")."""
-    return " ".join(_PARENTHESISED.sub(" ", title).split())
+    "Сопротивление магии"). (A part ends at a ")": the text after the last one is left as it
+    is, not searched from each of its "(" again, which a run of them cost the square of.)"""
+    last = title.rfind(")")
+    if last < 0:
+        return " ".join(title.split())
+    return " ".join((_PARENTHESISED.sub(" ", title[:last + 1]) + title[last + 1:]).split())
 
 
 # ---------------------------------------------------------------------------------------

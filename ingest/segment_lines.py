@@ -215,7 +215,8 @@ def segment_lines(
                    if nxt[i] in cset and nxt[i] not in runin and (_PART_LABEL.match(lines[i]) or (
                        nxt[i] == i + 1 and _ENGLISH_CAPS.match(lines[i])
                        and _RUSSIAN_NAME.match(lines[i + 1])))}
-    cand = [i for i in cand if i not in numbered_by.values()]
+    numbering = set(numbered_by.values())  # (a set: a view of the values is read through)
+    cand = [i for i in cand if i not in numbering]
     contents = contents_paragraphs(lines)
     cand = [i for i in cand if i not in contents and not contents_entry(lines, i)]
     summary = echoed_steps(lines, nonblank, cand)  # a diagram of steps headed again below

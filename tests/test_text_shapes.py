@@ -128,6 +128,9 @@ SLOW_PATTERNS = [
     ("a run of spaces ending in no bar",
      "from ingest.clean_furniture import _BAR_INLINE\n"
      "list(_BAR_INLINE.finditer(' ' * 100_000 + 'x | y'))"),
+    ("a title of brackets never closed",
+     "from ingest.sections import unparen\n"
+     "unparen('(' * 1_000_000)"),
 ]
 
 
@@ -215,3 +218,17 @@ def test_bound_depth(parents: list[int | None], bounded: list[int | None]) -> No
                 for i, p in enumerate(parents)]
     bound_depth(sections)
     assert [s.parent for s in sections] == bounded
+
+
+@pytest.mark.parametrize(("title", "bare"), [
+    ("Сопротивление магии (1-3)", "Сопротивление магии"),
+    ("Отряд (Unit) с (пометкой)", "Отряд с"),
+    ("a (b (c) d)", "a d)"),  # (a part ends at the first ")")
+    ("Паника (", "Паника ("),
+    ("((( x", "((( x"),
+    ("(a) (( b", "(( b"),
+])
+def test_a_titles_parenthesised_parts(title: str, bare: str) -> None:
+    from ingest.sections import unparen
+
+    assert unparen(title) == bare
