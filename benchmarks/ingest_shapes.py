@@ -116,6 +116,11 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
     # sentence the bounded stretch around it, :data:`ingest.facts.MAX_SENTENCE`)
     numbers = " ".join(f"{words[k % len(words)]} {k % 6 + 1}+ D6 {k % 24 + 1}\" {k % 9 + 1}-й"
                        for k in range(5000)) + " "
+    # rules naming one another, each also a rule no page defines (a concept made of each
+    # unknown name: the known names grow with the text, and each part's look at them must not)
+    named = "".join(f"{name.upper()} {i}\n\nМодель с правилом «{names[i * 7 % len(names)]}» "
+                    f"получает +1 к Силе. Отряд со специальным правилом «{name} {i}» бежит.\n\n"
+                    for i, name in enumerate(names * 8))
     # headings over no text, each taken to hold the next (a contents page in capitals)
     contents = "".join(f"{name.upper()}\n" for name in names)
     return {
@@ -123,6 +128,7 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         "строки с отступом в 2000 пробелов": repeat(indented),
         "числа без точек в одну строку": repeat(numbers),
         "заголовки без текста": repeat(contents),
+        "правила, называющие друг друга": repeat(named),
         "страница в одну строку": repeat(flattened),
         "текст в разметке Markdown": repeat(markdown),
         "нумерованный список": repeat(numbered, lines),

@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from ingest.facts import MAX_SENTENCE
 from ingest.sections import ERRATA_ENTRY, PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
@@ -468,15 +469,20 @@ _FIRSTS_HELD = 16
 
 def _first_lemmas(keys: dict[tuple[str, ...], str]) -> dict[str, int]:
     """The first lemma of each known name → the most words a name opening with it has (cached
-    per dict while it does not grow; the dict is held, so its id names no other)."""
+    per dict, the dict held, so its id names no other). A build only adds names to its dict
+    (:meth:`ingest.resolve.SystemResolver._add_key`), the new ones last: those alone are read
+    when it has grown (a name added for each part, a concept of each unknown name, had every
+    name read again for each part, the square of their number)."""
     cached = _FIRSTS.get(id(keys))
-    if cached is None or cached[0] is not keys or cached[1] != len(keys):
-        longest: dict[str, int] = {}
-        for k in keys:
+    if cached is None or cached[0] is not keys or cached[1] > len(keys):
+        cached = (keys, 0, {})
+        if len(_FIRSTS) >= _FIRSTS_HELD:
+            _FIRSTS.clear()  # (a long-lived process builds many graphs: hold the latest few)
+    if cached[1] < len(keys):
+        longest = cached[2]
+        for k in islice(reversed(keys), len(keys) - cached[1]):
             if k:
                 longest[k[0]] = max(longest.get(k[0], 0), len(k))
         cached = (keys, len(keys), longest)
-        if len(_FIRSTS) >= _FIRSTS_HELD:
-            _FIRSTS.clear()  # (a long-lived process builds many graphs: hold the latest few)
-        _FIRSTS[id(keys)] = cached
+    _FIRSTS[id(keys)] = cached
     return cached[2]

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from ingest import extract as ex
@@ -501,8 +502,26 @@ def _shortened_own_type(r: SystemResolver, own_type: str | None, target: str) ->
 
 
 def _prefix_of_name(r: SystemResolver, raw: str) -> bool:
+    """Whether ``raw`` is the start of a longer known name ("правило Ядовитых" of «Ядовитые
+    атаки»)."""
     key = tuple(lemma_key(raw).split())
-    return bool(key) and any(k[: len(key)] == key and len(k) > len(key) for k in r.keys)
+    return bool(key) and key in _name_starts(r)
+
+
+def _name_starts(r: SystemResolver) -> set[tuple[str, ...]]:
+    """The starts of the known names shorter than the names, brought up to date as names are
+    added (only added, the new ones last: each is read once; every name read again for each
+    question cost the square of their number)."""
+    seen: int
+    starts: set[tuple[str, ...]]
+    seen, starts = r.__dict__.get("_name_starts", (0, set()))
+    if seen > len(r.keys):
+        seen, starts = 0, set()
+    if seen < len(r.keys):
+        for k in islice(reversed(r.keys), len(r.keys) - seen):
+            starts.update(k[:j] for j in range(1, len(k)))
+        r.__dict__["_name_starts"] = (len(r.keys), starts)
+    return starts
 
 
 def _subject_type(r: SystemResolver, text: str, m: ex.Mention) -> str | None:
