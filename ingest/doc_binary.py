@@ -38,8 +38,8 @@ from typing import TypeVar
 
 import olefile
 
-from ingest.damage import damage
 from ingest.document_text import HEADING_STYLE
+from kb.damage import damage
 
 T = TypeVar("T")
 OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import struct
 
-from ingest.damage import damage
 from ingest.doc_binary import BULLET, OLE_SIGNATURE, DocError, WordBinary, streams
 from ingest.document_text import Notes, Paragraph, Reading, described, markdown_of, typeset
+from kb.damage import damage
 
 __all__ = ["OLE_SIGNATURE", "SUFFIX", "DocError", "DocReading", "doc_text", "read_doc"]
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 from xml.etree import ElementTree
 
-from ingest.damage import damage
+from kb.damage import damage
 from kb.xml_problems import parse_error
 
 K = TypeVar("K")

@@ -35,7 +35,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-from ingest.damage import damage
 from ingest.document_text import (
     MAX_XML,
     Paragraph,
@@ -45,6 +44,7 @@ from ingest.document_text import (
     typeset,
     unread_encoding,
 )
+from kb.damage import damage
 from kb.xml_problems import parse_error
 
 SUFFIX = ".epub"

@@ -33,7 +33,6 @@ import io
 import zipfile
 from xml.etree import ElementTree
 
-from ingest.damage import damage
 from ingest.document_text import (
     MAX_XML,
     Notes,
@@ -43,6 +42,7 @@ from ingest.document_text import (
     not_too_deep,
     parse_xml,
 )
+from kb.damage import damage
 
 SUFFIXES = (".fb2",)
 """The names of FictionBook files (a zipped one, ``book.fb2.zip``, is read too)."""

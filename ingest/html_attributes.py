@@ -23,9 +23,9 @@ import re
 
 _VALUE_LONGEST = 2_000
 """Characters of a quoted value at most (a longer one is no value: the tag is broken)."""
-_TOKEN = re.compile(
-    r"""[\s/]*+[^\s"'>/=][^\s"'>/=]*+(?:\s*+=\s*+(?:"[^"]{0,2000}+"|'[^']{0,2000}+'"""
-    r"""|[^\s"'>]++))?+|[\s/]++""")
+_QUOTED = "|".join(f"{q}[^{q}]{{0,{_VALUE_LONGEST}}}+{q}" for q in "\"'")
+_TOKEN = re.compile(rf"""[\s/]*+[^\s"'>/=][^\s"'>/=]*+(?:\s*+=\s*+(?:{_QUOTED}"""
+                    r"""|[^\s"'>]++))?+|[\s/]++""")
 """One attribute (a name, and its value after "=") with the spaces or slashes before it, or
 spaces and slashes alone."""
 ATTRIBUTES = re.compile(rf"(?:{_TOKEN.pattern})*+>")

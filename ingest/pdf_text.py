@@ -73,7 +73,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from ingest.damage import damage
+from kb.damage import damage
 from kb.lemmas import is_known
 
 if TYPE_CHECKING:

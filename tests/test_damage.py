@@ -1,4 +1,4 @@
-"""What a reader says of a damaged file (``ingest/damage.py``): the parser's failure in Russian
+"""What a reader says of a damaged file (``kb/damage.py``): the parser's failure in Russian
 words, never the exception's class name, and the same words for a real damaged archive."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import zlib
 
 import pytest
 
-from ingest.damage import damage
 from ingest.fb2_text import Fb2Error, fb2_text
+from kb.damage import damage
 
 
 class PSSyntaxError(Exception):

@@ -319,6 +319,23 @@ def test_rosz_must_hold_one_roster(tmp_path: Path) -> None:
     assert caught.value.errors[0].message == "это не zip-архив .rosz"
 
 
+def test_a_damaged_rosz_says_what_is_wrong(tmp_path: Path) -> None:
+    """A .rosz whose compressed roster is overwritten is refused saying, in words, what is
+    wrong with the archive (``kb.damage``, as the readers of rule texts say it)."""
+    rosz = tmp_path / "ulthwe.rosz"
+    with zipfile.ZipFile(rosz, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(ROSTERS / "ulthwe.ros", "ulthwe.ros")
+    data = bytearray(rosz.read_bytes())
+    start = data.index(b"ulthwe.ros") + len(b"ulthwe.ros") + 20  # inside the compressed data
+    data[start:start + 40] = b"\xff" * 40
+    rosz.write_bytes(bytes(data))
+    with pytest.raises(ListInputError) as caught:
+        read_list(rosz)
+    assert caught.value.errors[0].message in (
+        "сжатые данные испорчены: файл .rosz не читается",
+        "не сходится контрольная сумма сжатых данных: файл .rosz не читается")
+
+
 def test_older_roster_and_parameters() -> None:
     army = read_roster(ROSTERS / "trolls_bs1.ros")
     assert (army.system, army.points_limit) == ("whfb8", 2400)

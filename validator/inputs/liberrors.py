@@ -7,8 +7,8 @@ constructor cannot build (a timestamp with month 13, ``!!int abc``), raises a ba
 any of them: a pattern per message PyYAML has (scanner, parser, composer, constructor,
 reader; libyaml's wording too), and for one it does not know, the English wrapped as
 PyYAML's own words (:func:`kb.xml_problems.xml_problem` does the same for expat's messages,
-shared with the readers of rule texts); :func:`zip_problem` says what is wrong with a damaged
-``.rosz``.
+shared with the readers of rule texts; :func:`kb.damage.damage` says what is wrong with a
+damaged ``.rosz``).
 
 Example::
 
@@ -181,19 +181,6 @@ def describe(exc: yaml.YAMLError, text: str | None = None,
         english = " ".join(t for t in (exc.context, exc.problem) if t)
         return f"сообщение PyYAML: {english}", where
     return f"сообщение PyYAML: {' '.join(str(exc).split())}", None
-
-
-# --- zipfile ---------------------------------------------------------------------------------
-
-
-def zip_problem(exc: BaseException) -> str:
-    """What is wrong with a ``.rosz`` archive zipfile could not read."""
-    text = str(exc).lower()
-    if "encrypt" in text or "password" in text:
-        return "архив зашифрован"
-    if isinstance(exc, NotImplementedError) or "compression" in text:
-        return "архив сжат неподдерживаемым способом"
-    return "архив повреждён"
 
 
 # --- tomllib --------------------------------------------------------------------------------

@@ -54,9 +54,9 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
 from defusedxml.ElementTree import DefusedXMLParser
 
+from kb.damage import damage
 from kb.lemmas import fold
 from kb.xml_problems import xml_problem
-from validator.inputs import liberrors
 from validator.inputs.aliases import (  # noqa: F401  (re-exported: the audit imports them here)
     ALIASES_FILE,
     Aliases,
@@ -122,10 +122,10 @@ def _unzip(data: bytes, file: str, max_bytes: int) -> bytes:
     except zipfile.BadZipFile as exc:
         if not zipfile.is_zipfile(io.BytesIO(data)):
             raise fail(file, "это не zip-архив .rosz", "format") from None
-        raise fail(file, f"{liberrors.zip_problem(exc)}: файл .rosz не читается",
+        raise fail(file, f"{damage(exc)}: файл .rosz не читается",
                    "format") from None
     except (RuntimeError, NotImplementedError, zlib.error, EOFError, OSError) as exc:
-        raise fail(file, f"{liberrors.zip_problem(exc)}: файл .rosz не читается",
+        raise fail(file, f"{damage(exc)}: файл .rosz не читается",
                    "format") from None
 
 

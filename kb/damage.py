@@ -2,8 +2,9 @@
 
 A damaged archive, PDF or Word file makes its parser fail anywhere, with an exception whose
 class name tells a user nothing ("KeyError", "PSSyntaxError"). :func:`damage` gives the
-phrase a reader's message puts in its brackets instead: what is wrong with the file, as far
-as the exception shows it.
+phrase a reader's message puts instead: what is wrong with the file, as far as the exception
+shows it. The readers of rule texts (``ingest``) and of BattleScribe's ``.rosz`` archives
+(``validator``) share it.
 
 Example::
 
