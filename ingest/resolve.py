@@ -287,6 +287,10 @@ class SystemResolver:
                 self.type_ids[name] = nid
                 # the evidence is the book's own words: the title that names both types
                 self.b.edge(nid, self.type_ids[whole], "inherits", evidence=whole_node.title)
+        # the ids among them, for a question asked of each mention (a list of the values
+        # read through for each would cost the number of types a mention); from here on
+        # types are only added (:meth:`type_node`), each added to it too
+        self.type_id_set: set[str] = set(self.type_ids.values())
         for p in self.parts:
             self.type_of[p.id] = self._nearest_type(p)
 
@@ -311,6 +315,7 @@ class SystemResolver:
             self.b.nodes[nid] = Node(id=nid, kind="unit_type", system=self.system, title=vname,
                                      category="unit_type", text=evidence, span=span)
             self.type_ids[vname] = nid
+            self.type_id_set.add(nid)
             for part_name in self.vocab.combined[vname]:
                 target = self.type_node(part_name, evidence, None)
                 if target:

@@ -494,7 +494,7 @@ def _heads_title(r: SystemResolver, p: Part, nid: str) -> bool:
 def _shortened_own_type(r: SystemResolver, own_type: str | None, target: str) -> bool:
     """"Пехота может …" in a section of "Пехота Чудовищ": the first words of the own type's
     name stand for it, not for the type they also name."""
-    if not own_type or target not in r.type_ids.values():
+    if not own_type or target not in r.type_id_set:
         return False
     own = lemma_key(r.b.nodes[own_type].title).split()
     other = lemma_key(r.b.nodes[target].title).split()
