@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import islice
 
 from ingest.facts import MAX_SENTENCE
+from ingest.name_cues import latin_names, listed_names, noun_phrase_end
 from ingest.sections import ERRATA_ENTRY, PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
 from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_tokens
@@ -37,11 +38,17 @@ class Mention:
 _MORE_PAGES = re.compile(r"([-–]|,|\s(?:и|and|&)\s)\s*(\d+)")
 _MAX_RANGE = 10  # pages a range "стр. 12-15" names one by one; a longer one, its two ends
 _QUOTED = re.compile(r"«([^«»]{2,40})»")
-_RULE_WORD = re.compile(r"(?:правил\w*|специальн\w+\s+правил\w*)\s*(?:для\s+)?$", re.IGNORECASE)
+# (or a chapter's or section's name: "в главе «Боевой дух» на с. 56")
+_RULE_WORD = re.compile(r"(?:правил\w*|специальн\w+\s+правил\w*|глав[аеуы]|раздел[еау]?)\s*"
+                        r"(?:для\s+)?$", re.IGNORECASE)
 _CAP_PHRASE = re.compile(
     r"(?:правил[оаму]?|правилом|правилами|правил)\s+(?:для\s+)?"
-    r"((?:[А-ЯЁ][а-яё]+!?)(?:\s+(?:[А-ЯЁ][а-яё]+!?|на|и|с)){0,4})"
+    r"((?:[А-ЯЁ][а-яё]+!?)(?:(?:\s+|\s*,\s*)(?:[А-ЯЁ][а-яё]+!?|на|и|с)){0,4})"
 )
+# the names of a list after a plural cue: "правилами Непоколебимость, Нестабильность и Страх"
+# (after a singular one, a comma is the name's own: "правило Берегись, Милорд!")
+_NAME_LIST_SEP = re.compile(r"\s*,\s*|\s+и\s+(?=[А-ЯЁ])")
+_PLURAL_CUE = re.compile(r"правил(?:ами|\s)")
 _LIMIT_ONLY = re.compile(
     r"(?:лишь|только)\s+против\s+(?:моделей\s+)?(?:типа\s+|типов\s+)?"
     r"([А-ЯЁа-яё ,]+?)(?=[.;:]|\s+[а-яё]+(?:ет|ут|ит|ат)\b)"
@@ -216,8 +223,11 @@ def nominative(phrase: str) -> str:
 
 
 def cue_names(text: str) -> list[Mention]:
-    """Names a text marks as rules: «quoted» after "правило", capitalised after "правило", or
-    in lower case after "правило"/"спецправило" (the opening quote may be missing)."""
+    """Names a text marks as rules: «quoted» after "правило" (or "глава", "раздел"),
+    capitalised after "правило" (a list of them too, and an adjective with its noun), or in
+    lower case after "правило"/"спецправило" (the opening quote may be missing); English names
+    after "правило" and the items of a list under a line announcing rules
+    (:mod:`ingest.name_cues`)."""
     out = []
     for m in _QUOTED.finditer(text):
         before = text[max(0, m.start() - 30): m.start()]
@@ -230,12 +240,20 @@ def cue_names(text: str) -> list[Mention]:
         if "\n" in text[m.start():m.start(1)] and column_header(
                 text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.start())].strip()):
             continue  # "… Сила Специальные правила" / "Алебарда …": a table's header, its row
-        for part in re.split(r"\s+и\s+(?=[А-ЯЁ])", phrase):
+        if not _PLURAL_CUE.match(text, m.start()):
+            phrase = phrase.split(",")[0]  # "правило Берегись, Милорд!": one name, its comma
+        pos = m.start(1)
+        for part in _NAME_LIST_SEP.split(phrase):
             part = re.sub(r"\s+(?:и|на|с)$", "", part.strip())
             if not part:
                 continue
-            s = text.find(part, m.start(1))
-            out.append(Mention("cue", part, nominative(part), (s, s + len(part)),
+            s = text.find(part, pos)
+            e = s + len(part)
+            if not part.endswith("!"):  # "Мгновенная" / "смерть": the name goes on to its noun
+                e = noun_phrase_end(text, e, part.split()[-1])
+            pos = e
+            raw = text[s:e]
+            out.append(Mention("cue", raw, nominative(" ".join(raw.split())), (s, e),
                                sentence_of(text, s)))
     for m in _LOWER_CUE.finditer(text):
         raw = m.group(1)
@@ -243,6 +261,8 @@ def cue_names(text: str) -> list[Mention]:
                            sentence_of(text, m.start(1))))
     out.extend(_predicate_adjectives(text))
     out.extend(_glossed_names(text))
+    for raw, span in [*latin_names(text), *listed_names(text)]:
+        out.append(Mention("cue", raw, capitalize(raw), span, sentence_of(text, span[0])))
     return out
 
 

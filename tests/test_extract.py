@@ -92,6 +92,34 @@ def test_special_rules_box() -> None:
         # a table's header ends in "Специальные правила", its row's words are no names
         ("Наименование Дальность Сила Специальные правила\nКопьё Ближний бой +1 Первый удар",
          []),
+        # a name in sentence case: its capitalised adjective goes on to the noun it agrees
+        # with; an adjective alone, or one the next word does not agree with, stays as it is
+        ("Ранение с результатом 6 получает специальное правило Мгновенная смерть.",
+         ["Мгновенная смерть"]),
+        ("получает правило Тяжёлая силовая броня до конца хода", ["Тяжёлая силовая броня"]),
+        ("модели с правилом Огненной атакой поджигают", ["Огненная атака"]),
+        ("имеют правило Безостановочный, глубокий удар", ["Безостановочный"]),
+        ("получает правило Ярость до конца хода", ["Ярость"]),
+        ("обладает правилом Бесстрашный воинов не боится", ["Бесстрашный"]),
+        # after a plural cue, a list of names; after a singular one the comma is the name's
+        ("обладают правилами Непоколебимость, Нестабильность и вызывают Страх",
+         ["Непоколебимость", "Нестабильность"]),
+        ("по правилу Берегись, Милорд! можно", ["Берегись"]),
+        # English names after a singular cue; a game's rules and "как правило" are none
+        ("размещающиеся в лесу с помощью специального правила Infiltrate могут",
+         ["Infiltrate"]),
+        ("отряда с правилом Feel no Pain, размер", ["Feel no Pain"]),
+        ("правила Warhammer 40,000; как правило Holy Relic; правило Kill Team", []),
+        # a chapter named in quotes, as a rule is
+        ("подробно рассматриваются в главе «Боевой дух» на с. 56.", ["Боевой дух"]),
+        # a bulleted list under a line announcing rules: each item a name; a sentence is none
+        ("Вооружение:\n• Мульти-лазер\nСпециальные правила:\n• Движение через укрытие\n\n"
+         "• Разведчик.\n\n• Мы идём!\nОпции:\n• Газгулл может взять",
+         ["Движение через укрытие", "Разведчик", "Мы идём!"]),
+        # (and "правил приведен ниже" is a lower-case name, kept only if the system knows it)
+        ("Перечень специальных правил приведен ниже:\n  • Deep strike\n  • Night Fighting\n",
+         ["Приведен ниже", "Deep strike", "Night Fighting"]),
+        ("Основные правила:\n• Каждый игрок бросает D6 и прибавляет к результату 1.\n", []),
     ],
 )
 def test_cue_names(text: str, names: list[str]) -> None:

@@ -1,0 +1,148 @@
+"""More shapes in which a text names a rule, beside a «quoted» or capitalised name after
+"правило" (:func:`ingest.extract.cue_names`, which wraps what these find into mentions).
+
+* A name is written as Russian writes a name: its first word capitalised, the rest in lower
+  case ("специальное правило Мгновенная смерть"); a capitalised adjective goes on to the noun
+  it agrees with (:func:`noun_phrase_end`), where the name would otherwise stop at its first
+  word ("Мгновенная", a rule no book has).
+* A rule named by its English name after "правило" ("специального правила Infiltrate",
+  "правило Holy Relic"): :func:`latin_names`. Only after a cue that is singular ("правило",
+  "специального правила"): "правила Warhammer 40,000" are a game's rules, and so is any
+  game's name (:func:`ingest.detect.names_a_game`).
+* The items of a bulleted list under a line that announces rules ("Специальные правила:",
+  "Перечень специальных правил приведен ниже:", "Special rules:"), each item a name on its
+  own line, as a datasheet or a mission lists them: :func:`listed_names`. An item that reads
+  as a sentence (many words, a stop inside) is no name.
+
+Each finder returns the names as written with their spans in the text; none resolves.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingest.detect import names_a_game
+from kb.lemmas import morph
+
+Span = tuple[int, int]
+
+_NEXT_WORD = re.compile(r"[ \t]+([а-яё][а-яё-]*[а-яё])")
+_NAME_POS = ("ADJF", "PRTF")
+MAX_PHRASE_WORDS = 2
+"""Lower-case words an adjective's name may go on by ("Тяжёлая силовая броня": two)."""
+
+
+def _agrees(adjective: str, word: str) -> str | None:
+    """The part of speech of ``word`` ("NOUN" or an adjective's) when it agrees with
+    ``adjective`` in case and number (and gender, in the singular), else None."""
+    for a in morph().parse(adjective.lower()):
+        if a.tag.POS not in _NAME_POS:
+            continue
+        for w in morph().parse(word):
+            if w.tag.POS not in ("NOUN", *_NAME_POS) or w.tag.case != a.tag.case \
+                    or w.tag.number != a.tag.number:
+                continue
+            if a.tag.number == "sing" and a.tag.gender and w.tag.gender \
+                    and a.tag.gender != w.tag.gender:
+                continue
+            return str(w.tag.POS)
+    return None
+
+
+def noun_phrase_end(text: str, end: int, last: str) -> int:
+    """Where a name whose last word ``last`` (capitalised, ending at ``end``) is an adjective
+    ends: after the lower-case words that agree with it, up to and with their noun ("правило
+    Мгновенная смерть."); ``end`` when no noun follows within :data:`MAX_PHRASE_WORDS`.
+
+    >>> text = "получает правило Мгновенная смерть до конца хода"
+    >>> text[17:noun_phrase_end(text, 27, "Мгновенная")]
+    'Мгновенная смерть'
+    >>> text = "правило Безостановочный, глубокий удар"
+    >>> noun_phrase_end(text, 23, "Безостановочный")
+    23
+    """
+    if not any(p.tag.POS in _NAME_POS for p in morph().parse(last.lower())):
+        return end
+    at, adjective = end, last
+    for _ in range(MAX_PHRASE_WORDS):
+        m = _NEXT_WORD.match(text, at)
+        if m is None:
+            return end
+        pos = _agrees(adjective, m.group(1))
+        if pos is None:
+            return end
+        at = m.end()
+        if pos == "NOUN":
+            return at
+        adjective = m.group(1)
+    return end
+
+
+# "специального правила Infiltrate", "правило Holy Relic", "спецправилом Hit & Run": a singular
+# cue (the plural "правила Warhammer" are a game's rules), then Latin words, capitalised (but
+# for the small words inside a name)
+_LATIN_CUE = re.compile(
+    r"(?:(?:[Сс]пециальн|[Оо]соб)(?:ое|ого|ому|ым)\s+правил(?:о|а|у|ом)|[Сс]пецправил(?:о|а|у|ом)"
+    r"|(?<![А-Яа-яЁё])(?<!как )[Пп]равил(?:о|у|ом))\s+"
+    r"([A-Z][A-Za-z'-]*(?:(?:[ \t]+|[ \t]*&[ \t]*)[A-Za-z][A-Za-z'-]*){0,3})"
+)
+"""(Its words may be in lower case after the first: "Feel no Pain", "Make my way"; "как
+правило" is "usually", no cue.)"""
+_SMALL_TAIL = re.compile(r"(?:\s+(?:of|the|and|in|on|a|to))+$")
+
+
+def latin_names(text: str) -> list[tuple[str, Span]]:
+    """Rules named by their English names after a singular "правило" (the module's docstring).
+
+    >>> latin_names("используя специального правила Infiltrate могут быть")
+    [('Infiltrate', (31, 41))]
+    >>> latin_names("правила Warhammer 40,000 и правило Kill Team, как правило Holy Relic")
+    []
+    >>> latin_names("отряда с правилом Feel no Pain, размер")[0][0]
+    'Feel no Pain'
+    """
+    if "правил" not in text and "Правил" not in text:
+        return []
+    out = []
+    for m in _LATIN_CUE.finditer(text):
+        name = _SMALL_TAIL.sub("", m.group(1))
+        if names_a_game(name):
+            continue
+        out.append((name, (m.start(1), m.start(1) + len(name))))
+    return out
+
+
+# a line announcing rules and ending in a colon, then its list: each item on a line of its own
+# after a bullet, blank lines between them allowed
+_LIST_LEAD = re.compile(r"^[^\n]{0,80}(?:правил|rules)[^\n:]{0,60}:[ \t]*$",
+                        re.IGNORECASE | re.MULTILINE)
+_LIST_ITEM = re.compile(r"\n(?:[ \t]*\n)*[ \t]*[•·▪●◦*–—-][ \t]+([^\n]+)")
+MAX_ITEM_WORDS = 6
+"""Words a listed name has at most: a longer item is a sentence."""
+_ITEM_END = re.compile(r"[\s.,;]+$")
+
+
+def listed_names(text: str) -> list[tuple[str, Span]]:
+    """The names a bulleted list under a line announcing rules gives (the module's docstring).
+
+    >>> listed_names("Специальные правила:\\n• Движение через укрытие\\n• Разведчик.\\nДалее")
+    [('Движение через укрытие', (23, 45)), ('Разведчик', (48, 57))]
+    """
+    out: list[tuple[str, Span]] = []
+    if ":" not in text:
+        return out
+    for lead in _LIST_LEAD.finditer(text):
+        at = lead.end()
+        while (item := _LIST_ITEM.match(text, at)) is not None:
+            at = item.end()
+            raw = _ITEM_END.sub("", item.group(1))
+            if _names_a_rule(raw):
+                out.append((raw, (item.start(1), item.start(1) + len(raw))))
+    return out
+
+
+def _names_a_rule(item: str) -> bool:
+    """Whether a list's item reads as a name: short, capitalised, no sentence inside."""
+    words = item.split()
+    return (0 < len(words) <= MAX_ITEM_WORDS and item[:1].isupper() and ":" not in item
+            and ". " not in item and not names_a_game(item))
