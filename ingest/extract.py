@@ -15,7 +15,13 @@ from functools import lru_cache
 from itertools import islice
 
 from ingest.facts import MAX_SENTENCE
-from ingest.name_cues import latin_names, listed_names, noun_phrase_end
+from ingest.name_cues import (
+    capitalize,
+    latin_names,
+    listed_names,
+    nominative,
+    noun_phrase_end,
+)
 from ingest.sections import ERRATA_ENTRY, PAGE_EN_RE, PAGE_RE, abbreviation_at, pages_after
 from ingest.segment_headings import column_header
 from kb.lemmas import WORD_RE, morph, name_tokens
@@ -191,35 +197,6 @@ def grant_cues(text: str) -> list[Mention]:
                 sentence_of(text, m.start()))
         for m in _GRANT_CUE.finditer(text)
     ]
-
-
-def capitalize(name: str) -> str:
-    """A name with its first letter in upper case, the rest as written."""
-    name = " ".join(name.split())
-    return name[:1].upper() + name[1:]
-
-
-@lru_cache(maxsize=20_000)
-def nominative(phrase: str) -> str:
-    """A rule name in the nominative ("Подкреплений" → "Подкрепления", "Огненной атаки" →
-    "Огненная атака"): the words up to the first noun are put in the nominative of their number.
-    """
-    out = []
-    done = False
-    for w in phrase.split():
-        if done or not re.match(r"[А-Яа-яЁё]", w):
-            out.append(w)
-            continue
-        p = morph().parse(w.lower())[0]
-        number = p.tag.number or "sing"
-        form = p.inflect({"nomn", number}) if p.tag.case and p.tag.case != "nomn" else None
-        new = form.word if form is not None else w.lower()
-        if w[0].isupper():
-            new = new[:1].upper() + new[1:]
-        out.append(new if form is not None else w)
-        if p.tag.POS == "NOUN":
-            done = True
-    return capitalize(" ".join(out))
 
 
 def cue_names(text: str) -> list[Mention]:

@@ -14,12 +14,18 @@
   own line, as a datasheet or a mission lists them: :func:`listed_names`. An item that reads
   as a sentence (many words, a stop inside) is no name.
 
-Each finder returns the names as written with their spans in the text; none resolves.
+Each finder returns the names as written with their spans in the text; none resolves. A
+name is put in its dictionary form by :func:`nominative`, its adjectives read as agreeing
+with its noun ("Боевой транс": the masculine nominative "боевой", not the feminine genitive
+its first parse is).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from pymorphy3.analyzer import Parse
 
 from ingest.detect import names_a_game
 from kb.lemmas import morph
@@ -146,3 +152,60 @@ def _names_a_rule(item: str) -> bool:
     words = item.split()
     return (0 < len(words) <= MAX_ITEM_WORDS and item[:1].isupper() and ":" not in item
             and ". " not in item and not names_a_game(item))
+
+
+def capitalize(name: str) -> str:
+    """A name with its first letter in upper case, the rest as written."""
+    name = " ".join(name.split())
+    return name[:1].upper() + name[1:]
+
+
+@lru_cache(maxsize=20_000)
+def nominative(phrase: str) -> str:
+    """A rule name in the nominative ("Подкреплений" → "Подкрепления", "Огненной атаки" →
+    "Огненная атака"): the words up to the first noun are put in the nominative of their number.
+    """
+    out = []
+    done = False
+    words = phrase.split()
+    agreeing = _agreeing_parses(words)
+    for k, w in enumerate(words):
+        if done or not re.match(r"[А-Яа-яЁё]", w):
+            out.append(w)
+            continue
+        chosen = agreeing[k] if agreeing is not None else None
+        p = chosen if chosen is not None else morph().parse(w.lower())[0]
+        number = p.tag.number or "sing"
+        form = p.inflect({"nomn", number}) if p.tag.case and p.tag.case != "nomn" else None
+        new = form.word if form is not None else w.lower()
+        if w[0].isupper():
+            new = new[:1].upper() + new[1:]
+        out.append(new if form is not None else w)
+        if p.tag.POS == "NOUN":
+            done = True
+    return capitalize(" ".join(out))
+
+
+def _agreeing_parses(words: list[str]) -> list[Parse | None] | None:
+    """The parses of a name's adjectives and of the noun they agree with ("Боевой транс":
+    "боевой" masculine nominative, not the feminine genitive its first parse is), or None when
+    the words before the first noun are not all adjectives agreeing with it."""
+    first = [morph().parse(w.lower())[0] if re.match(r"[А-Яа-яЁё]", w) else None for w in words]
+    at = next((k for k, p in enumerate(first) if p is not None and p.tag.POS == "NOUN"), None)
+    if not at:
+        return None  # no noun, or no adjective before it: the first parses serve
+    for noun in morph().parse(words[at].lower()):
+        if noun.tag.POS != "NOUN":
+            continue
+        chosen = []
+        for w in words[:at]:
+            a = next((p for p in morph().parse(w.lower()) if p.tag.POS in ("ADJF", "PRTF")
+                      and p.tag.case == noun.tag.case and p.tag.number == noun.tag.number
+                      and (noun.tag.number == "plur" or not p.tag.gender
+                           or p.tag.gender == noun.tag.gender)), None)
+            if a is None:
+                break
+            chosen.append(a)
+        else:
+            return [*chosen, noun, *first[at + 1:]]
+    return None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ingest import extract as ex
 from ingest.detect import names_a_game
 from ingest.models import Span
+from ingest.name_cues import capitalize
 from ingest.sections import ERRATA_ENTRY, is_group_title, unparen
 from kb.lemmas import WORD_RE, is_known, lemma_key, morph
 
@@ -149,7 +150,7 @@ def _links(p: Part) -> list[ex.Mention]:
             continue
         raw = " ".join(p.text[local:local + end - start].split())
         if raw:
-            out.append(ex.Mention("cue_lower", raw, ex.capitalize(raw),
+            out.append(ex.Mention("cue_lower", raw, capitalize(raw),
                                   (local, local + end - start), ex.sentence_of(p.text, local)))
     return out
 

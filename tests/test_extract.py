@@ -99,6 +99,9 @@ def test_special_rules_box() -> None:
         ("получает правило Тяжёлая силовая броня до конца хода", ["Тяжёлая силовая броня"]),
         ("модели с правилом Огненной атакой поджигают", ["Огненная атака"]),
         ("имеют правило Безостановочный, глубокий удар", ["Безостановочный"]),
+        # the adjectives of a name read as agreeing with its noun: "боевой" masculine
+        # nominative here, not the feminine genitive its first parse is
+        ("Спецправило Боевой транс действует.", ["Боевой транс"]),
         ("получает правило Ярость до конца хода", ["Ярость"]),
         ("обладает правилом Бесстрашный воинов не боится", ["Бесстрашный"]),
         # after a plural cue, a list of names; after a singular one the comma is the name's
