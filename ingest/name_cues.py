@@ -133,6 +133,8 @@ def listed_names(text: str) -> list[tuple[str, Span]]:
 
     >>> listed_names("Специальные правила:\\n• Движение через укрытие\\n• Разведчик.\\nДалее")
     [('Движение через укрытие', (23, 45)), ('Разведчик', (48, 57))]
+    >>> [n for n, _ in listed_names("Правила:\\n• Армии до 2000 очков\\n• Регенерация (5+)")]
+    ['Регенерация (5+)']
     """
     out: list[tuple[str, Span]] = []
     if ":" not in text:
@@ -147,11 +149,17 @@ def listed_names(text: str) -> list[tuple[str, Span]]:
     return out
 
 
+_PARAMETER = re.compile(r"\s*\(?\d+\+?\)?$|\s*\([^()]*\)")
+_DIGIT = re.compile(r"\d")
+
+
 def _names_a_rule(item: str) -> bool:
-    """Whether a list's item reads as a name: short, capitalised, no sentence inside."""
+    """Whether a list's item reads as a name: short, capitalised, no sentence inside, no
+    number but its parameter ("Регенерация (5+)"; "Не более 2 героев" is a limit)."""
     words = item.split()
     return (0 < len(words) <= MAX_ITEM_WORDS and item[:1].isupper() and ":" not in item
-            and ". " not in item and not names_a_game(item))
+            and ". " not in item and _DIGIT.search(_PARAMETER.sub("", item)) is None
+            and not names_a_game(item))
 
 
 def capitalize(name: str) -> str:
