@@ -131,6 +131,12 @@ SLOW_PATTERNS = [
     ("a title of brackets never closed",
      "from ingest.sections import unparen\n"
      "unparen('(' * 1_000_000)"),
+    ("a line announcing rules over blank lines and a long list",
+     "from ingest.name_cues import listed_names\n"
+     "listed_names('Специальные правила:' + '\\n   ' * 200_000 + '\\n• Слово' * 100_000)"),
+    ("a cue over a run of capitalised adjectives and Latin words",
+     "from ingest.extract import cue_names\n"
+     "cue_names('правило ' + 'Огненная ' * 100_000 + 'правилом ' + 'Abc ' * 100_000)"),
 ]
 
 
