@@ -85,8 +85,8 @@ def noun_phrase_end(text: str, end: int, last: str) -> int:
 
 
 # "специального правила Infiltrate", "правило Holy Relic", "спецправилом Hit & Run": a singular
-# cue (the plural "правила Warhammer" are a game's rules), then Latin words, capitalised (but
-# for the small words inside a name)
+# cue (the plural "правила Warhammer" are a game's rules), then Latin words, the first
+# capitalised
 _LATIN_CUE = re.compile(
     r"(?:(?:[Сс]пециальн|[Оо]соб)(?:ое|ого|ому|ым)\s+правил(?:о|а|у|ом)|[Сс]пецправил(?:о|а|у|ом)"
     r"|(?<![А-Яа-яЁё])(?<!как )[Пп]равил(?:о|у|ом))\s+"
@@ -125,7 +125,10 @@ _LIST_LEAD = re.compile(r"^[^\n]{0,80}(?:правил|rules)[^\n:]{0,60}:[ \t]*$
 _LIST_ITEM = re.compile(r"\n(?:[ \t]*\n)*[ \t]*[•·▪●◦*–—-][ \t]+([^\n]+)")
 MAX_ITEM_WORDS = 6
 """Words a listed name has at most: a longer item is a sentence."""
-_ITEM_END = re.compile(r"[\s.,;]+$")
+MAX_ITEM_CHARS = 60
+"""Characters a listed name has at most (looked at first: a long line is no name, and the
+patterns below are not run over it)."""
+_ITEM_END = " \t\r\f\v.,;"
 
 
 def listed_names(text: str) -> list[tuple[str, Span]]:
@@ -139,11 +142,14 @@ def listed_names(text: str) -> list[tuple[str, Span]]:
     out: list[tuple[str, Span]] = []
     if ":" not in text:
         return out
+    at = 0
     for lead in _LIST_LEAD.finditer(text):
+        if lead.start() < at:
+            continue  # a line of the list read already ("- Правила турнира:"): each line once
         at = lead.end()
         while (item := _LIST_ITEM.match(text, at)) is not None:
             at = item.end()
-            raw = _ITEM_END.sub("", item.group(1))
+            raw = item.group(1).rstrip(_ITEM_END)
             if _names_a_rule(raw):
                 out.append((raw, (item.start(1), item.start(1) + len(raw))))
     return out
@@ -156,6 +162,8 @@ _DIGIT = re.compile(r"\d")
 def _names_a_rule(item: str) -> bool:
     """Whether a list's item reads as a name: short, capitalised, no sentence inside, no
     number but its parameter ("Регенерация (5+)"; "Не более 2 героев" is a limit)."""
+    if len(item) > MAX_ITEM_CHARS:
+        return False
     words = item.split()
     return (0 < len(words) <= MAX_ITEM_WORDS and item[:1].isupper() and ":" not in item
             and ". " not in item and _DIGIT.search(_PARAMETER.sub("", item)) is None

@@ -134,6 +134,9 @@ SLOW_PATTERNS = [
     ("a line announcing rules over blank lines and a long list",
      "from ingest.name_cues import listed_names\n"
      "listed_names('Специальные правила:' + '\\n   ' * 200_000 + '\\n• Слово' * 100_000)"),
+    ("lines each announcing rules and each an item of the one above, an item of spaces",
+     "from ingest.name_cues import listed_names\n"
+     "listed_names('Специальные правила:\\n- ' * 100_000 + '\\n• Слово' + ' .' * 200_000)"),
     ("a cue over a run of capitalised adjectives and Latin words",
      "from ingest.extract import cue_names\n"
      "cue_names('правило ' + 'Огненная ' * 100_000 + 'правилом ' + 'Abc ' * 100_000)"),
