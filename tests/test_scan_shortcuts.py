@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from ingest.clean_furniture import (
-    _ANCHORED_LINES,
-    _FURNITURE_LINES,
-    _PAPER_FIRST,
-    _furniture_lines_re,
-    _lines_for,
-)
 from ingest.clean_scripts import _mixed_words
 from ingest.clean_spacing import _WHITESPACE_RE
 from ingest.clean_words import _HYPHEN_AHEAD, _HYPHEN_RE, CASE_ARTIFACT_RE
 from ingest.extract import _INHERIT, _INHERIT_FIRST
 from ingest.facts import _SENTENCE_END, FACT_FIRST, FACT_RE
+from ingest.furniture_lines import (
+    _PAPER_FIRST,
+    ANCHORED_LINES,
+    FURNITURE_LINES,
+    furniture_lines_re,
+    lines_for,
+)
 from ingest.sections import _PAGE_AFTER_RE, ACTION_COST, has_action_cost
 from ingest.segment_flat import _CAPS_RUN, CAPS_FIRST
 from kb.lemmas import WORD_RE, name_tokens
@@ -44,8 +44,8 @@ SCANNED = [
     pytest.param(_PAGE_AFTER_RE, "(?=\\d)", id="page after its number"),
     pytest.param(_SENTENCE_END, "(?=[.!?\\n])", id="sentence end"),
     pytest.param(_CAPS_RUN, CAPS_FIRST, id="a run of capitals"),
-    pytest.param(_furniture_lines_re(), _PAPER_FIRST, id="a study site's tagline"),
-    pytest.param(_furniture_lines_re(), "(?=[нНоОrRзЗ\\d])", id="a site's rating line"),
+    pytest.param(furniture_lines_re(), _PAPER_FIRST, id="a study site's tagline"),
+    pytest.param(furniture_lines_re(), "(?=[нНоОrRзЗ\\d])", id="a site's rating line"),
 ]
 
 
@@ -97,17 +97,17 @@ def test_look_ahead_on_every_kind_of_match(fast: re.Pattern[str], ahead: str,
         == [(m.span(), m.lastgroup) for m in plain.finditer(text)]
 
 
-@pytest.mark.parametrize("k", range(len(_ANCHORED_LINES)))
+@pytest.mark.parametrize("k", range(len(ANCHORED_LINES)))
 def test_anchored_lines_need_their_anchors(k: int, texts: list[str]) -> None:
-    pattern, _, anchors = _ANCHORED_LINES[k]
+    pattern, _, anchors = ANCHORED_LINES[k]
     for text in texts:
         if not any(a in text.lower() for a in anchors):
             assert pattern.search(text) is None
 
 
-@pytest.mark.parametrize("k", [k for k, line in enumerate(_FURNITURE_LINES) if line[2]])
+@pytest.mark.parametrize("k", [k for k, line in enumerate(FURNITURE_LINES) if line[2]])
 def test_furniture_lines_need_their_words(k: int, texts: list[str]) -> None:
-    pattern, _, anchors = _FURNITURE_LINES[k]
+    pattern, _, anchors = FURNITURE_LINES[k]
     for text in texts:
         if not any(a in text.lower() for a in anchors):
             assert pattern.search(text) is None
@@ -122,13 +122,13 @@ def test_furniture_lines_need_their_words(k: int, texts: list[str]) -> None:
     "аватар Herald", "rules_page.JPG", "Профиль Публикации Комментарии", "Поддержать проект",
 ])
 def test_each_line_a_furniture_pattern_with_words_fits_holds_them(line: str) -> None:
-    fits = [k for k, (pattern, _, anchors) in enumerate(_FURNITURE_LINES)
+    fits = [k for k, (pattern, _, anchors) in enumerate(FURNITURE_LINES)
             if anchors and pattern.search(line)]
     assert fits, line  # (each line is one of theirs)
-    assert all(any(a in line.lower() for a in _FURNITURE_LINES[k][2]) for k in fits)
+    assert all(any(a in line.lower() for a in FURNITURE_LINES[k][2]) for k in fits)
     # and the scan of a text holding it keeps the pattern that fits it
-    assert set(fits) <= set(_lines_for(line.lower()))
-    assert _furniture_lines_re(_lines_for(line.lower())).search(line) is not None
+    assert set(fits) <= set(lines_for(line.lower()))
+    assert furniture_lines_re(lines_for(line.lower())).search(line) is not None
 
 
 @pytest.mark.parametrize("line", [
@@ -138,7 +138,7 @@ def test_each_line_a_furniture_pattern_with_words_fits_holds_them(line: str) -> 
     "- Количество слайдов: 24", "Формат: PDF Размер файла: 7.82 MB", "Скачать книгу",
 ])
 def test_each_line_an_anchored_pattern_fits_holds_its_anchor(line: str) -> None:
-    fits = [anchors for pattern, _, anchors in _ANCHORED_LINES if pattern.search(line)]
+    fits = [anchors for pattern, _, anchors in ANCHORED_LINES if pattern.search(line)]
     assert fits, line  # (each line is one of theirs)
     assert all(any(a in line.lower() for a in anchors) for anchors in fits)
 

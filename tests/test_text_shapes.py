@@ -126,8 +126,8 @@ SLOW_PATTERNS = [
      "line = 'слово ' * 100_000\n"
      "_SENTENCE_VALUE.match(line, 0, len(line))"),
     ("a run of spaces ending in no bar",
-     "from ingest.clean_furniture import _BAR_INLINE\n"
-     "list(_BAR_INLINE.finditer(' ' * 100_000 + 'x | y'))"),
+     "from ingest.furniture_lines import BAR_INLINE\n"
+     "list(BAR_INLINE.finditer(' ' * 100_000 + 'x | y'))"),
     ("a title of brackets never closed",
      "from ingest.sections import unparen\n"
      "unparen('(' * 1_000_000)"),
@@ -189,9 +189,9 @@ def test_a_labels_value_that_is_a_sentence(line: str, sentence: bool) -> None:
     ("Главная   |\nФорум", ["   |"]),
 ])
 def test_a_sites_bar_between_words(text: str, bars: list[str]) -> None:
-    from ingest.clean_furniture import _BAR_INLINE
+    from ingest.furniture_lines import BAR_INLINE
 
-    assert [m.group(0) for m in _BAR_INLINE.finditer(text)] == bars
+    assert [m.group(0) for m in BAR_INLINE.finditer(text)] == bars
 
 
 def test_a_contents_in_capitals_repeated_nests_a_bounded_depth() -> None:
