@@ -7,7 +7,7 @@ and compares the headings found with the entries of the PDF's outline, which its
 wrote from the document's own structure: how many entries head a section (the outline may drop
 a heading's number: "ASN.1 syntax" for "2.1 ASN.1 syntax"), and whether each depth of the
 outline is one level of the headings found, the deeper the lower. The reader reads the
-outline too (:func:`ingest.pdf_text._with_outline`), so each PDF is read twice: by its type
+outline too (:func:`ingest.pdf_outline.with_outline`), so each PDF is read twice: by its type
 alone (the measure of the type's reading: a PDF without bookmarks has only that) and as
 ``rulekb build`` reads it, with its outline. Prints one row a PDF, and the time it took.
 
@@ -32,7 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.pdf_text import PdfError, heading_key, outline_entries, pdf_text  # noqa: E402
+from ingest.pdf_outline import heading_key  # noqa: E402
+from ingest.pdf_text import PdfError, outline_entries, pdf_text  # noqa: E402
 
 REAL = ROOT / "tests" / "data" / "pdf" / "real"
 HELDOUT = ROOT / "tests" / "data" / "pdf" / "heldout"

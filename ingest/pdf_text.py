@@ -33,7 +33,7 @@ as headings at their levels (:mod:`ingest.clean_markdown`):
 A PDF's outline (its bookmarks), where it has one, names its headings and their depths: each
 entry heads the line of its words on the page it leads to, whatever that line's type (a
 heading set in the text's plain type, in italic, with a comma), at the entry's depth, and the
-levels the type tells are set by the outline's depths (:func:`_with_outline`).
+levels the type tells are set by the outline's depths (:func:`with_outline`).
 
 Pages: each page opens with a mark "Страница N" (:func:`ingest.clean_pages.page_footer` reads
 it as the page's number). N is the page's label where the PDF gives its pages labels in
@@ -71,8 +71,10 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING
 
+from ingest.pdf_order import reading_order
+from ingest.pdf_outline import MIN_OUTLINE, OutlineEntry, read_outline, with_outline
 from kb.damage import damage
 from kb.lemmas import is_known
 
@@ -121,18 +123,6 @@ _SENTENCE_END = re.compile(r"[,;:]$")
 _BULLETS = frozenset("•●▪■◦–-*")
 _MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$")
 """A line of text that Markdown would read as a heading's mark or a break ("# 1", "-----")."""
-_WIDE = 0.6
-"""Share of the text's width from which a block spans the columns (it closes a band)."""
-_MIN_COLUMN = 0.2
-"""Share of the text's width a column of text spans at least (a table's columns are narrower)."""
-_LEVEL = 2.0
-"""Points by which the tops of a table's cells in one row may differ."""
-_LEVEL_SHARE = 0.8
-"""Share of a column's blocks standing level with the first column's that makes a table."""
-_COLUMN_OVERLAP = 0.02
-"""How far (share of the text's width) a block may start left of the column before it ends
-and still stand in a column of its own."""
-
 
 class PdfError(ValueError):
     """A PDF that holds no readable text; the message is in Russian."""
@@ -173,7 +163,7 @@ class PdfReading:
 
 def pdf_text(data: bytes, outline: bool = True, jobs: int | None = None) -> str:
     """The text of a PDF, as Markdown marking its headings by their type (the module's
-    docstring), and by its outline where it has one (``outline``: :func:`_with_outline`);
+    docstring), and by its outline where it has one (``outline``: :func:`with_outline`);
     ``jobs`` as :func:`read_pdf`'s.
 
     Raises:
@@ -203,8 +193,8 @@ def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfR
     kind = _levels(pages, body)
     numbers = _page_numbers(pages)
     read = [_read_page(page, number, kind) for page, number in zip(pages, numbers, strict=True)]
-    entries = _outline(document) if outline else []
-    read, starts = _with_outline(read, entries)
+    entries = read_outline(document) if outline else []
+    read, starts = with_outline(read, entries)
     _carry_hyphens(read)
     # (marks of Markdown in a text of no heading would make it Markdown for nothing)
     marked = any(level for page in read for _, level in page)
@@ -287,163 +277,13 @@ def _described(pages: int, kind: _Type, entries: int, named: int) -> str:
     return found + f"; закладок (оглавления PDF) {entries}, названных строк текста {named}: {used}"
 
 
-@dataclass(frozen=True)
-class OutlineEntry:
-    """An entry of a PDF's outline (its bookmarks): its depth, its title's key
-    (:func:`heading_key`) and the page it leads to (its place in the file), if known."""
-
-    depth: int
-    key: str
-    page: int | None
-
-
-_SECTION_NUMBER = re.compile(
-    r"^(?:(?:Appendix|Приложение)\s+)?(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.|[A-Z](?:\.\d+)*\.?)"
-    r"\s+(?=\S)")
-"""A heading's number before its words ("2.1.", "II.", "A.1", an appendix's "Appendix A" and
-"A"; not a Russian one-letter word, "В бою")."""
-
-
-_KEY_MARKS = re.compile(r"[()\[\]{}«»\"“”„'’]")
-
-
-def heading_key(title: str) -> str:
-    """A heading's words as an outline and a page may both write them: its section number,
-    case, hyphens, spaces and a closing period or colon aside ("2.1. Directory layout" and
-    "Directory layout"; "Non-regular" and "Nonregular")."""
-    words = re.sub("[-\u2010\u2011\u00ad]", "", _SECTION_NUMBER.sub("", title.strip()))
-    # (brackets and quotes as one writes them and the other not: "Papillary Carcinoma
-    # (PAP-1)" for the page's "Papillary Carcinoma PAP-1", «Паника» for "Паника")
-    words = _KEY_MARKS.sub(" ", words)
-    return " ".join(words.split()).casefold().rstrip(".:")
-
-
-def _outline(document: PDFDocument) -> list[OutlineEntry]:
-    """The entries of a PDF's outline, in order; none when it has none or it cannot be read
-    (the outline is a help to the reading, never a reason for it to fail)."""
-    from pdfminer.pdfpage import PDFPage
-
-    try:
-        pages = {page.pageid: k for k, page in enumerate(PDFPage.create_pages(document))}
-        found = list(document.get_outlines())
-    except Exception:  # noqa: BLE001 (PDFNoOutlines, or a damaged catalogue: no outline)
-        return []
-    out = []
-    for depth, title, dest, action, _ in found:
-        if isinstance(title, str) and title.strip() and isinstance(depth, int):
-            out.append(OutlineEntry(depth, heading_key(title), _target(document, pages, dest,
-                                                                 action)))
-    return out
-
-
 def outline_entries(data: bytes) -> list[OutlineEntry]:
     """The entries of a PDF's outline (``benchmarks/pdf.py`` measures the headings by them).
 
     Raises:
         PdfError: the file is no PDF or cannot be opened.
     """
-    return _outline(_document(data))
-
-
-def _target(document: object, pages: dict[object, int], dest: object,
-            action: object) -> int | None:
-    """The page (its place in the file) an outline entry leads to: its destination, given
-    or named, or its action's."""
-    from pdfminer.pdftypes import PDFObjRef, resolve1
-
-    try:
-        target = resolve1(dest)
-        if target is None and action is not None:
-            act = resolve1(action)
-            target = resolve1(act.get("D")) if isinstance(act, dict) else None
-        if isinstance(target, (bytes, str)) or hasattr(target, "name"):
-            name = target.name if hasattr(target, "name") else target
-            target = resolve1(document.get_dest(name))  # type: ignore[attr-defined]
-        if isinstance(target, dict):
-            target = resolve1(target.get("D"))
-        if isinstance(target, list) and target and isinstance(target[0], PDFObjRef):
-            return pages.get(target[0].objid)
-    except Exception:  # noqa: BLE001 (a destination that leads nowhere: the entry is kept)
-        return None
-    return None
-
-
-MIN_OUTLINE = 2
-"""Entries of an outline that must head lines of the text for it to be read at all (an
-outline of other words, a test's, describes nothing)."""
-
-
-def _with_outline(read: list[list[tuple[_Line, int]]], entries: list[OutlineEntry]
-                  ) -> tuple[list[list[tuple[_Line, int]]], set[tuple[int, int]]]:
-    """The pages' lines with their levels told by the PDF's outline too.
-
-    An outline's entry heads the line it names (its words, or the words of the line and the
-    next one of its block: a heading set on two lines) on the page it leads to or the next,
-    or, when its page is not known, the first such line after the last entry's; that line is
-    a heading at the entry's depth, whatever its type ("Age, Stage, and Sex at Diagnosis" in
-    italic). The levels the type tells the other headings are then the outline's: a type
-    whose headings the outline names mostly at one depth is that depth (a chapter's size the
-    outline's first depth); a type larger than any it names stays above them (a document's
-    title over its chapters), and the other types it does not name come below its deepest
-    entries, in their order. An outline naming fewer than :data:`MIN_OUTLINE` lines changes
-    nothing. Also returns the lines an entry opens (two entries' headings one under the other
-    in one block stay two headings).
-    """
-    matched, starts = _outline_lines(read, entries)
-    if len(starts) < MIN_OUTLINE:
-        return read, set()
-    by_type: dict[int, Counter[int]] = {}
-    for (k, j), depth in matched.items():
-        level = read[k][j][1]
-        if level:
-            by_type.setdefault(level, Counter())[depth] += 1
-    mapped = {level: depths.most_common(1)[0][0] for level, depths in by_type.items()}
-    types = {level for page in read for _, level in page if level}
-    # (a type larger than any the outline names, a document's title over its chapters, stays
-    # above them: the outline's depths go down by as many levels as there are such types)
-    above = sorted(level for level in types - set(mapped)
-                   if not mapped or level < min(mapped))
-    shift = len(above)
-    deepest = max(matched.values()) + shift
-    levels = {level: min(depth + shift, 6) for level, depth in mapped.items()}
-    levels.update({level: n + 1 for n, level in enumerate(above)})
-    below = sorted(types - set(levels))
-    levels.update({level: min(deepest + 1 + n, 6) for n, level in enumerate(below)})
-    return [[(line, min(matched[(k, j)] + shift, 6) if (k, j) in matched
-              else levels.get(level, 0)) for j, (line, level) in enumerate(page)]
-            for k, page in enumerate(read)], starts
-
-
-def _outline_lines(read: list[list[tuple[_Line, int]]], entries: list[OutlineEntry]
-                   ) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
-    """(page, line) → depth of each line an outline's entry heads (:func:`_with_outline`),
-    and the lines the entries open."""
-    where: dict[str, list[tuple[int, int, int]]] = {}  # key → (page, line, lines it takes)
-    for k, page in enumerate(read):
-        for j, (line, _) in enumerate(page):
-            if line.margin:
-                continue
-            where.setdefault(heading_key(line.text), []).append((k, j, 1))
-            if j + 1 < len(page) and page[j + 1][0].box == line.box:
-                both = f"{line.text} {page[j + 1][0].text}"
-                where.setdefault(heading_key(both), []).append((k, j, 2))
-    matched: dict[tuple[int, int], int] = {}
-    starts: set[tuple[int, int]] = set()
-    last = (-1, -1)
-    for entry in entries:
-        spots = [s for s in where.get(entry.key, []) if (s[0], s[1]) not in matched]
-        if entry.page is not None:
-            spot = next((s for s in spots if s[0] in (entry.page, entry.page + 1)), None)
-        else:
-            spot = next((s for s in spots if (s[0], s[1]) > last), None)
-        if spot is None:
-            continue
-        k, j, span = spot
-        for n in range(span):
-            matched[(k, j + n)] = min(entry.depth, 6)
-        starts.add((k, j))
-        last = (k, j + span - 1)
-    return matched, starts
+    return read_outline(_document(data))
 
 
 _HYPHENATED = re.compile(r"[^\W\d_]-$")
@@ -648,121 +488,6 @@ def _pages(document: PDFDocument, which: range | None = None) -> list[_Page]:
                 (top if at_top else bottom if at_bottom else lines).extend(cell)
         pages.append(_Page(label, [*top, *lines, *bottom]))
     return pages
-
-
-class _Box(Protocol):
-    x0: float
-    x1: float
-    y0: float
-    y1: float
-
-
-_B = TypeVar("_B", bound=_Box)
-
-
-def reading_order(boxes: list[_B]) -> list[list[_B]]:
-    """A page's blocks of text in the order they are read, in groups read as one: top to
-    bottom, a column at a time (a block each), or a table's row (its cells).
-
-    A block as wide as most of the page (a heading over both columns, a table) closes a band
-    of the page; within a band, the narrow blocks fall into columns by where they start (a
-    column starts right of the previous column's widest end), each read top to bottom, the
-    columns left to right; a narrow block across the page's middle that stands above all the
-    band's others (a centred title) is read before them. A page of one column is read top to
-    bottom. A band whose columns
-    do not all have room for a column of text (a fifth of the text's width) is a table:
-    its blocks are read row by row (blocks beside each other in height one row), each row left
-    to right; and so is a band whose columns' blocks stand level row for row
-    (:func:`_is_table`).
-
-    >>> from types import SimpleNamespace as B
-    >>> left, right = B(x0=10, x1=95, y0=500, y1=700), B(x0=105, x1=190, y0=600, y1=700)
-    >>> title, below = B(x0=10, x1=190, y0=720, y1=740), B(x0=10, x1=95, y0=300, y1=480)
-    >>> reading_order([right, below, title, left]) == [[title], [left], [below], [right]]
-    True
-    >>> cells = [B(x0=x, x1=x + 20, y0=y, y1=y + 10) for y in (500, 480) for x in (10, 60, 110)]
-    >>> reading_order(cells[::-1]) == [cells[:3], cells[3:]]
-    True
-    """
-    if not boxes:
-        return []
-    left = min(b.x0 for b in boxes)
-    width = max(b.x1 for b in boxes) - left or 1.0
-    out: list[list[_B]] = []
-    band: list[_B] = []
-
-    def flush() -> None:
-        # (a narrow block across the page's middle above all the band's other blocks, a
-        # centred title or running head over a title set left, stands over the band: read
-        # first, not as a column beside the band's first)
-        middle = left + width / 2
-        while len(band) > 1:
-            lead = max(band, key=lambda b: b.y1)
-            if not (lead.x0 < middle < lead.x1) or any(
-                    b is not lead and b.y1 > lead.y0 + _LEVEL / 2 for b in band):
-                break
-            out.append([lead])
-            band.remove(lead)
-        columns: list[list[_B]] = []
-        for b in sorted(band, key=lambda b: b.x0):
-            if columns and b.x0 < max(c.x1 for c in columns[-1]) - _COLUMN_OVERLAP * width:
-                columns[-1].append(b)
-            else:
-                columns.append([b])
-        if _is_table(columns, left + width, width):
-            out.extend(_rows(band))  # a table's cells: row by row, each left to right
-        else:
-            for column in columns:
-                # (a table's cells within a column of text: a row's cells side by side, their
-                # tops level, are read as one row)
-                for b in sorted(column, key=lambda b: (-round(b.y1), b.x0)):
-                    if out and out[-1][-1] in column and abs(out[-1][-1].y1 - b.y1) < _LEVEL \
-                            and b.x0 > out[-1][-1].x1:
-                        out[-1].append(b)
-                    else:
-                        out.append([b])
-        band.clear()
-
-    for b in sorted(boxes, key=lambda b: -b.y1):
-        if b.x1 - b.x0 >= _WIDE * width:
-            flush()
-            out.append([b])
-        else:
-            band.append(b)
-    flush()
-    return out
-
-
-def _is_table(columns: list[list[_B]], right: float, width: float) -> bool:
-    """Whether a band's columns are a table's: one of them has too little room for a column
-    of text (from where it starts to where the next starts), or the blocks of every other
-    column stand level with blocks of the first, row for row, in two rows at least (the
-    first lines of two columns of text may stand level, their later blocks seldom do)."""
-    if len(columns) < 2:
-        return False
-    starts = [min(b.x0 for b in column) for column in columns]
-    if any(end - start < _MIN_COLUMN * width
-           for start, end in zip(starts, [*starts[1:], right], strict=True)):
-        return True
-    tops = [b.y1 for b in columns[0]]
-    level = [sum(1 for b in column if any(abs(b.y1 - t) < _LEVEL for t in tops))
-             for column in columns[1:]]
-    return all(n >= 2 and n >= _LEVEL_SHARE * len(column)
-               for n, column in zip(level, columns[1:], strict=True))
-
-
-def _rows(band: list[_B]) -> list[list[_B]]:
-    """Blocks row by row: a block whose height overlaps the row's joins it; left to right."""
-    rows: list[list[_B]] = []
-    low = 0.0
-    for b in sorted(band, key=lambda b: -b.y1):
-        if rows and b.y1 > low:
-            rows[-1].append(b)
-            low = min(low, b.y0)
-        else:
-            rows.append([b])
-            low = b.y0
-    return [sorted(row, key=lambda b: b.x0) for row in rows]
 
 
 def _goes_on(last: str, line: str) -> bool:

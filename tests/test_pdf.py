@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from ingest import build, load
 from ingest.build import prepare
 from ingest.load import LoadError, load_file
-from ingest.pdf_text import PdfError, page_runs, pdf_text, read_pdf, reading_order
+from ingest.pdf_order import reading_order
+from ingest.pdf_text import PdfError, page_runs, pdf_text, read_pdf
 from rulekb.cli import cli
 
 DATA = Path(__file__).parent / "data" / "pdf"
@@ -401,7 +402,7 @@ def test_an_outline_naming_nothing_of_the_text_changes_nothing(
 
     data = (DATA / "whfb_psychology.pdf").read_bytes()
     alone = pdf_text(data, outline=False)
-    monkeypatch.setattr(reader, "_outline", lambda _: [
+    monkeypatch.setattr(reader, "read_outline", lambda _: [
         reader.OutlineEntry(1, "введение", 0), reader.OutlineEntry(2, "ничего из этого", None)])
     assert pdf_text(data) == alone
 
@@ -416,9 +417,9 @@ def test_an_outline_naming_nothing_of_the_text_changes_nothing(
     ("Правило «Паника»", "правило паника"), ("Тест [Лидерство]", "тест лидерство"),
 ])
 def test_outline_keys(title: str, key: str) -> None:
-    import ingest.pdf_text as reader
+    from ingest.pdf_outline import heading_key
 
-    assert reader.heading_key(title) == key
+    assert heading_key(title) == key
 
 
 def test_two_bookmarked_headings_in_one_block_stay_two(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -430,7 +431,7 @@ def test_two_bookmarked_headings_in_one_block_stay_two(monkeypatch: pytest.Monke
     page = reader._Page("57", [line("Страх"), line("Ужас"), line("Модели вызывают Ужас.")])
     monkeypatch.setattr(reader, "_document", lambda _: None)
     monkeypatch.setattr(reader, "_shared_pages", lambda *_: [page])
-    monkeypatch.setattr(reader, "_outline", lambda _: [reader.OutlineEntry(1, "страх", 0),
+    monkeypatch.setattr(reader, "read_outline", lambda _: [reader.OutlineEntry(1, "страх", 0),
                                                        reader.OutlineEntry(1, "ужас", 0)])
     assert _headings(pdf_text(b"%PDF-1.4")) == [(1, "Страх"), (1, "Ужас")]
 
@@ -449,7 +450,7 @@ def test_a_word_hyphenated_across_a_page_is_joined(monkeypatch: pytest.MonkeyPat
                                  line("ство сразу после потерь.")])]
     monkeypatch.setattr(reader, "_document", lambda _: None)
     monkeypatch.setattr(reader, "_shared_pages", lambda *_: pages)
-    monkeypatch.setattr(reader, "_outline", lambda _: [])
+    monkeypatch.setattr(reader, "read_outline", lambda _: [])
     text = pdf_text(b"%PDF-1.4")
     assert "тест на Лидер-\nство\n\nСтраница 58\n\nКнига правил\n\nсразу после потерь." in text
     path = tmp_path / "page.md"
