@@ -518,10 +518,10 @@ def _page(*lines: tuple[str, float, bool]) -> object:
 ])
 def test_the_books_template_by_its_place_on_the_pages(
         pages: list[list[tuple[str, float, bool]]], template: set[int]) -> None:
-    import ingest.pdf_text as reader
+    from ingest.pdf_template import mark_template
 
     read = [_page(*lines) for lines in pages]
-    reader._template(read)  # type: ignore[arg-type]
+    mark_template(read)  # type: ignore[arg-type]
     for page in read:
         assert {k for k, line in enumerate(page.lines) if line.template} == template  # type: ignore[attr-defined]
 
