@@ -15,7 +15,8 @@
 
 from ingest.build import Built, build
 from ingest.clean import clean
-from ingest.load import LoadError, load, load_file
+from ingest.load import load, load_file
+from ingest.load_error import LoadError
 from ingest.segment import segment
 
 __all__ = ["Built", "LoadError", "build", "clean", "load", "load_file", "segment"]

@@ -20,17 +20,14 @@ from __future__ import annotations
 
 import codecs
 import re
-import tomllib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-import yaml
+from typing import Literal
 
 from ingest.clean_edits import applied
 from ingest.clean_furniture import site_furniture
 from ingest.clean_html import page_text, title_and_text, unescaped, visible_text
+from ingest.corpus_config import CorpusConfig, read_corpus_config, system_name
 from ingest.detect import model as detect_model
 from ingest.doc_text import OLE_SIGNATURE, DocError, read_doc
 from ingest.doc_text import SUFFIX as DOC_SUFFIX
@@ -43,6 +40,7 @@ from ingest.fb2_text import SUFFIXES as FB2_SUFFIXES
 from ingest.fb2_text import ZIPPED as FB2_ZIPPED
 from ingest.fb2_text import Fb2Error, read_fb2
 from ingest.html_page import is_html
+from ingest.load_error import LoadError
 from ingest.models import SourceText, SystemSource
 from ingest.odt_text import SUFFIX as ODT_SUFFIX
 from ingest.odt_text import OdtError, read_odt
@@ -55,7 +53,6 @@ from ingest.rtf_text import RtfError, read_rtf
 from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES
 from ingest.web_archive import WebArchiveError, declared_charset, web_archive_page
 from kb.files import one_byte_russian, os_reason, wide_encoding
-from kb.models import SYSTEM_TITLES
 
 WORD_SUFFIXES = (DOCX_SUFFIX, DOC_SUFFIX, RTF_SUFFIX)
 TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm", *ARCHIVE_SUFFIXES, PDF_SUFFIX, *WORD_SUFFIXES,
@@ -66,7 +63,6 @@ UNREAD_DOCUMENTS = {
 }
 """Documents of kinds a rulebook comes in that rulekb does not read, each with what to do: a
 folder's such file is reported, not passed over in silence."""
-CORPUS_FILES: tuple[SystemSource, ...] = ("corpus.toml", "corpus.yaml", "corpus.yml")
 EXPECTED = ("ожидался текст правил в кодировке UTF-8 (с BOM или без), cp1251, KOI8-R, CP866 "
             "или UTF-16/UTF-32 с BOM")
 BINARY = "двоичный файл (много управляющих символов), а не текст"
@@ -80,35 +76,6 @@ _NONTEXT_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _CYRILLIC_RE = re.compile("[А-Яа-яЁё]")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 
-
-
-class LoadError(Exception):
-    """A file or folder that cannot be read as rule texts; the message says why (Russian).
-
-    The message is ``"PATH: why"``, the path first, as every message of this module starts.
-    """
-
-    def where_and_why(self) -> tuple[str, str]:
-        """The path and the reason, apart."""
-        where, _, why = str(self).partition(": ")
-        return where, why
-
-
-@dataclass
-class _CorpusConfig:
-    """What a ``corpus.toml`` states about the systems of its folder's files."""
-
-    origin: SystemSource
-    default: str | None = None
-    files: dict[str, str] = field(default_factory=dict)
-    default_title: str | None = None
-    titles: dict[str, str] = field(default_factory=dict)
-
-    def system_of(self, name: str) -> str | None:
-        return self.files.get(name, self.default)
-
-    def title_of(self, name: str) -> str | None:
-        return self.titles.get(name, self.default_title)
 
 
 def load(
@@ -150,14 +117,14 @@ def load(
     """
     if isinstance(paths, str | Path):
         paths = [paths]
-    stated = _system_name(system, Path("--system"), None) if system is not None else None
+    stated = system_name(system, Path("--system"), None) if system is not None else None
 
     def fail(error: LoadError) -> None:
         if on_error is None:
             raise error
         on_error(error)
 
-    configs: dict[Path, _CorpusConfig | LoadError | None] = {}  # (a folder's description
+    configs: dict[Path, CorpusConfig | LoadError | None] = {}  # (a folder's description
     # read once: one that does not read is reported once, and each of its files skipped)
     texts: list[SourceText] = []
     seen: dict[str, str] = {}
@@ -198,7 +165,7 @@ def load(
             texts.append(text)
     for folder, names in walked.items():
         config = configs.get(folder)
-        if isinstance(config, _CorpusConfig):
+        if isinstance(config, CorpusConfig):
             for name in sorted({*config.files, *config.titles} - names):
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
@@ -335,7 +302,7 @@ def load_file(path: str | Path) -> SourceText:
     return _load_file(path, read_corpus_config(path.parent))
 
 
-def _load_file(path: Path, config: _CorpusConfig | None, option: str | None = None,
+def _load_file(path: Path, config: CorpusConfig | None, option: str | None = None,
                detect: bool = True, jobs: int | None = None) -> SourceText:
     if path.suffix.lower() in UNREAD_DOCUMENTS:
         raise LoadError(f"{path}: {UNREAD_DOCUMENTS[path.suffix.lower()]}")
@@ -599,118 +566,6 @@ def detection_grounds(text: str, system: str) -> str:
     return "; ".join(parts)
 
 
-def read_corpus_config(folder: Path) -> _CorpusConfig | None:
-    """Read ``corpus.toml`` (or ``corpus.yaml``/``.yml``) of a folder, if it has one.
-
-    Raises:
-        LoadError: The file cannot be parsed or names an unknown game system.
-    """
-    for name in CORPUS_FILES:
-        path = folder / name
-        if path.is_file():
-            return _parse_corpus_config(path, name)
-    return None
-
-
-def _parse_corpus_config(path: Path, origin: SystemSource) -> _CorpusConfig:
-    data = _corpus_data(path, origin)
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise LoadError(f"{path}: ожидалась таблица с ключами system и files")
-    config = _CorpusConfig(origin=origin, default=_system_name(data.get("system"), path, None),
-                           default_title=_title(data.get("title"), path, None))
-    files = data.get("files") or {}
-    if not isinstance(files, dict):
-        raise LoadError(f"{path}: ключ files должен быть таблицей «имя файла → system»")
-    for file_name, entry in files.items():
-        value = entry.get("system") if isinstance(entry, dict) else entry
-        system = _system_name(value, path, str(file_name))
-        if system is not None:
-            config.files[str(file_name)] = system
-        title = _title(entry.get("title") if isinstance(entry, dict) else None, path,
-                       str(file_name))
-        if title is not None:
-            config.titles[str(file_name)] = title
-    return config
-
-
-def _corpus_data(path: Path, origin: SystemSource) -> Any:
-    """What a corpus description holds, as its parser reads it; a file that does not read, in
-    any of the ways its parser fails, a LoadError saying why."""
-    why = "не удалось прочитать описание корпуса"
-    try:
-        raw = path.read_text(encoding="utf-8-sig")
-        if origin == "corpus.toml" and (line := _overlong_key(raw)) is not None:
-            raise LoadError(f"{path}: {why}: в строке {line} ключ из более чем "
-                            f"{_MAX_KEY_PARTS} частей через точку (ожидались ключи system, "
-                            "title и files)")
-        return tomllib.loads(raw) if origin == "corpus.toml" else yaml.safe_load(raw)
-    except OSError as exc:
-        raise LoadError(f"{path}: {why} ({os_reason(exc)})") from exc
-    except UnicodeDecodeError as exc:
-        raise LoadError(f"{path}: {why}: байт {exc.start} не UTF-8 (ожидался текст в UTF-8)"
-                        ) from exc
-    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
-        raise LoadError(f"{path}: {why}: {_syntax_error(exc)}") from exc
-    except RecursionError as exc:  # (both parsers recurse once a nested array or table)
-        raise LoadError(f"{path}: {why}: значения вложены друг в друга на тысячи уровней "
-                        "(ожидались ключи system, title и files)") from exc
-    except ValueError as exc:  # (a number's digits past Python's 4,300, which its int
-        # refuses: neither parser makes it a syntax error of its own)
-        what = "слишком длинное число (больше 4300 цифр)" if "digits" in str(exc) \
-            else f"значение не читается ({exc})"
-        raise LoadError(f"{path}: {why}: {what}") from exc
-
-
-_MAX_KEY_PARTS = 64
-"""Parts of a dotted key a corpus description may have: tomllib keeps every leading part of
-a key's parts (a.b, a.b.c, …) until its line is read, the square of their number in memory,
-and a key of 100,000 parts ("a.a.a…") took gigabytes."""
-_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"' r"|'[^'\n]*'")
-
-
-def _overlong_key(raw: str) -> int | None:
-    """The number of the first line of a TOML text with more than :data:`_MAX_KEY_PARTS`
-    dots outside its strings and comment (a key's parts are on one line), or None."""
-    for number, line in enumerate(raw.splitlines(), 1):
-        if line.count(".") > _MAX_KEY_PARTS \
-                and _QUOTED.sub("", line).split("#", 1)[0].count(".") > _MAX_KEY_PARTS:
-            return number
-    return None
-
-
-_TOML_AT = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
-
-
-def _syntax_error(exc: tomllib.TOMLDecodeError | yaml.YAMLError) -> str:
-    """Where a corpus description's syntax fails and what the parser says (its own words, in
-    English): "ошибка синтаксиса TOML в строке 2, столбце 5 (Invalid value)"."""
-    if isinstance(exc, tomllib.TOMLDecodeError):
-        message = str(exc)
-        at = _TOML_AT.search(message)
-        what = message[:at.start()] if at else message
-        if at is None:
-            return f"ошибка синтаксиса TOML ({what})"
-        if at.group(1) is None:
-            return f"ошибка синтаксиса TOML в конце файла ({what})"
-        return f"ошибка синтаксиса TOML в строке {at.group(1)}, столбце {at.group(2)} ({what})"
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    if mark is None:
-        return f"ошибка синтаксиса YAML ({problem})"
-    return f"ошибка синтаксиса YAML в строке {mark.line + 1}, столбце {mark.column + 1} ({problem})"
-
-
-def _title(value: object, path: Path, file_name: str | None) -> str | None:
-    if value is None:
-        return None
-    where = f" для файла «{file_name}»" if file_name else ""
-    if not isinstance(value, str) or not value.strip():
-        raise LoadError(f"{path}: название книги (title){where} должно быть непустой строкой")
-    return " ".join(value.split())
-
-
 TITLE_CHARS = 600
 """How much of a text's start is read for its own title: a book names itself on its cover."""
 
@@ -759,15 +614,3 @@ def detect_title(text: str) -> str | None:
                 return ", ".join(parts)
     return None
 
-
-def _system_name(value: object, path: Path, file_name: str | None) -> str | None:
-    if value is None:
-        return None
-    where = f" для файла «{file_name}»" if file_name else ""
-    known = ", ".join(SYSTEM_TITLES)
-    if not isinstance(value, str):
-        raise LoadError(f"{path}: игровая система{where} должна быть строкой; известны: {known}")
-    name = value.strip().lower()
-    if name not in SYSTEM_TITLES:
-        raise LoadError(f"{path}: неизвестная игровая система «{value}»{where}; известны: {known}")
-    return name
