@@ -30,7 +30,7 @@ A text is judged in two steps, piece by piece:
   a page of that game against a page of another game must favour the game by
   :data:`GAME_MARGIN`.
 
-Then the *names* of games the text holds (:data:`GAME_NAMES`: "Warhammer 40,000", "Kill Team",
+Then the *names* of games the text holds (:mod:`ingest.game_names`: "Warhammer 40,000", "Kill Team",
 "Warhammer Fantasy", and the names of other games — "Age of Sigmar", "Некромунда", "Blood Bowl",
 a role-playing game's): a page that talks about a game rather than states its rules (an
 article, a review, a forum post) holds few of its rules' words but names it. A text naming
@@ -43,7 +43,7 @@ holds no world's things that say otherwise (a club's tournament post, "Прав�
 турнира", whose words are those of clubs and tournaments); otherwise a text whose words
 describe a game's rules is of that game whatever else it mentions. A text whose words point to
 a game of ours but which names other games more often than any of ours is unclear. "Warhammer"
-alone (:data:`BARE_NAME`) names the fantasy battle game in a text that names no game in full,
+alone names the fantasy battle game in a text that names no game in full,
 and a name never outweighs a clear setting of the other world ("пришедшему в вархаммер" on a
 page of space marines is the hobby, not WHFB).
 
@@ -93,10 +93,9 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 
 from ingest.detect_terms import terms
@@ -110,11 +109,8 @@ from ingest.detect_world import (
     clear_world,
     setting_words,
 )
-from kb.models import SYSTEM_TITLES
+from ingest.game_names import OTHER, SYSTEMS, game_names, named_game
 
-OTHER = "other"
-"""The class of pages of other games (and of no game)."""
-SYSTEMS: tuple[str, ...] = tuple(SYSTEM_TITLES)
 CLASSES: tuple[str, ...] = (*SYSTEMS, OTHER)
 TABLE = "data/system_terms.tsv"
 
@@ -186,31 +182,6 @@ and 13 with every term weighing; 102 of 138 pages of other games unclear, 101 wi
 MIN_PAGES = 2
 """A term is kept in the table when this many training sources hold it."""
 
-GAME_NAMES: dict[str, re.Pattern[str]] = {
-    "killteam2018": re.compile(r"kill[\s-]*team|килл?[\s-]*тим\w*|истребительн\w* команд\w*"),
-    # (not the role-playing games named after it: "Warhammer 40000 Roleplay", "Вархаммер 40к
-    # РПГ", as "Warhammer Fantasy Roleplay" is not the fantasy battle game)
-    "wh40k6": re.compile(r"(?:warhammer[\s_]*40|\bw?h?40\s*[kк]\b|вархаммер\w*\s*40)"
-                         r"(?![\s,.:_0kк]*(?:role|rpg|рпг|ролев))"),
-    "whfb8": re.compile(r"warhammer\s+fantasy(?!\s+role)|\bw?hfb\b|\bwfb\b|вархаммер\w*\s+фэнтези"
-                        r"|фэнтези\s+батл|fantasy\s+battles?|warhammer\s+fb\b|\bвфб\b"),
-    OTHER: re.compile(
-        r"age\s+of\s+sigmar|эпох\w*\s+сигмара|\baos\b|necromunda|некромунд|blood\s*bowl"
-        r"|кровав\w* футбол|mordheim|мордхейм|roleplay|ролев\w+ игр|\bрпг\b|\bwfrp|dark\s+heresy"
-        r"|т[её]мн\w+ ерес|rogue\s+trader|deathwatch|warcry|underworlds|the\s+old\s+world"
-        r"|battlefleet|titanicus|horus\s+heresy|frostgrave|\bd&d\b|dungeons|9th\s+age"
-        r"|девят\w+ эпох|ninth\s+age(?::\s*fantasy\s+battles?)?|\bt9a\b|warmachine|bolt\s+action"),
-}
-"""Each class's names of games, in lower case (matched in the lower-cased text): ours (and
-their other editions), and other games, Games Workshop's (whose pages name Warhammer too) and
-others."""
-BARE_NAME = re.compile(
-    r"(?<![\w])(?:warhammer|вархаммер\w*+)(?![\s_:.-]*(?:40|4о|fantasy|фэнтези|age|эпох|quest"
-    r"|underworlds|kill|килл|community|online|total|world|ворлд|vermintide|the\s+old"
-    r"|old\s+world|chaos\s+gate|mechanicus|space|спейс|\d|[a-z]*\.(?:ru|com)))")
-""""Warhammer" alone ("в игре Warhammer", "армии Вархаммера"): the fantasy battle game's own
-name before Age of Sigmar, counted for it only in a text that names no game in full — beside
-"Age of Sigmar" or "Warhammer 40,000" it is the brand of them all."""
 NAMED_OVER_WORDS = 3
 """Times a text names its game (and never the game its words lean to), once a page at least, for
 its names to outweigh its words (a long text's words are those of many pages, its names few)."""
@@ -238,7 +209,7 @@ class Judgement:
         game: how much likelier the text is a page of ``best`` than of another game.
         evidence: per known game, the terms found that weigh for it (term, weight), the most
             telling first.
-        names: per class, how often the text names its games (:data:`GAME_NAMES`).
+        names: per class, how often the text names its games (:mod:`ingest.game_names`).
         setting: per kind of :func:`settings` (a world, or role-playing rules), how many
             distinct words of it the text holds.
         needed: the lead ``best`` needed, for the text's length (:func:`needed_margin`).
@@ -419,29 +390,6 @@ class Model:
 _CYRILLIC = re.compile("[А-Яа-яЁё]")
 
 
-def game_names(text: str) -> dict[str, int]:
-    """How often ``text`` names the games of each class (:data:`GAME_NAMES`).
-
-    >>> game_names("Kill Team — скирмиш по Warhammer 40,000. Правила Kill Team")
-    {'wh40k6': 1, 'whfb8': 0, 'killteam2018': 2, 'other': 0}
-    """
-    low = text.lower()  # the patterns are in lower case: faster than re.IGNORECASE
-    others = [m.span() for m in GAME_NAMES[OTHER].finditer(low)]
-    starts = [a for a, _ in others]
-
-    def inside_other(at: int) -> bool:
-        k = bisect_right(starts, at) - 1
-        return k >= 0 and at < others[k][1]
-
-    # a name of ours inside another game's name is none ("The Ninth Age: Fantasy Battles")
-    named = {c: sum(1 for m in GAME_NAMES[c].finditer(low) if not inside_other(m.start()))
-             for c in SYSTEMS}
-    named = {**named, OTHER: len(others)}
-    if not any(named.values()):
-        named["whfb8"] = len(BARE_NAME.findall(low))
-    return named
-
-
 def _own(evidence: list[tuple[str, float]]) -> bool:
     """Whether a game's evidence holds a term of its own (:data:`OWN_SHARE`)."""
     return any(weight >= _OWN_WEIGHT for _, weight in evidence)
@@ -451,50 +399,8 @@ _OWN_WEIGHT = math.log(len(SYSTEMS) * OWN_SHARE)
 """:data:`OWN_SHARE` as a relative weight: the log of the game's share against the mean."""
 
 
-_GAME_TITLE_FILLER = re.compile(r"[\W\d_]|\b(?:the|battles?|edition|редакци\w*|издани\w*)\b")
-
-
-@lru_cache(maxsize=4_096)
-def names_a_game(title: str) -> bool:
-    """Whether a title is a game's name and nothing more ("Kill Team", "Warhammer 40 000 Kill
-    Team", "Warhammer Fantasy Battles", "Истребительная команда"): a section so titled is
-    about the game, and a mention of the game is no reference to it.
-
-    >>> names_a_game("Warhammer 40 000 Kill Team"), names_a_game("Kill Team кампании")
-    (True, False)
-    """
-    low = title.lower()
-    if not any(p.search(low) for p in GAME_NAMES.values()) and not BARE_NAME.search(low):
-        return False
-    for pattern in (*GAME_NAMES.values(), BARE_NAME):
-        low = pattern.sub(" ", low)
-    return not _GAME_TITLE_FILLER.sub("", low).strip()
-
-
 def _best_of(games: tuple[str, ...], which: dict[str, float]) -> str:
     return max(games, key=lambda c: (which[c], -SYSTEMS.index(c)))
-
-
-def named_game(names: dict[str, int]) -> str | None:
-    """The game of ours a text names, from :func:`game_names`, or ``None``.
-
-    It must be named more often than each other game of ours (Kill Team wins a tie with
-    40k: a Kill Team page names the game it is a skirmish of) and than all other games.
-
-    >>> named_game({"wh40k6": 1, "whfb8": 0, "killteam2018": 1, "other": 0})
-    'killteam2018'
-    >>> named_game({"wh40k6": 2, "whfb8": 0, "killteam2018": 0, "other": 2}) is None
-    True
-    """
-    ours = sorted((c for c in SYSTEMS if names[c]),
-                  key=lambda c: (-names[c], c != "killteam2018", SYSTEMS.index(c)))
-    if not ours:
-        return None
-    top = ours[0]
-    if (len(ours) > 1 and names[ours[1]] == names[top]
-            and {top, ours[1]} != {"killteam2018", "wh40k6"}):
-        return None
-    return top if names[OTHER] < names[top] else None
 
 
 def __hash__(self: Model) -> int:  # a frozen dataclass with dict fields: hash by identity

@@ -8,7 +8,7 @@
 * A rule named by its English name after "правило" ("специального правила Infiltrate",
   "правило Holy Relic"): :func:`latin_names`. Only after a cue that is singular ("правило",
   "специального правила"): "правила Warhammer 40,000" are a game's rules, and so is any
-  game's name (:func:`ingest.detect.names_a_game`).
+  game's name (:func:`ingest.game_names.names_a_game`).
 * The items of a bulleted list under a line that announces rules ("Специальные правила:",
   "Перечень специальных правил приведен ниже:", "Special rules:"), each item a name on its
   own line, as a datasheet or a mission lists them: :func:`listed_names`. An item that reads
@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from pymorphy3.analyzer import Parse
 
-from ingest.detect import names_a_game
+from ingest.game_names import names_a_game
 from kb.lemmas import morph
 
 Span = tuple[int, int]

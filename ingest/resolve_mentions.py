@@ -15,7 +15,7 @@ from itertools import islice
 from typing import TYPE_CHECKING
 
 from ingest import extract as ex
-from ingest.detect import names_a_game
+from ingest.game_names import names_a_game
 from ingest.models import Span
 from ingest.name_cues import capitalize
 from ingest.sections import ERRATA_ENTRY, is_group_title, unparen

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from ingest.detect import names_a_game
+from ingest.game_names import names_a_game
 from ingest.sections import is_cyrillic
 from ingest.segment_headings import _FIELD, _first_clause, _has_finite_verb
 from kb.lemmas import all_pos, lemma, pos, words

@@ -9,7 +9,7 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from ingest.detect import names_a_game
+from ingest.game_names import names_a_game
 from ingest.sections import (
     OPENING_QUOTES,
     PAGE_RE,
