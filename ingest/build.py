@@ -22,13 +22,13 @@ from ingest.clean_furniture import MASTHEAD_REASON
 from ingest.clean_html import fragment_headings, html_links, html_structure
 from ingest.clean_markdown import Structure, markdown_structure
 from ingest.html_page import is_html
-from ingest.load import describe_evidence
 from ingest.models import CleanedText, SourceText
 from ingest.pool import in_stages
 from ingest.resolve import Part, resolve_system
 from ingest.sections import passage, title_and_aliases, trim_span
 from ingest.segment import Section, Segmentation, segment
 from ingest.segment_headings import is_heading_line
+from ingest.text_identity import describe_evidence
 from kb.models import SYSTEM_TITLES, Edge, KnowledgeBase, Node, Removal, System
 
 

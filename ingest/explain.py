@@ -14,8 +14,8 @@ from ingest.build import account, no_system_reason, prepare
 from ingest.clean_bbcode import REASON as BBCODE_MARKUP
 from ingest.clean_markdown import REASON as MARKDOWN_MARKUP
 from ingest.html_page import MARKUP_REASON as HTML_MARKUP
-from ingest.load import detection_grounds
 from ingest.models import SourceText
+from ingest.text_identity import detection_grounds
 from kb.models import Removal
 
 _SHOWN = 70  # characters of a removed piece shown on its line

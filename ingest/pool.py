@@ -1,7 +1,7 @@
 """Work of a build shared out to several processes, its results taken back in order.
 
 Three stages of a build split into pieces that need nothing of each other: detecting one
-text's game system (:func:`ingest.load.detect_system`), cleaning and segmenting one text
+text's game system (:func:`ingest.text_identity.detect_system`), cleaning and segmenting one text
 (:func:`ingest.build.prepare`), and resolving one game system's parts
 (:class:`ingest.resolve.SystemResolver`: systems never mix, so each resolves alone). A large
 build runs such pieces side by side, one process a core, and takes the results back in the

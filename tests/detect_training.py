@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from ingest.detect import CLASSES, MIN_PAGES, TABLE, Model, pieces, table, train  # noqa: E402
 from ingest.detect_terms import terms  # noqa: E402
-from ingest.load import detection_text  # noqa: E402
+from ingest.text_identity import detection_text  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -79,7 +79,7 @@ def leave_one_out(first: int | None = None) -> list[tuple[str, str, str | None, 
     for (cls, name, text), rest in zip(everything, models, strict=True):
         if first is None:
             judged = rest.judge(detection_text(text), text)  # as a build judges it (the
-            # names of games in the site's furniture count: ingest.load.detect_system)
+            # names of games in the site's furniture count: ingest.text_identity.detect_system)
         else:
             short = _first_chars(detection_text(text).strip(), first)
             judged = rest.judge(short, short)

@@ -11,7 +11,7 @@ from detect_training import evaluation, learned, leave_one_out
 from ingest.detect import TABLE, model, needed_margin, table, terms
 from ingest.detect_world import clear_world, parse_settings, setting_words
 from ingest.game_names import game_names
-from ingest.load import describe_evidence, detect_system
+from ingest.text_identity import describe_evidence, detect_system
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -201,7 +201,7 @@ def test_the_names_of_games_count_in_the_page_as_found() -> None:
     """A document site's furniture names the book a page is of ("Файл:" and the book's file
     name): the words are judged without it, its names of games count."""
     from ingest.detect import model
-    from ingest.load import detection_text
+    from ingest.text_identity import detection_text
 
     page = ("Добавил:\nUpload Опубликованный материал нарушает ваши авторские права? Сообщите "
             "нам.\nВуз: Предмет: Файл:\n\nWarhammer 40k - 6th edition - Книга правил 1\n\n"

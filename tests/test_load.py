@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from ingest.clean import clean
-from ingest.load import BINARY, LoadError, detect_system, load, load_file
+from ingest.load import BINARY, LoadError, load, load_file
+from ingest.text_identity import detect_system
 
 DATA = Path(__file__).parent / "data" / "load"
 CORPUS = Path("/work/shared/corpus")

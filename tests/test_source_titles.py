@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from ingest import build
-from ingest.load import LoadError, detect_title, load
+from ingest.load import LoadError, load
+from ingest.text_identity import detect_title
 from kb.books import book_label, book_title
 from kb.graph import Graph
 from kb.models import SYSTEM_TITLES
