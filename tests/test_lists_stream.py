@@ -16,7 +16,7 @@ from validator.armylist.context import DeclaredRules, Resolver
 from validator.inputs import source
 from validator.inputs.lists import ListInputError
 from validator.inputs.models import Part, Unit
-from validator.inputs.source import Pos, PositionTable
+from validator.inputs.positions import Pos, PositionTable
 
 LISTS = Path(__file__).parent / "data" / "lists"
 FILES = sorted(p for p in LISTS.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
