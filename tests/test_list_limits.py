@@ -24,7 +24,8 @@ from kb.graph import Graph
 from kb.names import CERTAIN_MARGIN, CERTAIN_SCORE, text_key
 from validator.armylist import check_list
 from validator.armylist.checks_rules import SHOWN_FIELDS
-from validator.armylist.context import RULE_KINDS, SUGGESTION_SCORE, Totals, _sentence_with
+from validator.armylist.citations import _sentence_with
+from validator.armylist.context import RULE_KINDS, SUGGESTION_SCORE, Totals
 from validator.armylist.output import TableRow, table_text
 from validator.armylist.parameters import ParameterSpec, parameter_spec
 from validator.inputs.lists import parse_list

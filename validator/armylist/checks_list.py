@@ -25,7 +25,8 @@ from collections.abc import Iterator
 
 from validator.armylist.checks_rules import declared_rule_findings
 from validator.armylist.checks_units import as_written
-from validator.armylist.context import ListContext, ListedUnit, cite_mention, cite_type
+from validator.armylist.citations import cite_mention, cite_type
+from validator.armylist.context import ListContext, ListedUnit
 from validator.inputs.models import ArmyList
 from validator.registry import Finding, list_check, unit_check
 

@@ -29,7 +29,8 @@ from kb.models import Node
 from kb.names import split_parameter
 from kb.text import sentences
 from validator.armylist.checks_units import as_written, quoted
-from validator.armylist.context import DeclaredRule, ListContext, ListedUnit, cite_mention
+from validator.armylist.citations import cite_mention
+from validator.armylist.context import DeclaredRule, ListContext, ListedUnit
 from validator.armylist.parameters import (
     FREE_TEXT_MARK,
     Parameter,

@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kb.lemmas import fold
+from validator.armylist.citations import cite_mention, cite_type
 from validator.armylist.context import (
     TYPE_CATEGORIES,
     ListContext,
     ListedUnit,
     NameLookup,
-    cite_mention,
-    cite_type,
 )
 from validator.registry import Finding, unit_check
 from validator.verdicts import RuleCitation
