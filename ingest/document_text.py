@@ -35,7 +35,7 @@ HEADING_WORDS = 15
 """Words a paragraph in a larger type may have at most to be a heading."""
 HEADING_RATIO = 1.12
 """How much larger than the text's size a paragraph's type must be to be a heading's (as
-:data:`ingest.pdf_text.HEADING_RATIO`)."""
+:data:`ingest.pdf_type.HEADING_RATIO`)."""
 HEADING_STYLE = re.compile(r"^(?:heading|заголовок|überschrift|titre)\s*(\d)$", re.IGNORECASE)
 """A heading style's name in a Word document, its level the number ("heading 2",
 "Заголовок 2")."""

@@ -76,6 +76,15 @@ from typing import TYPE_CHECKING
 from ingest.pdf_order import reading_order
 from ingest.pdf_outline import MIN_OUTLINE, OutlineEntry, read_outline, with_outline
 from ingest.pdf_template import mark_template
+from ingest.pdf_type import (
+    BOLD_WORDS,
+    HEADING_WORDS,
+    PdfType,
+    body_size,
+    drop_capital,
+    heading_level,
+    type_of,
+)
 from kb.damage import damage
 from kb.lemmas import is_known
 
@@ -90,17 +99,6 @@ TEMPLATE_LINE = "<!-- колонтитул: {} -->"
 as a Markdown comment, which the cleaning of a text saved from ``rulekb build --text`` as
 ``.md`` removes too."""
 
-HEADING_RATIO = 1.12
-"""How much larger than the text's size a line's type must be to be a heading's."""
-HEADING_WORDS = 15
-"""Words a heading may have at most (a longer line in a larger type is a lead-in, a quote)."""
-BOLD_WORDS = 10
-"""Words a bold line at the text's size may have at most to be a heading."""
-BOLD_SMALLER = 0.85
-"""How much smaller than the text a heading in bold may be set (a subheading in bold italic
-at 10 points in a text of 11)."""
-MAX_LEVEL = 3
-"""Levels of headings told by size; larger sizes beyond are this level too."""
 MARGIN_SHARE = 0.08
 """Share of a page's height at its top and at its bottom where a running header and a page's
 number are printed (a block standing whole in it is the margin's)."""
@@ -190,8 +188,8 @@ def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfR
                        "букв «(cid:…)»); распознайте текст страниц (OCR) и сохраните его как "
                        ".txt")
     mark_template(pages)
-    body = _body_size(pages)
-    kind = _levels(pages, body)
+    body = body_size(pages)
+    kind = type_of(pages, body)
     numbers = _page_numbers(pages)
     read = [_read_page(page, number, kind) for page, number in zip(pages, numbers, strict=True)]
     entries = read_outline(document) if outline else []
@@ -265,7 +263,7 @@ def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfR
                       _described(len(pages), kind, len(entries), len(starts)), tuple(spans))
 
 
-def _described(pages: int, kind: _Type, entries: int, named: int) -> str:
+def _described(pages: int, kind: PdfType, entries: int, named: int) -> str:
     """How a PDF's headings were told (:class:`PdfReading`)."""
     parts = [f"{size:g} пт — «{'#' * level}»" for size, level in kind.sizes.items()]
     parts += [f"полужирные строки {size:g} пт — «{'#' * level}»"
@@ -314,7 +312,7 @@ def _carry_hyphens(read: list[list[tuple[_Line, int]]]) -> None:
             del read[k + 1][first]
 
 
-def _read_page(page: _Page, number: int | None, kind: _Type) -> list[tuple[_Line, int]]:
+def _read_page(page: _Page, number: int | None, kind: PdfType) -> list[tuple[_Line, int]]:
     """A page's lines with their heading levels (0 for text): its printed number left out
     (the page's mark stands for it), a drop capital set before its word's rest ("В" /
     "оины на поле …" → "В оины на поле …", which the cleaning joins:
@@ -326,14 +324,14 @@ def _read_page(page: _Page, number: int | None, kind: _Type) -> list[tuple[_Line
         printed = _NUMBER.fullmatch(line.text) if line.margin else None
         if printed is not None and int(printed.group(1)) == number:
             continue
-        if _drop_capital(line, kind.body):
+        if drop_capital(line, kind.body):
             capital = line.text
             continue
         if capital:
             line = _Line(f"{capital} {line.text}", line.size, line.bold, line.box, line.margin,
                          line.row)
             capital = ""
-        out.append((line, _level(line, kind)))
+        out.append((line, heading_level(line, kind)))
     k = 0
     while k < len(out):
         end = k + 1
@@ -557,70 +555,6 @@ def _row_line(cells: list[_Line]) -> _Line:
 def _in_margin(y0: float, y1: float, height: float) -> bool:
     """Whether a block stands in a page's top or bottom margin (:data:`MARGIN_SHARE`)."""
     return y0 >= height * (1 - MARGIN_SHARE) or y1 <= height * MARGIN_SHARE
-
-
-def _body_size(pages: list[_Page]) -> float:
-    """The size most characters of the text are set in."""
-    sizes: Counter[float] = Counter()
-    for page in pages:
-        for line in page.lines:
-            sizes[line.size] += len(line.text)
-    return sizes.most_common(1)[0][0]
-
-
-def _heading_shaped(line: _Line) -> bool:
-    words = line.text.split()
-    return not line.row and 0 < len(words) <= HEADING_WORDS \
-        and len(_LETTER.findall(line.text)) >= 2 and not _SENTENCE_END.search(line.text) \
-        and line.text[0] not in _BULLETS
-
-
-def _drop_capital(line: _Line, body: float) -> bool:
-    """A letter alone in a larger type: a paragraph's drop capital (a heading has words)."""
-    return len(line.text) == 1 and line.text.isupper() and line.size >= body * HEADING_RATIO \
-        and not line.margin
-
-
-@dataclass(frozen=True)
-class _Type:
-    """The type a PDF's text is read by: the text's size and each heading's level."""
-
-    body: float
-    sizes: dict[float, int]  # a size larger than the text's → its level
-    bold: dict[float, int]  # the size of a heading in bold at about the text's → its level
-
-
-def _levels(pages: list[_Page], body: float) -> _Type:
-    """Each size larger than the text's that a heading-shaped line is set in → its level, the
-    largest first; then each size of the headings in bold at about the text's size, the
-    larger first, below them ("Epidemiology" in bold at the text's 11 points over "Familial
-    Syndromes" in bold italic at 10)."""
-    lines = [line for page in pages for line in page.lines
-             if not line.margin and _heading_shaped(line)]
-    larger = sorted({line.size for line in lines if line.size >= body * HEADING_RATIO},
-                    reverse=True)
-    sizes = {size: min(k + 1, MAX_LEVEL) for k, size in enumerate(larger)}
-    base = max(sizes.values(), default=0) + 1
-    bold = sorted({line.size for line in lines if _bold_heading(line, body)}, reverse=True)
-    return _Type(body, sizes, {size: min(base + k, 6) for k, size in enumerate(bold)})
-
-
-def _bold_heading(line: _Line, body: float) -> bool:
-    """A line set in bold at about the text's size (a little smaller too), short, with no
-    comma (a name in bold with commas is a credit's or a list's)."""
-    return line.bold and body * BOLD_SMALLER <= line.size < body * HEADING_RATIO \
-        and len(line.text.split()) <= BOLD_WORDS and "," not in line.text
-
-
-def _level(line: _Line, kind: _Type) -> int:
-    """The heading level of a line, 0 for a line of text."""
-    if line.margin or not _heading_shaped(line):
-        return 0
-    if line.size in kind.sizes:
-        return kind.sizes[line.size]
-    if _bold_heading(line, kind.body):
-        return kind.bold[line.size]
-    return 0
 
 
 def _page_numbers(pages: list[_Page]) -> list[int | None]:
