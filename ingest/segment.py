@@ -35,13 +35,15 @@ from ingest.sections import (
     title_and_aliases,
 )
 from ingest.segment_colons import colon_run_ins, paragraph_labels
+from ingest.segment_depth import bound_depth
+from ingest.segment_entries import priced_entries, steps_under_heading
 from ingest.segment_flat import FLAT_LINE, caps_runs, flat_line_breaks, segment_flat
 from ingest.segment_headings import is_heading_line
 from ingest.segment_lines import segment_lines
 from ingest.segment_lists import flattened_list_breaks
 from ingest.segment_markdown import segment_markdown
 from ingest.segment_names import english_twins, name_english_headings, repeated_headings
-from ingest.segment_nesting import bound_depth, nest_lines, priced_entries, steps_under_heading
+from ingest.segment_nesting import nest_lines
 from ingest.segment_titles import title_over_parts
 from ingest.vocabulary import vocabulary
 from kb.lemmas import WORD_RE, lemma

@@ -23,6 +23,7 @@ from ingest.sections import (
     title_and_aliases,
 )
 from ingest.segment_alphabet import glossary_entries
+from ingest.segment_entries import priced_entries, steps_under_heading
 from ingest.segment_false_headings import drop_false_headings
 from ingest.segment_flavour import epigraphs, flavour_items, label_spans, picture_labels
 from ingest.segment_headings import (
@@ -46,7 +47,7 @@ from ingest.segment_lists import (
     split_list_items,
     table_cells,
 )
-from ingest.segment_nesting import nest_lines, priced_entries, steps_under_heading
+from ingest.segment_nesting import nest_lines
 from ingest.segment_summary import echoed_steps
 from ingest.segment_titles import (
     chapter_over_rules,

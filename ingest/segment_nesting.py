@@ -14,17 +14,15 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from ingest.sections import (
-    CASTING_VALUE,
     ERRATA_ENTRY,
-    PRICE,
     STEP_NAME,
     Section,
     Span,
-    has_action_cost,
     is_group_title,
     names_phase,
     unparen,
 )
+from ingest.segment_depth import ancestry, within_depth
 from ingest.segment_headings import _NUMBER, _is_caps
 from ingest.vocabulary import Vocabulary
 from kb.lemmas import lemma_key, lemma_words, name_words, pos, words
@@ -183,7 +181,7 @@ def nest_lines(
         key = _title_key(sec.title)
         parent: int | None = None
         # 1. contains the title of an open ancestor chain (innermost first)
-        chain = _chain(sections, i - 1) if i else []
+        chain = ancestry(sections, i - 1) if i else []
         is_type = bool(vocab.unit_type(sec.title))
         if page_break(sec.heading_span[0]) or sec.title.endswith("!"):
             open_group = None
@@ -291,7 +289,7 @@ def nest_lines(
             twin = next((j for j in chain if _parallel(sections[j], sec)), None)
             if twin is not None:
                 parent, decided = sections[twin].parent, True
-                if open_group is not None and open_group in _chain(sections, twin):
+                if open_group is not None and open_group in ancestry(sections, twin):
                     # the group's own twin is its peer, outside it; a twin inside the group
                     # (however deep: "Поднять маркер" / "Установить маркер" under a step of
                     # a phase in the page's title) leaves it open
@@ -332,7 +330,7 @@ def nest_lines(
         elif parent is None and not killteam and numbered is not None and not decided:
             parent = numbered
         if step or (open_group is not None and _NUMBER.match(sec.heading)
-                    and open_group in _chain(sections, parent)):
+                    and open_group in ancestry(sections, parent)):
             step_open = i
         if parent is None and last_top is not None and not killteam and not decided \
                 and _title_key(sections[last_top].title) != key:
@@ -348,14 +346,14 @@ def nest_lines(
                 parent = last_top  # "Некоторые гранаты …" under "Гранаты"
             elif sec.title.endswith("?") and not ptitle.endswith("?"):
                 parent = last_top  # a FAQ's questions under the heading above them
-        sec.parent = _within_depth(sections, parent)
+        sec.parent = within_depth(sections, parent)
         if killteam:
             if _is_phase(sec.title):
                 phase = i
             elif parent in (phase, numbered_caps) and _is_caps(sec.heading):
                 caps = i
         if open_group is not None and parent is not None and _is_caps(sec.heading) \
-                and open_group in _chain(sections, parent):
+                and open_group in ancestry(sections, parent):
             group_caps = i
         # a heading with no text of its own right above another holds the entries after it
         # ("Мобильные войска" / "Сквадрон бронированных Стражей"), as a group's title does
@@ -386,74 +384,7 @@ def nest_lines(
         prev_start = sec.heading_span[0]
 
 
-def steps_under_heading(sections: list[Section], text: str) -> None:
-    """A heading right above a step numbered 1 ("ПОСЛЕДОВАТЕЛЬНОСТЬ ХОДА" / "1. НАЧАЛО ХОДА",
-    no text between) heads the sequence: it holds that step and the numbered steps after it
-    at the same level ("2. ДВИЖЕНИЕ"), up to the first heading there that is not one."""
-    for i in range(len(sections) - 1):
-        head, first = sections[i], sections[i + 1]
-        number = _NUMBER.match(first.heading)
-        if text[head.body_span[0]:head.body_span[1]].strip() or number is None \
-                or number.group(1) != "1" or first.parent not in (None, head.parent):
-            continue
-        level = first.parent
-        for sec in sections[i + 1:]:
-            if sec.parent != level:
-                continue  # a step's own parts stay under it
-            if _NUMBER.match(sec.heading) is None:
-                break
-            sec.parent = i
-
-
 _MIN_PARTS = 2
-
-
-# an action's cost on the line under its name ("Рывок (Dash)" / "1AP")
-_COST_LINE = re.compile(r"\s*\d\s?(?:AP|ОД|АР)\s*(?:\n|$)")
-
-
-def priced_entries(sections: list[Section], text: str) -> None:
-    """An army book's entries, each heading with its price ("Обсидиановый магнит - 45 очков",
-    "Талисман защиты - 10 очков"), a lore's spells, each with its casting value ("1.
-    Огненный плащ (5+)"), or a game's actions, each with its cost ("Атака (Charge) — 1 ОД",
-    "Рывок (Dash)" / "1AP"), two or more in a row at one level right after a heading without
-    one ("Талисманы", "Школа Огня", "Универсальные действия"), are that heading's: a category
-    and its items (an item's own parts, an action's numbered steps, stand between them)."""
-    def valued(sec: Section) -> bool:
-        heading = sec.heading.strip()
-        return PRICE.search(heading) is not None or CASTING_VALUE.search(heading) is not None \
-            or has_action_cost(heading) \
-            or _COST_LINE.match(text, sec.body_span[0], sec.body_span[1]) is not None
-
-    i = 0
-    while i < len(sections):
-        head = sections[i]
-        # the items stand at the head's level, or at its parent's when the head was taken
-        # for a part of the heading above it ("Действия" / "Универсальные действия" /
-        # "Репозиционирование (Reposition)" / "1AP" at the level of "Действия")
-        level = head.parent
-        if i + 1 < len(sections) and sections[i + 1].parent != level and level is not None \
-                and sections[i + 1].parent == sections[level].parent \
-                and not valued(sections[level]):
-            level = sections[level].parent
-        j = i + 1
-        items = 0
-        while j < len(sections):
-            parent = sections[j].parent
-            if parent is not None and i < parent < j:
-                j += 1  # a part of an item (or of a part)
-            elif parent == level and valued(sections[j]):
-                items += 1
-                j += 1
-            else:
-                break
-        if items >= _MIN_PARTS and not valued(head):
-            for k in range(i + 1, j):
-                if sections[k].parent == level:
-                    sections[k].parent = i
-            i = j
-        else:
-            i += 1  # (an item's own parts may hold a category of their own)
 
 
 def _see_also(sections: list[Section], text: str) -> dict[str, int]:
@@ -518,51 +449,6 @@ def _gap_after(sec: Section, text: str, gaps: dict[int, int]) -> int:
         return 0
     first = sec.body_span[0] + len(body) - len(stripped)
     return gaps.get(text.rfind("\n", 0, first) + 1, 0)
-
-
-MAX_DEPTH = 16
-"""Levels of sections at most (the corpus's 40k rulebook nests nine deep): a heading that
-would hang deeper hangs beside the deepest. A run of headings over no text, each holding the
-next ("ПАНИКА" / "ПАНИКА" / …, a contents page in capitals), made a chain as long as the
-run, and each heading's look along its chain cost the square of the run's length."""
-
-
-def _within_depth(sections: list[Section], parent: int | None) -> int | None:
-    """``parent``, or its ancestor :data:`MAX_DEPTH` − 2 levels below the top when a section
-    under ``parent`` would be deeper than :data:`MAX_DEPTH` levels."""
-    chain = _chain(sections, parent)
-    return chain[len(chain) - MAX_DEPTH + 1] if len(chain) >= MAX_DEPTH else parent
-
-
-def bound_depth(sections: list[Section]) -> None:
-    """Hang each section that stands deeper than :data:`MAX_DEPTH` levels, however its layout
-    nested it, beside the deepest it may (under its ancestor :data:`MAX_DEPTH` − 2 levels
-    below the top, as :func:`nest_lines` does): what a part's family costs later (its
-    ancestors and descendants) then grows with the text, not with the square of a chain's
-    length. Each section's depth is found once."""
-    depth: dict[int, int] = {}
-    for i in range(len(sections)):
-        chain = []  # (from ``i`` up to the first section whose depth is known)
-        j: int | None = i
-        while j is not None and j not in depth:
-            chain.append(j)
-            j = sections[j].parent
-        above = -1 if j is None else depth[j]
-        for k in reversed(chain):
-            parent = sections[k].parent
-            if parent is not None and above + 1 >= MAX_DEPTH:
-                sections[k].parent = sections[parent].parent
-                above = depth[parent] - 1
-            depth[k] = above = above + 1
-
-
-def _chain(sections: list[Section], j: int | None) -> list[int]:
-    out = []
-    while j is not None:
-        out.append(j)
-        j = sections[j].parent
-    # every earlier top-level section of the same run can still be an ancestor
-    return out
 
 
 _DETERMINERS = frozenset({"некоторый", "все", "весь", "этот", "такой", "каждый", "любой",

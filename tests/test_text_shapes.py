@@ -16,7 +16,7 @@ from ingest.build import prepare
 from ingest.extract import page_citations, sentence_of
 from ingest.facts import _MAX_CLAUSE, MAX_SENTENCE, _clause, find_facts, sentences
 from ingest.models import SourceText
-from ingest.segment_nesting import MAX_DEPTH
+from ingest.segment_depth import MAX_DEPTH
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -220,7 +220,7 @@ def test_a_contents_in_capitals_repeated_nests_a_bounded_depth() -> None:
 ])
 def test_bound_depth(parents: list[int | None], bounded: list[int | None]) -> None:
     from ingest.segment import Section
-    from ingest.segment_nesting import bound_depth
+    from ingest.segment_depth import bound_depth
 
     sections = [Section(title=f"Раздел {i}", heading=f"Раздел {i}", heading_span=(i, i),
                         body_span=(i, i), parent=p)
