@@ -16,6 +16,8 @@ from ingest.models import Edit
 
 HSPACE = r"[^\S\n]"  # horizontal whitespace: any whitespace but a newline
 LETTERS = r"[^\W\d_]"
+LETTER_RE = re.compile(LETTERS)
+"""A letter of any script (:data:`LETTERS` compiled)."""
 
 
 def first_fit(edits: Iterable[Edit]) -> list[Edit]:

@@ -12,7 +12,7 @@ import re
 
 from ingest.clean_edits import (
     HSPACE,
-    LETTERS,
+    LETTER_RE,
     block_edit,
     edits_outside,
     first_fit,
@@ -56,8 +56,6 @@ from ingest.furniture_repeats import (
 )
 from ingest.models import Edit
 from kb.lemmas import is_known
-
-_LETTER_RE = re.compile(LETTERS)
 
 TITLE_LINE_REASON = "строка-заголовок сайта: название книги повторено"
 _MAX_TITLE_LINE = 300
@@ -306,7 +304,7 @@ def _link_lists(text: str) -> list[Edit]:
             numbered = line.startswith((f"{count + 1}. ", "• "))
             if not line or len(line) > (_MAX_NUMBERED_LINK if numbered else _MAX_LINK_LINE) \
                     or (line.endswith((".", ":", ";")) and not numbered) \
-                    or len(_LETTER_RE.findall(line)) < 2 or " " not in line:
+                    or len(LETTER_RE.findall(line)) < 2 or " " not in line:
                 break  # (a link's title is words, not one word nor a "|" that stands for one)
             last, count, pos = end, count + 1, end + 1
         if last is not None and count >= _MIN_LINKS:

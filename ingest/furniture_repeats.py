@@ -10,14 +10,13 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
-from ingest.clean_edits import HSPACE, LETTERS, block_edit
+from ingest.clean_edits import HSPACE, LETTER_RE, block_edit
 from ingest.clean_pages import FOOTER_RE
 from ingest.clean_titles import _LOFI_LABEL_RE
 from ingest.models import Edit
 from kb.lemmas import pos
 
 _MAX_REPEATED_LINE = 120
-_LETTER_RE = re.compile(LETTERS)
 _ENDS_SENTENCE = tuple(".!?…;»\")")
 _STOPS = tuple(".!?…;")
 REPEATED_REASON = ("строка сайта, повторённая среди служебных строк (заголовок страницы, "
@@ -102,7 +101,7 @@ def name_over_path(text: str, blocks: list[Edit]) -> list[Edit]:
     name = text[left[0][0]:left[0][1]].strip()
     path = text[crumb.start:crumb.end].lower()
     if len(name.split()) > _MAX_SITE_NAME_WORDS or name.endswith(_STOPS) \
-            or not _LETTER_RE.search(name) or name.lower() in path \
+            or not LETTER_RE.search(name) or name.lower() in path \
             or _LOFI_LABEL_RE.match(name) \
             or (len(left) == 2 and not _CLOCK_LINE.fullmatch(text[left[1][0]:left[1][1]])):
         return []
@@ -148,7 +147,7 @@ def repeated_lines(text: str, blocks: list[Edit]) -> list[Edit]:
     # (a title may end in its quoted name: only a sentence's own stop rules a line out here)
     counts = Counter(line for _, _, line in lines
                      if len(line) <= _MAX_REPEATED_LINE and not line.endswith(_STOPS)
-                     and _LETTER_RE.search(line))
+                     and LETTER_RE.search(line))
     repeated = {line for line, n in counts.items() if n >= 2}
     if not repeated:
         return []

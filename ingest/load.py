@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
+from ingest.clean_edits import LETTER_RE
 from ingest.corpus_config import CorpusConfig, read_corpus_config, system_name
 from ingest.detect import model as detect_model
 from ingest.doc_text import OLE_SIGNATURE, DocError, read_doc
@@ -73,7 +74,6 @@ _MIN_CYRILLIC = 0.5
 
 _NONTEXT_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _CYRILLIC_RE = re.compile("[А-Яа-яЁё]")
-_LETTER_RE = re.compile(r"[^\W\d_]")
 
 
 
@@ -474,7 +474,7 @@ def _decode_russian(data: bytes, where: str) -> tuple[str, str]:
     text, encoding = reading
     if _nontext_share(text) > _MAX_NONTEXT:
         raise LoadError(f"{where}: {BINARY}; {EXPECTED}")
-    letters = len(_LETTER_RE.findall(text))
+    letters = len(LETTER_RE.findall(text))
     cyrillic = len(_CYRILLIC_RE.findall(text))
     if letters and cyrillic / letters < _MIN_CYRILLIC:
         raise LoadError(

@@ -38,20 +38,23 @@ MAX_PHRASE_WORDS = 2
 """Lower-case words an adjective's name may go on by ("Тяжёлая силовая броня": two)."""
 
 
+def _agree(adjective: Parse, word: Parse) -> bool:
+    """Whether an adjective's parse agrees with a word's: case and number, and gender in the
+    singular where both have one."""
+    return (word.tag.case == adjective.tag.case and word.tag.number == adjective.tag.number
+            and (adjective.tag.number != "sing" or not adjective.tag.gender
+                 or not word.tag.gender or adjective.tag.gender == word.tag.gender))
+
+
 def _agrees(adjective: str, word: str) -> str | None:
     """The part of speech of ``word`` ("NOUN" or an adjective's) when it agrees with
-    ``adjective`` in case and number (and gender, in the singular), else None."""
+    ``adjective`` (:func:`_agree`), else None."""
     for a in morph().parse(adjective.lower()):
         if a.tag.POS not in _NAME_POS:
             continue
         for w in morph().parse(word):
-            if w.tag.POS not in ("NOUN", *_NAME_POS) or w.tag.case != a.tag.case \
-                    or w.tag.number != a.tag.number:
-                continue
-            if a.tag.number == "sing" and a.tag.gender and w.tag.gender \
-                    and a.tag.gender != w.tag.gender:
-                continue
-            return str(w.tag.POS)
+            if w.tag.POS in ("NOUN", *_NAME_POS) and _agree(a, w):
+                return str(w.tag.POS)
     return None
 
 
@@ -215,10 +218,8 @@ def _agreeing_parses(words: list[str]) -> list[Parse | None] | None:
             continue
         chosen = []
         for w in words[:at]:
-            a = next((p for p in morph().parse(w.lower()) if p.tag.POS in ("ADJF", "PRTF")
-                      and p.tag.case == noun.tag.case and p.tag.number == noun.tag.number
-                      and (noun.tag.number == "plur" or not p.tag.gender
-                           or p.tag.gender == noun.tag.gender)), None)
+            a = next((p for p in morph().parse(w.lower())
+                      if p.tag.POS in _NAME_POS and _agree(p, noun)), None)
             if a is None:
                 break
             chosen.append(a)

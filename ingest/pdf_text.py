@@ -73,11 +73,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ingest.clean_edits import LETTER_RE
 from ingest.pdf_order import reading_order
 from ingest.pdf_outline import MIN_OUTLINE, OutlineEntry, read_outline, with_outline
 from ingest.pdf_template import mark_template
 from ingest.pdf_type import (
     BOLD_WORDS,
+    BULLETS,
     HEADING_WORDS,
     PdfType,
     body_size,
@@ -117,9 +119,6 @@ _CID = re.compile(r"\(cid:\d+\)")
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl",
                             "ﬅ": "st", "ﬆ": "st"})
 _NUMBER = re.compile(r"[-–—\s]*(\d{1,4})[-–—\s]*")
-_LETTER = re.compile(r"[^\W\d_]")
-_SENTENCE_END = re.compile(r"[,;:]$")
-_BULLETS = frozenset("•●▪■◦–-*")
 _MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$")
 """A line of text that Markdown would read as a heading's mark or a break ("# 1", "-----")."""
 
@@ -238,7 +237,7 @@ def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfR
                 blocks.append([])  # the text under a heading, apart from it
                 heading = None
             text = line.text
-            if blocks[-1] and blocks[-1][-1] in _BULLETS:
+            if blocks[-1] and blocks[-1][-1] in BULLETS:
                 blocks[-1][-1] += " " + text  # "•" set apart from its item's words
                 continue
             if marked and _MARKLIKE.match(text):
@@ -493,7 +492,7 @@ def _goes_on(last: str, line: str) -> bool:
     """Whether a block's first line goes on from the line before it: the layout analysis set
     a bullet apart from its item ("•" / "It must be …"), or cut a paragraph where it runs on
     in lower case ("… to add both new" / "rules for determining type")."""
-    return last in _BULLETS or (line[:1].islower() and not last.startswith("#")
+    return last in BULLETS or (line[:1].islower() and not last.startswith("#")
                                 and not last.endswith((".", "!", "?", ":", "»")))
 
 
@@ -507,7 +506,7 @@ def _line_of(line: LTTextLine, box: int, margin: bool, height: float = 0.0) -> _
     chars = [c for c in line if isinstance(c, LTChar)]
     sizes = Counter(round(c.size * 2) / 2 for c in chars if not c.get_text().isspace())
     size = sizes.most_common(1)[0][0] if sizes else 0.0
-    letters = [c for c in chars if _LETTER.match(c.get_text())]
+    letters = [c for c in chars if LETTER_RE.match(c.get_text())]
     bold = bool(letters) and all(_BOLD.search(c.fontname) for c in letters)
     tokens = text.split()
     if len(tokens) >= _SPACED_LETTERS and all(len(t) == 1 for t in tokens):

@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ingest.clean_edits import LETTER_RE
+
 if TYPE_CHECKING:
     from ingest.pdf_text import _Line, _Page
 
@@ -24,9 +26,9 @@ BOLD_SMALLER = 0.85
 at 10 points in a text of 11)."""
 MAX_LEVEL = 3
 """Levels of headings told by size; larger sizes beyond are this level too."""
-_LETTER = re.compile(r"[^\W\d_]")
 _SENTENCE_END = re.compile(r"[,;:]$")
-_BULLETS = frozenset("•●▪■◦–-*")
+BULLETS = frozenset("•●▪■◦–-*")
+"""A list item's bullets, alone or opening a line."""
 
 
 def body_size(pages: list[_Page]) -> float:
@@ -41,8 +43,8 @@ def body_size(pages: list[_Page]) -> float:
 def heading_shaped(line: _Line) -> bool:
     words = line.text.split()
     return not line.row and 0 < len(words) <= HEADING_WORDS \
-        and len(_LETTER.findall(line.text)) >= 2 and not _SENTENCE_END.search(line.text) \
-        and line.text[0] not in _BULLETS
+        and len(LETTER_RE.findall(line.text)) >= 2 and not _SENTENCE_END.search(line.text) \
+        and line.text[0] not in BULLETS
 
 
 def drop_capital(line: _Line, body: float) -> bool:
