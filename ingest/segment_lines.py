@@ -31,9 +31,7 @@ from ingest.segment_headings import (
     _broken_heading,
     _has_finite_verb,
     column_header,
-    dash_named_items,
     is_heading_line,
-    run_in_heading,
 )
 from ingest.segment_lists import (
     colon_labels,
@@ -48,6 +46,7 @@ from ingest.segment_lists import (
     table_cells,
 )
 from ingest.segment_nesting import nest_lines
+from ingest.segment_run_in import dash_named_items, run_in_heading
 from ingest.segment_summary import echoed_steps
 from ingest.segment_titles import (
     chapter_over_rules,
