@@ -372,7 +372,7 @@ class SystemResolver:
             if sec.parent is not None and self.b.nodes[p.parent_id or ""].kind == "unit_type" \
                     and not sec.is_unit_type:
                 # a type's own subsections are named by its other subsections only
-                # (resolve_mentions._sibling), never from elsewhere
+                # (resolve_usage.sibling), never from elsewhere
                 for name in (sec.title, *sec.aliases, unparen(sec.title)):
                     self._add_key(name, p.id)
                 continue

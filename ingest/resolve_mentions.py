@@ -8,7 +8,6 @@ after every node and name of the system is known; a name it cannot resolve becom
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 from itertools import islice
@@ -18,6 +17,7 @@ from ingest import extract as ex
 from ingest.game_names import names_a_game
 from ingest.models import Span
 from ingest.name_cues import capitalize
+from ingest.resolve_usage import common_term, sibling, tokens_of
 from ingest.sections import ERRATA_ENTRY, is_group_title, unparen
 from kb.lemmas import WORD_RE, is_known, lemma_key, morph
 
@@ -107,7 +107,7 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
             r.b.edge(p.id, target, "references", evidence=m.sentence, span=sp(m.span),
                      raw=m.raw)
     _title_references(r, p, own_type)
-    tokens = _tokens_of(r, p)
+    tokens = tokens_of(r, p)
     for m in ex.name_mentions(tokens, r.keys, text, own=r.local_keys.get(p.source.name)):
         if m.name == p.id:
             # the section's own name, which other files define too: their rule is named
@@ -205,10 +205,10 @@ def _reference_target(r: SystemResolver, p: Part, m: ex.Mention, target: str) ->
     if kind == "rule" and category == "section" and _coined(r.b.nodes[target].title):
         return target  # «Чардж»: a word of the game no dictionary knows is a term anywhere
     if kind == "rule" and category == "section" and target in r.terms \
-            and r.b.nodes[target].source == p.source.name and not _common_term(r, target):
+            and r.b.nodes[target].source == p.source.name and not common_term(r, target):
         return target  # a glossary's term, which its own file writes in lower case ("токен
         # приказа" of «Приказы», "в пределах радиуса контроля")
-    if kind == "rule" and category == "section" and _sibling(r, p, target) and (
+    if kind == "rule" and category == "section" and sibling(r, p, target) and (
             not single or r.type_of.get(target)):
         # a rule of the same chapter named in full ("Выберите цель(и)"); in a unit type's
         # chapter its rules name each other by one word too ("планирование или пикирование")
@@ -267,126 +267,6 @@ def _is_action(title: str) -> bool:
     return len(ws) == 1 and any(p.tag.POS == "INFN" for p in morph().parse(ws[0].lower())[:1])
 
 
-def _sibling(r: SystemResolver, p: Part, target: str) -> bool:
-    """Whether ``target`` is a rule of the part's own chapter (the same parent) whose name is
-    the chapter's own: no section outside the chapter uses its words ("боевая единица" is
-    every 40k section's word for a unit, "способ полёта" only the flying creatures')."""
-    node = r.b.nodes[target]
-    parent = node.parent
-    if parent != p.parent_id:
-        return False
-    if parent is None:
-        # the top-level rules of one page: the page is their chapter
-        return node.source == p.source.name and not _step(node.title) \
-            and not _used_elsewhere(r, target, p)
-    return not _used_outside(r, target, parent)
-
-
-def _used_outside(r: SystemResolver, target: str, chapter: str) -> bool:
-    cache: dict[str, bool] = r.__dict__.setdefault("_used_outside", {})
-    if target not in cache:
-        cache[target] = any(
-            q.id != chapter and not _within(r, q.id, chapter) for q in _users(r, target))
-    return cache[target]
-
-
-@lru_cache(maxsize=4_096)
-def _step(title: str) -> bool:
-    """A title that opens with a verb ("Проведите раунд ближнего боя"): a step of a procedure,
-    which an outline of the procedure lists, not a rule's name."""
-    ws = title.split()
-    return bool(ws) and morph().parse(ws[0].lower())[0].tag.POS in ("VERB", "INFN")
-
-
-_COMMON_SHARE = 0.25
-"""The share of its file's sections a glossary's term may be used in and still be referred to
-by its lower-case mentions: one that more use is the game's common word ("оперативник",
-"кубик" of a Kill Team rulebook), named by every rule and referring to none."""
-
-
-def _common_term(r: SystemResolver, target: str) -> bool:
-    """Whether a glossary's term is used by more than :data:`_COMMON_SHARE` of the sections
-    of its file (counted once per term)."""
-    cache: dict[str, bool] = r.__dict__.setdefault("_common_terms", {})
-    if target not in cache:
-        source = r.b.nodes[target].source
-        sizes: dict[str | None, int] = r.__dict__.setdefault("_file_parts", {})
-        if not sizes:
-            for q in r.parts:
-                sizes[q.source.name] = sizes.get(q.source.name, 0) + 1
-        used = sum(1 for q in _users(r, target) if q.source.name == source)
-        cache[target] = used > _COMMON_SHARE * sizes.get(source, 0)
-    return cache[target]
-
-
-def _used_elsewhere(r: SystemResolver, target: str, p: Part) -> bool:
-    """Whether a section other than ``p`` and ``target``'s own family uses the words of
-    ``target``'s name."""
-    cache: dict[str, tuple[str, ...]] = r.__dict__.setdefault("_holders", {})
-    if target not in cache:
-        # up to two such sections, looked for once per name: one other than the section at
-        # hand settles it
-        found: list[str] = []
-        for q in _users(r, target):
-            if q.id != target and not _within(r, q.id, target):
-                found.append(q.id)
-                if len(found) == 2:
-                    break
-        cache[target] = tuple(found)
-    return any(k != p.id for k in cache[target])
-
-
-def _users(r: SystemResolver, target: str) -> Iterator[Part]:
-    """The parts whose text uses the words of ``target``'s name, in order, read lazily: only
-    the parts that hold every word of the name are looked at (an index, not every part)."""
-    words_of_key = lemma_key(unparen(r.b.nodes[target].title)).split()
-    if not words_of_key:
-        return
-    key = f" {' '.join(words_of_key)} "
-    index = _word_index(r)
-    for k in sorted(set.intersection(*(index.get(w, set()) for w in words_of_key))):
-        if key in _lemmas_of(r, k):
-            yield r.parts[k]
-
-
-def _tokens_of(r: SystemResolver, p: Part) -> list[tuple[str, int, int]]:
-    """:func:`~ingest.extract.lemma_tokens` of a part's text, read once per part (its
-    mentions and :func:`_lemmas_of` both need them)."""
-    tokens: dict[str, list[tuple[str, int, int]]] = r.__dict__.setdefault("_part_tokens", {})
-    if p.id not in tokens:
-        tokens[p.id] = ex.lemma_tokens(p.text)
-    return tokens[p.id]
-
-
-def _lemmas_of(r: SystemResolver, k: int) -> str:
-    """The lemma key of part ``k``'s text (:func:`~kb.lemmas.lemma_key`), spaces around it."""
-    lemmas: dict[int, str] = r.__dict__.setdefault("_part_lemmas", {})
-    if k not in lemmas:
-        lemmas[k] = f" {' '.join(t[0] for t in _tokens_of(r, r.parts[k]))} "
-    return lemmas[k]
-
-
-def _word_index(r: SystemResolver) -> dict[str, set[int]]:
-    """Lemma → the parts (by position) whose text holds it, built once per system."""
-    index: dict[str, set[int]] | None = r.__dict__.get("_word_index")
-    if index is None:
-        index = {}
-        for k, part in enumerate(r.parts):
-            for w in {t[0] for t in _tokens_of(r, part)}:
-                index.setdefault(w, set()).add(k)
-        r.__dict__["_word_index"] = index
-    return index
-
-
-def _within(r: SystemResolver, nid: str, ancestor: str) -> bool:
-    node = r.b.nodes.get(nid)
-    while node is not None and node.parent:
-        if node.parent == ancestor:
-            return True
-        node = r.b.nodes.get(node.parent)
-    return False
-
-
 # "со специальным правилом – Точные выстрелы", "правило «Ярость»": the word "правило" right
 # before a name, a dash or an opening quote between them
 _RULE_WORD_BEFORE = re.compile(r"\bправил\w*\s*[–—-]?\s*[«\"]?$", re.IGNORECASE)
@@ -425,7 +305,7 @@ def _title_references(r: SystemResolver, p: Part, own_type: str | None) -> None:
                 # not a rule it changes (as the head does: "Перемещение на террейне")
             if node is not None and node.kind == "rule" and target not in (p.id, own_type) \
                     and not names_a_game(node.title) \
-                    and (not r.type_of.get(node.id) or _sibling(r, p, node.id)) \
+                    and (not r.type_of.get(node.id) or sibling(r, p, node.id)) \
                     and not (node.id in ancestors and _plural(node.title)):
                 found.append((start, end, node.id))
                 break
