@@ -85,7 +85,11 @@ rules words say.
 A text with no Russian word is of the game of ours it names, or else unclear: the words of
 English pages stand in the training only as what Russian pages quote of the original books.
 
-Otherwise the system is unclear, and the caller says so. A text that names two games is judged
+A text whose words leave it unclear, with nothing saying it is another game's (role-playing
+rules, Age of Sigmar's world, other games named more often than ours), is judged by the letters
+of its words too (:mod:`ingest.detect_chars`: a linear model over runs of characters, which a
+short page or one whose rules words two games share holds plenty of). Otherwise the system is
+unclear, and the caller says so. A text that names two games is judged
 by all its words, so the game whose rules it describes wins.
 """
 
@@ -98,6 +102,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from ingest.detect_chars import CharModel, game_by_letters
 from ingest.detect_terms import terms
 from ingest.detect_world import (
     KIND_TITLES,
@@ -215,6 +220,8 @@ class Judgement:
         needed: the lead ``best`` needed, for the text's length (:func:`needed_margin`).
         russian: whether the text holds Russian words at all (a text with none is of the
             game it names, whatever game its words lean to).
+        letters: the game the letters of its words name (:mod:`ingest.detect_chars`), when
+            they decided it: its words left it unclear.
     """
 
     system: str | None
@@ -227,6 +234,7 @@ class Judgement:
     setting: dict[str, int] = field(default_factory=dict)
     needed: float = MARGIN
     russian: bool = True
+    letters: str | None = None
 
     def describe(self, shown: int = 4) -> str:
         """The words found and why they do not decide, in Russian, for a message that the
@@ -278,7 +286,8 @@ class Model:
         """Term → for each class, the log-odds of a page of it holding the term."""
         return _weights(self)
 
-    def judge(self, text: str, page: str | None = None) -> Judgement:
+    def judge(self, text: str, page: str | None = None, *, by_letters: bool = True,
+              chars: CharModel | None = None) -> Judgement:
         """Judge the game of ``text`` (see the module's docstring).
 
         Args:
@@ -287,6 +296,9 @@ class Model:
                 site's furniture names the book a page is of ("Файл: Warhammer 40k - 6th
                 edition - Книга правил.pdf", a forum's "Warhammer Fantasy") though its words
                 are no game's; ``text`` when not given.
+            by_letters: Whether a text its words leave unclear is judged by the letters of
+                its words too (:mod:`ingest.detect_chars`).
+            chars: The letters' model (the committed table's when not given).
         """
         weights, base, relative = self.weights, _base(self), _relative(self)
         telling_weights = _telling(self)
@@ -378,13 +390,20 @@ class Model:
                 system == "whfb8" and setting["realms"] > setting["fantasy"]):
             system = None  # a role-playing game's rules; Age of Sigmar's world
         russian = _CYRILLIC.search(text) is not None
+        letters = None
+        if (system is None and russian and by_letters and setting["roleplay"] < ROLEPLAY_MIN
+                and setting["realms"] <= setting["fantasy"]
+                and named[OTHER] <= max(named[c] for c in SYSTEMS)):
+            # the words leave it unclear, and nothing says it is another game's: the letters'
+            # opinion (:mod:`ingest.detect_chars`; a short page, shared rules words)
+            system = letters = game_by_letters(text, OTHER, chars)
         if not russian:
             # no Russian word: an English page's words ("Roll a dice, move the model …") stand
             # in the training only as what Russian pages quote, so only the game it names
             # tells (a quotation of 40k's rulebook: "In Warhammer 40,000, we represent …")
             system = named_ours
         return Judgement(system, which, best, margin, game, evidence, named, setting, needed,
-                         russian)
+                         russian, letters)
 
 
 _CYRILLIC = re.compile("[А-Яа-яЁё]")

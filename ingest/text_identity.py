@@ -37,8 +37,11 @@ def detect_system(text: str) -> str | None:
     # (a web page by the text its reader sees, the names of games in its site's parts too)
     page, text = visible_text(text), page_text(text)
     for size in (DETECT_FIRST, DETECT_CHARS):
-        found = detect_model().judge(detection_text(text[:size]), page[:size]).system
-        if found is not None or len(text) <= size:
+        last = len(text) <= size or size == DETECT_CHARS
+        # (the letters' opinion is the last resort: a long text's words are read further first)
+        found = detect_model().judge(detection_text(text[:size]), page[:size],
+                                     by_letters=last).system
+        if found is not None or last:
             return found
     return None
 
@@ -75,12 +78,17 @@ def detection_grounds(text: str, system: str) -> str:
     Russian ("«подразделение», «паника», «тест на панику»; названия игры ×1")."""
     page, text = visible_text(text), page_text(text)
     for size in (DETECT_FIRST, DETECT_CHARS):
-        judged = detect_model().judge(detection_text(text[:size]), page[:size])
-        if judged.system == system or len(text) <= size:
+        last = len(text) <= size or size == DETECT_CHARS
+        judged = detect_model().judge(detection_text(text[:size]), page[:size],
+                                      by_letters=last)
+        if judged.system == system or last:
             break
     found = ", ".join(f"«{t}»" for t, _ in judged.evidence.get(system, [])[:5]) or "нет"
     parts = [f"слова игры: {found}"]
-    if system == judged.best:
+    if judged.letters == system:
+        parts.append(f"слова не решают (отрыв {judged.margin:.1f}), решают буквосочетания "
+                     "слов")
+    elif system == judged.best:
         parts.append(f"отрыв от следующей игры {judged.margin:.1f}")
     if judged.names.get(system):
         parts.append(f"названия игры ×{judged.names[system]}")

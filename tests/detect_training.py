@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ingest.detect import CLASSES, MIN_PAGES, TABLE, Model, pieces, table, train  # noqa: E402
+from ingest.detect_chars import NGRAMS, CharModel, char_table  # noqa: E402
+from ingest.detect_chars import TABLE as CHARS_TABLE  # noqa: E402
 from ingest.detect_terms import terms  # noqa: E402
 from ingest.text_identity import detection_text  # noqa: E402
 
@@ -69,22 +71,123 @@ def learned() -> Model:
     return train((cls, text) for cls, _, text in sources())
 
 
+def learned_letters() -> CharModel:
+    """The letters' model of every training source."""
+    return learned_chars([(cls, detection_text(text)) for cls, _, text in sources()])
+
+
+def learned_chars(documents: list[tuple[str, str]]) -> CharModel:
+    """The letters' model (:mod:`ingest.detect_chars`) from (class, text) pairs, each text
+    without its site's furniture: a linear support vector machine over the texts' character
+    runs, learned by scikit-learn (a development dependency: the build reads the table). As
+    for the words' table, a line two texts hold is a site's and left out."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.svm import LinearSVC
+
+    kept = [(cls, text) for cls, text in zip((c for c, _ in documents),
+                                             _without_shared_lines([t for _, t in documents]),
+                                             strict=True) if text.strip()]
+    vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=NGRAMS, min_df=2,
+                                 sublinear_tf=True)
+    x = vectorizer.fit_transform([text for _, text in kept])
+    svm = LinearSVC(C=1.0, class_weight="balanced", dual=True, max_iter=20_000, random_state=0)
+    svm.fit(x, [cls for cls, _ in kept])
+    runs = {run: (float(vectorizer.idf_[k]), tuple(float(w) for w in svm.coef_[:, k]))
+            for run, k in vectorizer.vocabulary_.items()}
+    return CharModel(tuple(str(c) for c in svm.classes_),
+                     tuple(float(b) for b in svm.intercept_), runs)
+
+
+def _without_shared_lines(texts: list[str]) -> list[str]:
+    """Each text without the lines (spaces aside) that two or more of the texts hold."""
+    seen: dict[str, int] = {}
+    for text in texts:
+        for line in {" ".join(line.split()) for line in text.splitlines()} - {""}:
+            seen[line] = seen.get(line, 0) + 1
+    return ["\n".join(line for line in text.splitlines()
+                      if seen.get(" ".join(line.split()), 0) < 2) for text in texts]
+
+
 def leave_one_out(first: int | None = None) -> list[tuple[str, str, str | None, float]]:
     """(source, its class, the system judged without it, margin) for every source; with
     ``first``, each judged by that many characters of its text only (without its site's
-    furniture, cut at a word): a short page's worth."""
+    furniture, cut at a word): a short page's worth. A source its words leave unclear is
+    judged by the letters of a model learned without it too (:mod:`ingest.detect_chars`)."""
     everything = sources()
+    seen = [detection_text(text) for _, _, text in everything]
+    letters = _LettersWithoutEach([(c, t) for (c, _, _), t in zip(everything, seen, strict=True)])
     out = []
     models = _models_without_each([(c, t) for c, _, t in everything])
-    for (cls, name, text), rest in zip(everything, models, strict=True):
+    for i, ((cls, name, text), rest) in enumerate(zip(everything, models, strict=True)):
         if first is None:
-            judged = rest.judge(detection_text(text), text)  # as a build judges it (the
-            # names of games in the site's furniture count: ingest.text_identity.detect_system)
+            judged_text, page = seen[i], text  # as a build judges it (the names of games in
+            # the site's furniture count: ingest.text_identity.detect_system)
         else:
-            short = _first_chars(detection_text(text).strip(), first)
-            judged = rest.judge(short, short)
+            judged_text = page = _first_chars(seen[i].strip(), first)
+        judged = rest.judge(judged_text, page, by_letters=False)
+        if judged.system is None:
+            judged = rest.judge(judged_text, page, chars=letters.without(i))
         out.append((name, cls, judged.system, judged.margin))
     return out
+
+
+class _LettersWithoutEach:
+    """For a document left out, the letters' model :func:`learned_chars` learns from all the
+    others, the same to the last digit at a fraction of the cost: every document's character
+    runs are counted once, and a fold only drops a row, replaces the rows of the documents
+    whose lines it shared with the left-out one alone (a site's line two documents hold is
+    left out of both; without one, the other keeps it), and keeps the runs two of its rows
+    hold, as the vectorizer's ``min_df`` does."""
+
+    def __init__(self, documents: list[tuple[str, str]]) -> None:
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        self.documents = documents
+        self.texts = _without_shared_lines([t for _, t in documents])
+        self.vectorizer = CountVectorizer(analyzer="char_wb", ngram_range=NGRAMS)
+        self.counts = self.vectorizer.fit_transform(self.texts).tocsr()
+        self.names = self.vectorizer.get_feature_names_out()
+        lines = [{" ".join(line.split()) for line in t.splitlines()} - {""} for _, t in documents]
+        held: dict[str, list[int]] = {}
+        for k, found in enumerate(lines):
+            for line in found:
+                held.setdefault(line, []).append(k)
+        self.partners = {k: set() for k in range(len(documents))}  # k → who shared a line
+        # with k alone
+        for holders in held.values():
+            if len(holders) == 2:
+                a, b = holders
+                self.partners[a].add(b)
+                self.partners[b].add(a)
+
+    def without(self, i: int) -> CharModel:
+        import numpy as np
+        import scipy.sparse as sp
+        from sklearn.preprocessing import normalize
+        from sklearn.svm import LinearSVC
+
+        texts = list(self.texts)
+        if self.partners[i]:
+            others = _without_shared_lines([t for j, (_, t) in enumerate(self.documents)
+                                            if j != i])
+            for k in self.partners[i]:
+                texts[k] = others[k - (k > i)]
+        rows = [k for k in range(len(texts)) if k != i and texts[k].strip()]
+        matrix = sp.vstack([self.vectorizer.transform([texts[k]]) if k in self.partners[i]
+                            else self.counts[k] for k in rows]).tocsr()
+        df = np.asarray((matrix > 0).sum(axis=0)).ravel()
+        keep = np.flatnonzero(df >= 2)
+        matrix = matrix[:, keep].astype(np.float64)
+        matrix.data = 1 + np.log(matrix.data)
+        idf = np.log((1 + len(rows)) / (1 + df[keep])) + 1
+        x = normalize(matrix @ sp.diags(idf))
+        svm = LinearSVC(C=1.0, class_weight="balanced", dual=True, max_iter=20_000,
+                        random_state=0)
+        svm.fit(x, [self.documents[k][0] for k in rows])
+        runs = {str(self.names[col]): (float(idf[j]), tuple(float(w) for w in svm.coef_[:, j]))
+                for j, col in enumerate(keep)}
+        return CharModel(tuple(str(c) for c in svm.classes_),
+                         tuple(float(b) for b in svm.intercept_), runs)
 
 
 def _models_without_each(documents: list[tuple[str, str]]) -> Iterator[Model]:
@@ -236,6 +339,7 @@ def main() -> None:
                 + (f", by its first {first} characters" if first else ""))
         return
     (ROOT / "ingest" / TABLE).write_text(table(learned()), encoding="utf-8")
+    (ROOT / "ingest" / CHARS_TABLE).write_text(char_table(learned_letters()), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -101,14 +101,16 @@ def test_pages_it_did_not_learn_from() -> None:
     5: 269, 13, 104); 29 of 31 of the pages never learned from. Then only the words that tell
     the games apart weigh for which game (TELLING 0.6), with a lead of 6 (MARGIN), and a
     campaign's page whose words lead only the other game of its world is of its world's
-    game: 281, 9 and 102; 30 of 31 of the pages never learned from.)"""
+    game: 281, 9 and 102; 30 of 31 of the pages never learned from. The fortieth judges a text
+    its words leave unclear by the letters of its words too (ingest/detect_chars.py): 282 → 286
+    right, 9 wrongly, 102 unclear; the pages never learned from as before.)"""
     rows = leave_one_out()
     ours = [(name, cls, got) for name, cls, got, _ in rows if cls != "other"]
     others = [(name, got) for name, cls, got, _ in rows if cls == "other"]
     right = sum(got == cls for _, cls, got in ours)
     wrong = [(name, cls, got) for name, cls, got in ours if got not in (None, cls)]
     unclear = sum(got is None for _, got in others)
-    assert right >= 281 and len(wrong) <= 9 and unclear >= 102, (right, wrong, others)
+    assert right >= 286 and len(wrong) <= 9 and unclear >= 102, (right, wrong, others)
 
 
 def _cases() -> list[object]:
