@@ -102,7 +102,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from ingest.detect_chars import CharModel, game_by_letters
+from ingest.detect_chars import MARGIN as LETTERS_MARGIN
+from ingest.detect_chars import CharModel, letters_opinion
 from ingest.detect_terms import terms
 from ingest.detect_world import (
     KIND_TITLES,
@@ -222,6 +223,7 @@ class Judgement:
             game it names, whatever game its words lean to).
         letters: the game the letters of its words name (:mod:`ingest.detect_chars`), when
             they decided it: its words left it unclear.
+        lean: the class the letters leaned to and by how much, when they were asked.
     """
 
     system: str | None
@@ -235,6 +237,7 @@ class Judgement:
     needed: float = MARGIN
     russian: bool = True
     letters: str | None = None
+    lean: tuple[str, float] | None = None
 
     def describe(self, shown: int = 4) -> str:
         """The words found and why they do not decide, in Russian, for a message that the
@@ -261,6 +264,11 @@ class Judgement:
             why = "мир текста — Владения Смертных (Age of Sigmar)"
         else:
             why = "текст чаще называет другие игры"
+        if self.lean is not None:
+            leaning, lead = self.lean
+            why += ("; по буквосочетаниям слов — страница другой игры" if leaning == OTHER
+                    else f"; по буквосочетаниям слов ближе всего {leaning}, но отрыв {lead:.2f} "
+                         f"(нужно {LETTERS_MARGIN:.2f})")
         named = ", ".join(f"{'другие игры' if c == OTHER else c} ×{n}"
                           for c, n in self.names.items() if n)
         if named:
@@ -390,20 +398,22 @@ class Model:
                 system == "whfb8" and setting["realms"] > setting["fantasy"]):
             system = None  # a role-playing game's rules; Age of Sigmar's world
         russian = _CYRILLIC.search(text) is not None
-        letters = None
+        letters = lean = None
         if (system is None and russian and by_letters and setting["roleplay"] < ROLEPLAY_MIN
                 and setting["realms"] <= setting["fantasy"]
                 and named[OTHER] <= max(named[c] for c in SYSTEMS)):
             # the words leave it unclear, and nothing says it is another game's: the letters'
             # opinion (:mod:`ingest.detect_chars`; a short page, shared rules words)
-            system = letters = game_by_letters(text, OTHER, chars)
+            lean = letters_opinion(text, chars)
+            if lean[0] != OTHER and lean[1] >= LETTERS_MARGIN:
+                system = letters = lean[0]
         if not russian:
             # no Russian word: an English page's words ("Roll a dice, move the model …") stand
             # in the training only as what Russian pages quote, so only the game it names
             # tells (a quotation of 40k's rulebook: "In Warhammer 40,000, we represent …")
             system = named_ours
         return Judgement(system, which, best, margin, game, evidence, named, setting, needed,
-                         russian, letters)
+                         russian, letters, lean)
 
 
 _CYRILLIC = re.compile("[А-Яа-яЁё]")

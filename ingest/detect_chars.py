@@ -93,11 +93,10 @@ class CharModel:
         return id(self)
 
 
-def game_by_letters(text: str, other: str, model: CharModel | None = None) -> str | None:
-    """The game of ours the letters of ``text`` name by :data:`MARGIN` at least, if any
-    (``other``: the class of other games' pages)."""
-    best, lead = (model or char_model()).opinion(text)
-    return best if best != other and lead >= MARGIN else None
+def letters_opinion(text: str, model: CharModel | None = None) -> tuple[str, float]:
+    """The class the letters of ``text`` lean to and by how much (the committed table's model
+    when ``model`` is not given); a game of ours leading by :data:`MARGIN` at least decides."""
+    return (model or char_model()).opinion(text)
 
 
 @cache

@@ -1,6 +1,8 @@
-"""The pages the game-detection table (``ingest/data/system_terms.tsv``) is learned from.
+"""The pages the game-detection tables are learned from: the words' (``ingest/data/
+system_terms.tsv``) and the letters' (``ingest/data/system_chars.tsv``, with scikit-learn, a
+development dependency).
 
-``.venv/bin/python tests/detect_training.py`` writes the table anew; ``--check`` prints each
+``.venv/bin/python tests/detect_training.py`` writes the tables anew; ``--check`` prints each
 training source's system as judged by a model learned without that source (leave one source
 out), the figure to watch when changing the detection (``--kinds`` by kind of page,
 ``--first N`` each judged by its first N characters: a short page). The sources are the corpus

@@ -100,3 +100,15 @@ def test_a_build_says_the_letters_decided(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(detect_chars, "char_model", lambda: _model(1.0))
     assert detect_system(NEUTRAL) == "wh40k6"
     assert "решают буквосочетания слов" in detection_grounds(NEUTRAL, "wh40k6")
+
+
+def test_an_unclear_text_says_where_its_letters_lean() -> None:
+    judged = model().judge(NEUTRAL, chars=_model(MARGIN - 0.1))
+    assert judged.system is None
+    assert ("по буквосочетаниям слов ближе всего wh40k6, но отрыв 0.40 (нужно 0.50)"
+            in judged.describe())
+    judged = model().judge(NEUTRAL, chars=_model(2.0, best="other"))
+    assert "по буквосочетаниям слов — страница другой игры" in judged.describe()
+    # not asked where the words say it is another game's: nothing to say of them
+    assert model().judge("Age of Sigmar и Necromunda: эта страница о миниатюрах.",
+                         chars=_model(2.0)).lean is None
