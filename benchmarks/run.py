@@ -8,6 +8,8 @@ quotes it). Measures what the issues promise:
   build`` runs it, on one process a core, and on one process; the best of three builds of
   each), and on inputs of other
   shapes (``benchmarks/ingest_shapes.py``: one huge line, 100,000 short lines, no headings);
+* the letters' second opinion on a text's game (``ingest/detect_chars.py``, asked of a text
+  its words leave unclear): its table read once per process, a text's 20,000 characters scored;
 * loading kb.json takes < 100 ms;
 * a name lookup takes < 1 ms;
 * ``rulekb site`` builds the rules reference site of the corpus in under 60 s;
@@ -165,6 +167,25 @@ def _rtf_row() -> tuple[str, str, str]:
     return _document_row("RTF", "rtf", rtf_document, rtf_text)
 
 
+def _letters_rows(corpus: Path) -> list[tuple[str, str, str]]:
+    """The letters' second opinion on a text's game (:mod:`ingest.detect_chars`), which a build
+    asks only of a text its words leave unclear: its table read once per process, then a text's
+    20,000 characters (what it reads of a text at most) scored."""
+    from ingest import detect_chars
+
+    detect_chars.char_model.cache_clear()
+    t = time.perf_counter()
+    model = detect_chars.char_model()
+    loaded = time.perf_counter() - t
+    text = "".join(p.read_text(encoding="utf-8-sig") for p in sorted(corpus.glob("00[12]_*.txt")))
+    text = text[:detect_chars.MAX_CHARS]
+    scored = best_of(5, lambda: model.opinion(text))
+    return [("определение системы по буквам: чтение таблицы (раз на процесс)",
+             f"{loaded:.2f} с", "—"),
+            (f"определение системы по буквам: текст {len(text):,} символов".replace(",", " "),
+             f"{scored * 1000:.0f} мс", "—")]
+
+
 def _pdf_rows() -> list[tuple[str, str, str]]:
     """Pages a second of a real PDF read and built (``tests/data/pdf/real/libtasn1.pdf``, a
     manual of 36 pages): the PDF's text layer and type sizes (pdfminer.six's layout analysis)
@@ -233,6 +254,7 @@ def main() -> None:
         rows.extend(_pdf_rows())
         rows.append(_docx_row())
         rows.append(_rtf_row())
+        rows.extend(_letters_rows(corpus))
 
         kb = build(load([corpus])).kb
         path = Path(tmp) / "kb.json"

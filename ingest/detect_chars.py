@@ -89,9 +89,6 @@ class CharModel:
         ranked = sorted(self.scores(text).items(), key=lambda item: (-item[1], item[0]))
         return ranked[0][0], ranked[0][1] - ranked[1][1]
 
-    def __hash__(self) -> int:  # (frozen with dict fields: by identity)
-        return id(self)
-
 
 def letters_opinion(text: str, model: CharModel | None = None) -> tuple[str, float]:
     """The class the letters of ``text`` lean to and by how much (the committed table's model

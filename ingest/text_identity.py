@@ -6,10 +6,12 @@ and the explain view; and the book's title its first line names.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ingest.clean_edits import applied
 from ingest.clean_furniture import site_furniture
 from ingest.clean_html import page_text, title_and_text, unescaped, visible_text
+from ingest.detect import Judgement
 from ingest.detect import model as detect_model
 
 DETECT_CHARS = 200_000
@@ -34,16 +36,23 @@ def detect_system(text: str) -> str | None:
     >>> detect_system("The quick brown fox") is None
     True
     """
+    return _stepwise(text, lambda judged: judged.system is not None).system
+
+
+def _stepwise(text: str, enough: Callable[[Judgement], bool]) -> Judgement:
+    """The judgement of ``text`` by its first :data:`DETECT_FIRST` characters, or, when that
+    is not ``enough`` and the text is longer, by its first :data:`DETECT_CHARS`. The letters'
+    opinion (:mod:`ingest.detect_chars`) is asked in the last step only: a long text's words
+    are read further first."""
     # (a web page by the text its reader sees, the names of games in its site's parts too)
     page, text = visible_text(text), page_text(text)
     for size in (DETECT_FIRST, DETECT_CHARS):
         last = len(text) <= size or size == DETECT_CHARS
-        # (the letters' opinion is the last resort: a long text's words are read further first)
-        found = detect_model().judge(detection_text(text[:size]), page[:size],
-                                     by_letters=last).system
-        if found is not None or last:
-            return found
-    return None
+        judged = detect_model().judge(detection_text(text[:size]), page[:size],
+                                      by_letters=last)
+        if last or enough(judged):
+            break
+    return judged
 
 
 def detection_text(text: str) -> str:
@@ -76,13 +85,7 @@ def detection_grounds(text: str, system: str) -> str:
     """Why ``text`` was judged of ``system``, for the explain view: the words of the game it
     holds (the most telling first), the names of the game and the words of its world, in
     Russian ("«подразделение», «паника», «тест на панику»; названия игры ×1")."""
-    page, text = visible_text(text), page_text(text)
-    for size in (DETECT_FIRST, DETECT_CHARS):
-        last = len(text) <= size or size == DETECT_CHARS
-        judged = detect_model().judge(detection_text(text[:size]), page[:size],
-                                      by_letters=last)
-        if judged.system == system or last:
-            break
+    judged = _stepwise(text, lambda found: found.system == system)
     found = ", ".join(f"«{t}»" for t, _ in judged.evidence.get(system, [])[:5]) or "нет"
     parts = [f"слова игры: {found}"]
     if judged.letters == system:
