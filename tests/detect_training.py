@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -84,7 +85,6 @@ def learned_chars(documents: list[tuple[str, str]]) -> CharModel:
     runs, learned by scikit-learn (a development dependency: the build reads the table). As
     for the words' table, a line two texts hold is a site's and left out."""
     from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.svm import LinearSVC
 
     kept = [(cls, text) for cls, text in zip((c for c, _ in documents),
                                              _without_shared_lines([t for _, t in documents]),
@@ -92,12 +92,21 @@ def learned_chars(documents: list[tuple[str, str]]) -> CharModel:
     vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=NGRAMS, min_df=2,
                                  sublinear_tf=True)
     x = vectorizer.fit_transform([text for _, text in kept])
+    columns = sorted(vectorizer.vocabulary_.items(), key=lambda item: item[1])
+    return _fitted([run for run, _ in columns], vectorizer.idf_, x, [cls for cls, _ in kept])
+
+
+def _fitted(runs: list[str], idf: Any, x: Any, classes: list[str]) -> CharModel:
+    """The letters' model of a machine fitted to ``x`` (a row a text, a column a run, as
+    tf-idf of unit length) and the texts' ``classes``."""
+    from sklearn.svm import LinearSVC
+
     svm = LinearSVC(C=1.0, class_weight="balanced", dual=True, max_iter=20_000, random_state=0)
-    svm.fit(x, [cls for cls, _ in kept])
-    runs = {run: (float(vectorizer.idf_[k]), tuple(float(w) for w in svm.coef_[:, k]))
-            for run, k in vectorizer.vocabulary_.items()}
+    svm.fit(x, classes)
     return CharModel(tuple(str(c) for c in svm.classes_),
-                     tuple(float(b) for b in svm.intercept_), runs)
+                     tuple(float(b) for b in svm.intercept_),
+                     {run: (float(idf[k]), tuple(float(w) for w in svm.coef_[:, k]))
+                      for k, run in enumerate(runs)})
 
 
 def _without_shared_lines(texts: list[str]) -> list[str]:
@@ -135,11 +144,11 @@ def leave_one_out(first: int | None = None) -> list[tuple[str, str, str | None, 
 
 class _LettersWithoutEach:
     """For a document left out, the letters' model :func:`learned_chars` learns from all the
-    others, the same to the last digit at a fraction of the cost: every document's character
-    runs are counted once, and a fold only drops a row, replaces the rows of the documents
-    whose lines it shared with the left-out one alone (a site's line two documents hold is
-    left out of both; without one, the other keeps it), and keeps the runs two of its rows
-    hold, as the vectorizer's ``min_df`` does."""
+    others, the same but for rounding (10⁻¹⁵) at a fraction of the cost: every document's
+    character runs are counted once, and a fold only drops a row, replaces the rows of the
+    documents whose lines it shared with the left-out one alone (a site's line two documents
+    hold is left out of both; without one, the other keeps it), and keeps the runs two of its
+    rows hold, as the vectorizer's ``min_df`` does."""
 
     def __init__(self, documents: list[tuple[str, str]]) -> None:
         from sklearn.feature_extraction.text import CountVectorizer
@@ -166,7 +175,6 @@ class _LettersWithoutEach:
         import numpy as np
         import scipy.sparse as sp
         from sklearn.preprocessing import normalize
-        from sklearn.svm import LinearSVC
 
         texts = list(self.texts)
         if self.partners[i]:
@@ -182,14 +190,8 @@ class _LettersWithoutEach:
         matrix = matrix[:, keep].astype(np.float64)
         matrix.data = 1 + np.log(matrix.data)
         idf = np.log((1 + len(rows)) / (1 + df[keep])) + 1
-        x = normalize(matrix @ sp.diags(idf))
-        svm = LinearSVC(C=1.0, class_weight="balanced", dual=True, max_iter=20_000,
-                        random_state=0)
-        svm.fit(x, [self.documents[k][0] for k in rows])
-        runs = {str(self.names[col]): (float(idf[j]), tuple(float(w) for w in svm.coef_[:, j]))
-                for j, col in enumerate(keep)}
-        return CharModel(tuple(str(c) for c in svm.classes_),
-                         tuple(float(b) for b in svm.intercept_), runs)
+        return _fitted([str(self.names[col]) for col in keep], idf,
+                       normalize(matrix @ sp.diags(idf)), [self.documents[k][0] for k in rows])
 
 
 def _models_without_each(documents: list[tuple[str, str]]) -> Iterator[Model]:
