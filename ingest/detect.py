@@ -531,6 +531,17 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
     return [p for p in out if p.strip()]
 
 
+def without_shared_lines(texts: list[str]) -> list[str]:
+    """Each text without the lines (spaces aside) that two or more of the texts hold: a
+    site's header or footer, no game's words (:func:`train`, and the letters' training)."""
+    seen: dict[str, int] = {}
+    for text in texts:
+        for line in {" ".join(line.split()) for line in text.splitlines()} - {""}:
+            seen[line] = seen.get(line, 0) + 1
+    return ["\n".join(line for line in text.splitlines()
+                      if seen.get(" ".join(line.split()), 0) < 2) for text in texts]
+
+
 def train(documents: Iterable[tuple[str, str]]) -> Model:
     """A model from (class, text) pairs.
 
@@ -543,17 +554,11 @@ def train(documents: Iterable[tuple[str, str]]) -> Model:
     site a game's pages happen to come from does not become a word of that game.
     """
     documents = list(documents)
-    seen: dict[str, int] = {}
-    for _, text in documents:
-        for line in {" ".join(line.split()) for line in text.splitlines()}:
-            if line:
-                seen[line] = seen.get(line, 0) + 1
     pages = {c: 0 for c in CLASSES}
     counts: dict[str, list[float]] = {}
     held: dict[str, int] = {}
-    for cls, raw in documents:
-        text = "\n".join(line for line in raw.splitlines()
-                         if seen.get(" ".join(line.split()), 0) < 2)
+    for (cls, _), text in zip(documents, without_shared_lines([t for _, t in documents]),
+                              strict=True):
         index = CLASSES.index(cls)
         cut = pieces(text)
         if not cut:

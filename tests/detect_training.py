@@ -25,7 +25,16 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.detect import CLASSES, MIN_PAGES, TABLE, Model, pieces, table, train  # noqa: E402
+from ingest.detect import (  # noqa: E402
+    CLASSES,
+    MIN_PAGES,
+    TABLE,
+    Model,
+    pieces,
+    table,
+    train,
+    without_shared_lines,
+)
 from ingest.detect_chars import NGRAMS, CharModel, char_table  # noqa: E402
 from ingest.detect_chars import TABLE as CHARS_TABLE  # noqa: E402
 from ingest.detect_terms import terms  # noqa: E402
@@ -87,7 +96,7 @@ def learned_chars(documents: list[tuple[str, str]]) -> CharModel:
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     kept = [(cls, text) for cls, text in zip((c for c, _ in documents),
-                                             _without_shared_lines([t for _, t in documents]),
+                                             without_shared_lines([t for _, t in documents]),
                                              strict=True) if text.strip()]
     vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=NGRAMS, min_df=2,
                                  sublinear_tf=True)
@@ -107,16 +116,6 @@ def _fitted(runs: list[str], idf: Any, x: Any, classes: list[str]) -> CharModel:
                      tuple(float(b) for b in svm.intercept_),
                      {run: (float(idf[k]), tuple(float(w) for w in svm.coef_[:, k]))
                       for k, run in enumerate(runs)})
-
-
-def _without_shared_lines(texts: list[str]) -> list[str]:
-    """Each text without the lines (spaces aside) that two or more of the texts hold."""
-    seen: dict[str, int] = {}
-    for text in texts:
-        for line in {" ".join(line.split()) for line in text.splitlines()} - {""}:
-            seen[line] = seen.get(line, 0) + 1
-    return ["\n".join(line for line in text.splitlines()
-                      if seen.get(" ".join(line.split()), 0) < 2) for text in texts]
 
 
 def leave_one_out(first: int | None = None) -> list[tuple[str, str, str | None, float]]:
@@ -154,22 +153,15 @@ class _LettersWithoutEach:
         from sklearn.feature_extraction.text import CountVectorizer
 
         self.documents = documents
-        self.texts = _without_shared_lines([t for _, t in documents])
+        self.texts = without_shared_lines([t for _, t in documents])
         self.vectorizer = CountVectorizer(analyzer="char_wb", ngram_range=NGRAMS)
         self.counts = self.vectorizer.fit_transform(self.texts).tocsr()
         self.names = self.vectorizer.get_feature_names_out()
-        lines = [{" ".join(line.split()) for line in t.splitlines()} - {""} for _, t in documents]
-        held: dict[str, list[int]] = {}
-        for k, found in enumerate(lines):
-            for line in found:
-                held.setdefault(line, []).append(k)
-        self.partners = {k: set() for k in range(len(documents))}  # k → who shared a line
-        # with k alone
-        for holders in held.values():
-            if len(holders) == 2:
-                a, b = holders
-                self.partners[a].add(b)
-                self.partners[b].add(a)
+        self.partners: dict[int, set[int]] = {k: set() for k in range(len(documents))}  # k →
+        # who shared a line with k alone
+        for a, b in _held_by([t for _, t in documents])[1].values():
+            self.partners[a].add(b)
+            self.partners[b].add(a)
 
     def without(self, i: int) -> CharModel:
         import numpy as np
@@ -178,7 +170,7 @@ class _LettersWithoutEach:
 
         texts = list(self.texts)
         if self.partners[i]:
-            others = _without_shared_lines([t for j, (_, t) in enumerate(self.documents)
+            others = without_shared_lines([t for j, (_, t) in enumerate(self.documents)
                                             if j != i])
             for k in self.partners[i]:
                 texts[k] = others[k - (k > i)]
@@ -194,6 +186,17 @@ class _LettersWithoutEach:
                        normalize(matrix @ sp.diags(idf)), [self.documents[k][0] for k in rows])
 
 
+def _held_by(texts: list[str]) -> tuple[list[set[str]], dict[str, tuple[int, int]]]:
+    """Each text's lines (spaces aside), and every line exactly two texts hold → the two: a
+    site's line, left out of both, that one keeps when the other is left out."""
+    line_sets = [{" ".join(line.split()) for line in text.splitlines()} - {""} for text in texts]
+    held: dict[str, list[int]] = {}
+    for k, lines in enumerate(line_sets):
+        for line in lines:
+            held.setdefault(line, []).append(k)
+    return line_sets, {line: (ks[0], ks[1]) for line, ks in held.items() if len(ks) == 2}
+
+
 def _models_without_each(documents: list[tuple[str, str]]) -> Iterator[Model]:
     """For each document in turn, the model :func:`ingest.detect.train` learns from all the
     others, the same to the last digit, at a small cost each: the documents' terms are read
@@ -201,17 +204,11 @@ def _models_without_each(documents: list[tuple[str, str]]) -> Iterator[Model]:
     and in those of the documents whose lines it shared with one other document only (a
     site's line that two documents hold is left out of both; without one of them, the other
     keeps it). Each sum runs over the documents in their order, as training adds them."""
-    line_sets = [{" ".join(line.split()) for line in text.splitlines()} - {""}
-                 for _, text in documents]
-    seen: dict[str, int] = {}
+    line_sets, holders = _held_by([text for _, text in documents])
+    seen: dict[str, int] = {}  # line → how many documents hold it
     for lines in line_sets:
         for line in lines:
             seen[line] = seen.get(line, 0) + 1
-    holders: dict[str, list[int]] = {}  # a line held by two documents → the two
-    for k, lines in enumerate(line_sets):
-        for line in lines:
-            if seen[line] == 2:
-                holders.setdefault(line, []).append(k)
 
     def kept(line: str, k: int, without: int | None) -> bool:
         """Whether document ``k`` keeps a line when document ``without`` is left out."""
