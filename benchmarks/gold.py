@@ -59,7 +59,7 @@ from rulekb.defaults import corpus_dir  # noqa: E402
 def main() -> None:
     details = "--details" in sys.argv
     if "--chapters" in sys.argv:
-        graph = Graph(build(load([corpus_dir(), CHAPTERS_DIR])).kb)
+        graph = Graph(build(load([corpus_dir(), CHAPTERS_DIR], by_path=False)).kb)
         print(table(score_all(graph, CHAPTERS_DIR), details=details))
         return
     if "--heldout" not in sys.argv:
@@ -83,7 +83,7 @@ def main() -> None:
     for name, folder in sets.items():
         with tempfile.TemporaryDirectory() as tmp:
             pages = _stated(folder, Path(tmp)) if stated else folder
-            graph = Graph(build(load([corpus_dir(), pages])).kb)
+            graph = Graph(build(load([corpus_dir(), pages], by_path=False)).kb)
         scores[name] = score_all(graph, folder)
     print(totals_table(scores))
     if "--kinds" in sys.argv:

@@ -15,7 +15,7 @@ from ingest.clean_bbcode import REASON as BBCODE_MARKUP
 from ingest.clean_markdown import REASON as MARKDOWN_MARKUP
 from ingest.html_page import MARKUP_REASON as HTML_MARKUP
 from ingest.models import SourceText
-from ingest.text_identity import detection_grounds
+from ingest.text_identity import describe_evidence, detection_grounds
 from kb.models import Removal
 
 _SHOWN = 70  # characters of a removed piece shown on its line
@@ -23,7 +23,8 @@ _LAYOUTS = {"lines": "веб-страница (заголовки на отде�
             "flat": "сплошной текст из PDF (заголовки внутри строк)",
             "markdown": "Markdown (заголовки размечены «#» или подчёркиванием)",
             "html": "страница HTML (заголовки по тегам <h1>–<h6>)"}
-_FROM = {"detected": "определена по тексту", "option": "указана --system"}
+_FROM = {"detected": "определена по тексту", "path": "названа в имени файла или папки",
+         "option": "указана --system"}
 
 
 def explain(source: SourceText) -> str:
@@ -65,6 +66,10 @@ def explained(source: SourceText) -> tuple[str, bool]:
                      "сохранённый как .md, он собирается так же)")
     if source.system_from == "detected":
         lines.append(f"Почему {source.system}: {detection_grounds(source.text, source.system)}")
+    elif source.system_from == "path":
+        lines.append(f"Почему {source.system}: её называет путь «{source.path}», а слова текста "
+                     f"не решают ({describe_evidence(source.text)}); если это не так, укажите "
+                     "систему: --system или corpus.toml")
     lines.append(f"Разделы ({len(seg.sections)}):")
     if not seg.sections:
         lines.append("  заголовков не найдено: весь текст станет одним разделом"

@@ -105,3 +105,52 @@ def named_game(names: dict[str, int]) -> str | None:
             and {top, ours[1]} != {"killteam2018", "wh40k6"}):
         return None
     return top if names[OTHER] < names[top] else None
+
+
+_PATH_WORD = re.compile(r"[^\W_]+")
+"""A word of a file's path: letters and digits between separators ("kill_team-2018" → "kill",
+"team", "2018")."""
+PATH_SHORT_NAMES: dict[str, re.Pattern[str]] = {
+    "killteam2018": re.compile(r"kt(?:\d\d|\d{4})?|killteam\d*|килл?тим"),
+    "wh40k6": re.compile(r"(?:warhammer|вархаммер|wh?)?40(?:k|к|000)\d{0,2}(?:ed)?"),
+    "whfb8": re.compile(r"w?hfb\d{0,2}|wfb|вфб"),
+}
+"""The players' short names of our games that a file's or a folder's name is written with,
+whole words of it ("kt_charge", "KT2018", "wh40k7", "40k", "whfb8"): in a path of rule texts
+"KT" is Kill Team, as it is in their forums' titles; in running text it is not looked for."""
+
+
+def path_names(path: str) -> dict[str, int]:
+    """How often a file's path (the folder a user gave and what is below it) names the games
+    of each class: a game's name in full (:data:`GAME_NAMES`) or its short name as a word of
+    the path (:data:`PATH_SHORT_NAMES`); "Warhammer" alone, a brand, names none.
+
+    >>> path_names("Kill Team/2018/charge.txt")["killteam2018"]
+    1
+    >>> path_names("правила/wh40k7_moral.txt")
+    {'wh40k6': 1, 'whfb8': 0, 'killteam2018': 0, 'other': 0}
+    >>> path_names("warhammer/age_of_sigmar.txt")
+    {'wh40k6': 0, 'whfb8': 0, 'killteam2018': 0, 'other': 1}
+    """
+    named = dict.fromkeys((*SYSTEMS, OTHER), 0)
+    rest = []
+    for word in _PATH_WORD.findall(path.lower()):
+        short = [c for c, p in PATH_SHORT_NAMES.items() if p.fullmatch(word)]
+        for c in short:
+            named[c] += 1
+        if not short:
+            rest.append(word)
+    joined = " ".join(rest)
+    for c, pattern in GAME_NAMES.items():
+        named[c] += len(pattern.findall(joined))
+    return named
+
+
+def path_game(path: str) -> str | None:
+    """The game of ours a file's path names (:func:`path_names`, :func:`named_game`), or
+    ``None``.
+
+    >>> path_game("killteam/40k_charge.txt"), path_game("whfb/necromunda.txt")
+    ('killteam2018', None)
+    """
+    return named_game(path_names(path))

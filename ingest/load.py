@@ -20,6 +20,7 @@ Without a stated title, the text's own words may name its book
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -38,6 +39,7 @@ from ingest.epub_text import EpubError, read_epub
 from ingest.fb2_text import SUFFIXES as FB2_SUFFIXES
 from ingest.fb2_text import ZIPPED as FB2_ZIPPED
 from ingest.fb2_text import Fb2Error, read_fb2
+from ingest.game_names import path_game
 from ingest.html_page import is_html
 from ingest.load_error import LoadError
 from ingest.models import SourceText, SystemSource
@@ -83,6 +85,7 @@ def load(
     system: str | None = None,
     on_error: Callable[[LoadError], None] | None = None,
     jobs: int | None = None,
+    by_path: bool = True,
 ) -> list[SourceText]:
     """Read rule texts from files and folders.
 
@@ -101,6 +104,11 @@ def load(
         jobs: processes that detect the texts' systems side by side
             (:func:`ingest.pool.jobs_for`; None: one a core for large texts), and that read
             a long PDF's pages (:func:`ingest.pdf_text.read_pdf`).
+        by_path: Whether a text whose words leave its system unclear takes the game of ours
+            its path names (:func:`ingest.game_names.path_game`: the folder given and what is
+            below it, or the file given and its folder: "Kill Team/charge.txt",
+            "whfb8_cavalry.txt"). The measures of the detection go without it: the files of
+            ``tests/data`` are named after their games.
 
     Returns:
         One :class:`SourceText` per file.
@@ -127,6 +135,7 @@ def load(
     # read once: one that does not read is reported once, and each of its files skipped)
     texts: list[SourceText] = []
     seen: dict[str, str] = {}
+    named_paths: list[str] = []  # per text, its path from the folder the user named
     walked: dict[Path, set[str]] = {}  # a folder read whole → the names of its texts
     for raw in paths:
         path = Path(raw)
@@ -162,6 +171,7 @@ def load(
                 continue
             seen[text.name] = text.path
             texts.append(text)
+            named_paths.append(_named_path(file, path))
     for folder, names in walked.items():
         config = configs.get(folder)
         if isinstance(config, CorpusConfig):
@@ -169,11 +179,23 @@ def load(
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
                                "*.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2, *.epub); проверьте имя"))
-    return _detected(texts, jobs)
+    return _detected(texts, jobs, named_paths if by_path else None)
 
 
-def _detected(texts: list[SourceText], jobs: int | None) -> list[SourceText]:
-    """The texts, each whose system no one stated given the one its words show."""
+def _named_path(file: Path, given: Path) -> str:
+    """``file``'s path from the folder the user named: the folder given and what is below it,
+    or the file given and its folder ("rules/killteam/charge.txt" given as "rules" →
+    "rules/killteam/charge.txt"; "/home/me/kt/charge.txt" given as it is → "kt/charge.txt")."""
+    file, given = Path(os.path.abspath(file)), Path(os.path.abspath(given))  # (a link's own
+    # name, not its target's)
+    base = given.parent if given.is_dir() else given.parent.parent
+    return file.relative_to(base).as_posix() if file.is_relative_to(base) else file.name
+
+
+def _detected(texts: list[SourceText], jobs: int | None,
+              named_paths: list[str] | None) -> list[SourceText]:
+    """The texts, each whose system no one stated given the one its words show, or else the
+    one its path names (``named_paths``, per text; None: not asked)."""
     todo = [i for i, t in enumerate(texts) if t.system_from is None]
     if todo:
         detect_model()  # the table read once, before any process is forked to read it
@@ -183,6 +205,9 @@ def _detected(texts: list[SourceText], jobs: int | None) -> list[SourceText]:
     for i, system in zip(todo, found, strict=True):
         if system is not None:
             out[i] = texts[i].model_copy(update={"system": system, "system_from": "detected"})
+        elif named_paths is not None and (named := path_game(named_paths[i])) is not None:
+            # the words do not tell, the user's name for the file or its folder does
+            out[i] = texts[i].model_copy(update={"system": named, "system_from": "path"})
     return out
 
 

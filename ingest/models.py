@@ -28,7 +28,7 @@ class _Frozen(BaseModel):
 # Stages 1 and 2: load (ingest/load.py) and clean (ingest/clean.py)
 # ---------------------------------------------------------------------------------------------
 
-SystemSource = Literal["detected", "option", "corpus.toml", "corpus.yaml", "corpus.yml"]
+SystemSource = Literal["detected", "path", "option", "corpus.toml", "corpus.yaml", "corpus.yml"]
 
 
 class SourceText(_Frozen):
@@ -47,6 +47,8 @@ class SourceText(_Frozen):
         system: The game system (``"wh40k6"``, ``"whfb8"``, ``"killteam2018"``), or ``None``
             when the text does not tell and no ``corpus.toml`` states it.
         system_from: Where ``system`` came from: ``"detected"`` from the text's words,
+            ``"path"`` from the name of its file or folder when its words do not tell
+            (:func:`ingest.game_names.path_game`),
             ``"option"`` from ``rulekb build --system``, or the name of the corpus file that
             states it; ``None`` when ``system`` is ``None``.
         title: The book the text comes from, as readers see it instead of the file name

@@ -175,6 +175,10 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
         if not sources:
             click.echo("Ошибка: годных текстов правил не найдено", err=True)
         sys.exit(2 if not sources else 1 if unreadable else 0)
+    for src in sources:
+        if src.system_from == "path":
+            click.echo(f"Файл {src.path}: система {src.system} взята из имени файла или папки "
+                       "(слова текста её не решают; иначе: --system или corpus.toml)", err=True)
     if explain:
         from ingest.explain import explained
 

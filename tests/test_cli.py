@@ -242,6 +242,22 @@ def test_explain_says_why_a_detected_system_was_chosen(tmp_path: Path) -> None:
     assert "Почему" not in stated.stdout
 
 
+def test_a_system_its_path_names_is_said_on_stderr_and_explained(tmp_path: Path) -> None:
+    (tmp_path / "Kill Team").mkdir()
+    f = tmp_path / "Kill Team" / "move.txt"
+    f.write_text("Движение\n\nМодель может двигаться на расстояние до 6 дюймов в свой ход.\n",
+                 encoding="utf-8")
+    built = CliRunner().invoke(cli, ["build", str(tmp_path / "Kill Team"), "-o",
+                                     str(tmp_path / "kb.json"), "-q"])
+    assert built.exit_code == 0, built.output  # (a file built, none skipped)
+    assert (f"Файл {f}: система killteam2018 взята из имени файла или папки (слова текста её "
+            "не решают; иначе: --system или corpus.toml)") in built.stderr
+    explained = CliRunner().invoke(cli, ["build", str(f), "--explain"])
+    assert "система killteam2018 (названа в имени файла или папки)" in explained.stdout
+    assert f"Почему killteam2018: её называет путь «{f}», а слова текста не решают (" \
+        in explained.stdout
+
+
 def test_one_megabyte_line(tmp_path: Path) -> None:
     f = tmp_path / "long.txt"
     f.write_text("Подразделение Warhammer проходит тест на Панику. " * 21000, encoding="utf-8")

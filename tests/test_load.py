@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from ingest.clean import clean
+from ingest.game_names import path_game
 from ingest.load import BINARY, LoadError, load, load_file
 from ingest.text_identity import detect_system
 
@@ -31,6 +32,46 @@ def detect_cases() -> list[Any]:
 @pytest.mark.parametrize(("text", "system"), detect_cases())
 def test_detect_system(text: str, system: str | None) -> None:
     assert detect_system(text) == system
+
+
+def path_cases() -> list[Any]:
+    table = tomllib.loads((DATA / "path_names.toml").read_text(encoding="utf-8"))
+    return [pytest.param(case["path"], case["game"] or None, id=case["path"])
+            for case in table["case"]]
+
+
+@pytest.mark.parametrize(("path", "game"), path_cases())
+def test_the_game_a_path_names(path: str, game: str | None) -> None:
+    assert path_game(path) == game
+
+
+UNCLEAR = "Движение\n\nМодель может двигаться на расстояние до 6 дюймов в свой ход.\n"
+"""A text whose words fit every game alike (its system unclear by them)."""
+
+
+def test_a_text_its_words_leave_unclear_takes_the_game_its_path_names(tmp_path: Path) -> None:
+    for folder in ("Kill Team", "whfb8", "necromunda", "notes"):
+        (tmp_path / "rules" / folder).mkdir(parents=True)
+        (tmp_path / "rules" / folder / f"{folder}_move.txt").write_text(UNCLEAR, encoding="utf-8")
+    assert detect_system(UNCLEAR) is None
+    assert [(t.name, t.system, t.system_from) for t in load([tmp_path / "rules"])] == [
+        ("Kill Team_move.txt", "killteam2018", "path"), ("necromunda_move.txt", None, None),
+        ("notes_move.txt", None, None), ("whfb8_move.txt", "whfb8", "path")]
+    # the folder given names the game too, and a file given alone is named with its folder
+    assert [t.system for t in load([tmp_path / "rules" / "whfb8"])] == ["whfb8"]
+    assert [t.system for t in load([tmp_path / "rules" / "notes" / "notes_move.txt"])] == [None]
+    assert [t.system for t in load([tmp_path / "rules" / "whfb8" / "whfb8_move.txt"])] == ["whfb8"]
+    # the measures of the detection go by the words alone
+    assert {t.system for t in load([tmp_path / "rules"], by_path=False)} == {None}
+
+
+def test_a_path_never_outweighs_the_words(tmp_path: Path) -> None:
+    (tmp_path / "whfb").mkdir()
+    words = tomllib.loads((DATA / "detect.toml").read_text(encoding="utf-8"))["case"][0]
+    assert words["system"] == "wh40k6"
+    (tmp_path / "whfb" / "page.txt").write_text(words["text"], encoding="utf-8")
+    assert [(t.system, t.system_from) for t in load([tmp_path / "whfb"])] == [
+        ("wh40k6", "detected")]
 
 
 def test_a_long_text_is_read_past_its_first_pages_only_when_they_are_unclear() -> None:
