@@ -110,14 +110,19 @@ def named_game(names: dict[str, int]) -> str | None:
 _PATH_WORD = re.compile(r"[^\W_]+")
 """A word of a file's path: letters and digits between separators ("kill_team-2018" → "kill",
 "team", "2018")."""
+_CAMEL = re.compile(r"(?<=[a-zа-яё])(?=[A-ZА-ЯЁ])")
+"""Where a name written in camel case starts a word ("KillTeamRules" → "Kill Team Rules")."""
+_EDITION = r"(?:\d{1,4}(?:st|nd|rd|th|ed|e|я)?)?"
 PATH_SHORT_NAMES: dict[str, re.Pattern[str]] = {
-    "killteam2018": re.compile(r"kt(?:\d\d|\d{4})?|killteam\d*|килл?тим"),
-    "wh40k6": re.compile(r"(?:warhammer|вархаммер|wh?)?40(?:k|к|000)\d{0,2}(?:ed)?"),
-    "whfb8": re.compile(r"w?hfb\d{0,2}|wfb|вфб"),
+    "killteam2018": re.compile(r"(?:kt|killteam|килл?тим)" + _EDITION),
+    "wh40k6": re.compile(r"(?:(?:warhammer|вархаммер|wh?)?40[kк]|(?:warhammer|вархаммер|wh?)40000)"
+                         + _EDITION),  # (a number alone, "40000", names nothing)
+    "whfb8": re.compile(r"(?:w?hfb|wfb|вфб)" + _EDITION),
 }
 """The players' short names of our games that a file's or a folder's name is written with,
-whole words of it ("kt_charge", "KT2018", "wh40k7", "40k", "whfb8"): in a path of rule texts
-"KT" is Kill Team, as it is in their forums' titles; in running text it is not looked for."""
+whole words of it, an edition after it ("kt_charge", "KT2018", "wh40k7", "40k", "whfb6th"):
+in a path of rule texts "KT" is Kill Team, as it is in their forums' titles; in running text
+it is not looked for."""
 
 
 def path_names(path: str) -> dict[str, int]:
@@ -134,15 +139,16 @@ def path_names(path: str) -> dict[str, int]:
     """
     named = dict.fromkeys((*SYSTEMS, OTHER), 0)
     rest = []
-    for word in _PATH_WORD.findall(path.lower()):
+    for word in _PATH_WORD.findall(_CAMEL.sub(" ", path).lower()):
         short = [c for c, p in PATH_SHORT_NAMES.items() if p.fullmatch(word)]
         for c in short:
             named[c] += 1
         if not short:
             rest.append(word)
     joined = " ".join(rest)
-    for c, pattern in GAME_NAMES.items():
-        named[c] += len(pattern.findall(joined))
+    for c, pattern in GAME_NAMES.items():  # (a name that starts a word: not "SorekillTeams")
+        named[c] += sum(1 for m in pattern.finditer(joined)
+                        if m.start() == 0 or joined[m.start() - 1] == " ")
     return named
 
 

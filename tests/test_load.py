@@ -35,9 +35,9 @@ def test_detect_system(text: str, system: str | None) -> None:
 
 
 def path_cases() -> list[Any]:
-    table = tomllib.loads((DATA / "path_names.toml").read_text(encoding="utf-8"))
     return [pytest.param(case["path"], case["game"] or None, id=case["path"])
-            for case in table["case"]]
+            for name in ("path_names.toml", "path_names_real.toml")
+            for case in tomllib.loads((DATA / name).read_text(encoding="utf-8"))["case"]]
 
 
 @pytest.mark.parametrize(("path", "game"), path_cases())
