@@ -97,7 +97,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -503,7 +502,8 @@ def model() -> Model:
 
 
 def parse_table(text: str) -> Model:
-    """Read a table written by :func:`table` (a header of page counts, then one term a line)."""
+    """Read a table written by :func:`ingest.detect_train.table` (a header of page counts,
+    then one term a line)."""
     lines = text.splitlines()
     header = lines[0].removeprefix("#").split()
     pages = {c: int(n) for c, n in (cell.split("=") for cell in header)}
@@ -529,57 +529,3 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
         out.append(text[start:end])
         start = end
     return [p for p in out if p.strip()]
-
-
-def without_shared_lines(texts: list[str]) -> list[str]:
-    """Each text without the lines (spaces aside) that two or more of the texts hold: a
-    site's header or footer, no game's words (:func:`train`, and the letters' training)."""
-    seen: dict[str, int] = {}
-    for text in texts:
-        for line in {" ".join(line.split()) for line in text.splitlines()} - {""}:
-            seen[line] = seen.get(line, 0) + 1
-    return ["\n".join(line for line in text.splitlines()
-                      if seen.get(" ".join(line.split()), 0) < 2) for text in texts]
-
-
-def train(documents: Iterable[tuple[str, str]]) -> Model:
-    """A model from (class, text) pairs.
-
-    Each text is cut into pieces of about a page, and counts for its class as one source: a
-    term's count is the share of the text's pieces holding it, so a long chapter weighs as
-    much as a short page and its pieces do not vote many times.
-
-    A line that stands in two or more of the texts (a site's header or footer: "Добавил:",
-    "Вуз: Предмет: Файл:", "Скачать") is a site's, not a game's, and is left out, so that the
-    site a game's pages happen to come from does not become a word of that game.
-    """
-    documents = list(documents)
-    pages = {c: 0 for c in CLASSES}
-    counts: dict[str, list[float]] = {}
-    held: dict[str, int] = {}
-    for (cls, _), text in zip(documents, without_shared_lines([t for _, t in documents]),
-                              strict=True):
-        index = CLASSES.index(cls)
-        cut = pieces(text)
-        if not cut:
-            continue
-        pages[cls] += 1
-        share: dict[str, int] = {}
-        for piece in cut:
-            for term in terms(piece):
-                share[term] = share.get(term, 0) + 1
-        for term, n in share.items():
-            counts.setdefault(term, [0.0] * len(CLASSES))[index] += n / len(cut)
-            held[term] = held.get(term, 0) + 1
-    kept = {t: tuple(round(n, 3) for n in c) for t, c in counts.items()
-            if held[t] >= MIN_PAGES}
-    return Model(pages, kept)
-
-
-def table(trained: Model) -> str:
-    """The table of a model, sorted, as ``ingest/data/system_terms.tsv`` holds it."""
-    header = "# " + " ".join(f"{c}={trained.pages[c]}" for c in CLASSES)
-    columns = "# term\t" + "\t".join(CLASSES)
-    rows = [f"{t}\t" + "\t".join(f"{n:g}" for n in trained.counts[t])
-            for t in sorted(trained.counts)]
-    return "\n".join([header, columns, *rows]) + "\n"

@@ -61,7 +61,7 @@ def detection_text(text: str) -> str:
     A download banner ("Опубликованный материал нарушает ваши авторские права? Сообщите
     нам."), a pager or a forum's furniture says which site a page is on, not which game: the
     training leaves out the lines that stand in two of its pages for the same reason
-    (:func:`ingest.detect.train`), so a page is judged by its own words too. The furniture is
+    (:func:`ingest.detect_train.train`), so a page is judged by its own words too. The furniture is
     what the cleaning stage removes as ``site_furniture``.
 
     >>> detection_text("Скачать 44.49 Mb.\\nБоевая единица проходит проверку на боевой дух.")

@@ -25,19 +25,11 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.detect import (  # noqa: E402
-    CLASSES,
-    MIN_PAGES,
-    TABLE,
-    Model,
-    pieces,
-    table,
-    train,
-    without_shared_lines,
-)
+from ingest.detect import CLASSES, MIN_PAGES, TABLE, Model, pieces  # noqa: E402
 from ingest.detect_chars import NGRAMS, CharModel, char_table  # noqa: E402
 from ingest.detect_chars import TABLE as CHARS_TABLE  # noqa: E402
 from ingest.detect_terms import terms  # noqa: E402
+from ingest.detect_train import table, train, without_shared_lines  # noqa: E402
 from ingest.text_identity import detection_text  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
@@ -198,7 +190,7 @@ def _held_by(texts: list[str]) -> tuple[list[set[str]], dict[str, tuple[int, int
 
 
 def _models_without_each(documents: list[tuple[str, str]]) -> Iterator[Model]:
-    """For each document in turn, the model :func:`ingest.detect.train` learns from all the
+    """For each document in turn, the model :func:`ingest.detect_train.train` learns from all the
     others, the same to the last digit, at a small cost each: the documents' terms are read
     once, and a model differs from the whole's only in the terms the document left out holds
     and in those of the documents whose lines it shared with one other document only (a

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from detect_training import evaluation, learned, leave_one_out
 
-from ingest.detect import TABLE, model, needed_margin, table, terms
+from ingest.detect import TABLE, model, needed_margin, terms
+from ingest.detect_train import table
 from ingest.detect_world import clear_world, parse_settings, setting_words
 from ingest.game_names import game_names
 from ingest.text_identity import describe_evidence, detect_system
