@@ -32,8 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ingest.pdf_layout import PdfError  # noqa: E402
 from ingest.pdf_outline import heading_key  # noqa: E402
-from ingest.pdf_text import PdfError, outline_entries, pdf_text  # noqa: E402
+from ingest.pdf_text import outline_entries, pdf_text  # noqa: E402
 
 REAL = ROOT / "tests" / "data" / "pdf" / "real"
 HELDOUT = ROOT / "tests" / "data" / "pdf" / "heldout"

@@ -45,8 +45,9 @@ from ingest.load_error import LoadError
 from ingest.models import SourceText, SystemSource
 from ingest.odt_text import SUFFIX as ODT_SUFFIX
 from ingest.odt_text import OdtError, read_odt
+from ingest.pdf_layout import PdfError
 from ingest.pdf_text import SUFFIX as PDF_SUFFIX
-from ingest.pdf_text import PdfError, read_pdf
+from ingest.pdf_text import read_pdf
 from ingest.pool import in_order
 from ingest.rtf_text import SIGNATURE as RTF_SIGNATURE
 from ingest.rtf_text import SUFFIX as RTF_SUFFIX

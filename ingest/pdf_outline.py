@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pdfminer.pdfdocument import PDFDocument
 
-    from ingest.pdf_text import _Line
+    from ingest.pdf_layout import Line
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,8 @@ MIN_OUTLINE = 2
 outline of other words, a test's, describes nothing)."""
 
 
-def with_outline(read: list[list[tuple[_Line, int]]], entries: list[OutlineEntry]
-                  ) -> tuple[list[list[tuple[_Line, int]]], set[tuple[int, int]]]:
+def with_outline(read: list[list[tuple[Line, int]]], entries: list[OutlineEntry]
+                  ) -> tuple[list[list[tuple[Line, int]]], set[tuple[int, int]]]:
     """The pages' lines with their levels told by the PDF's outline too.
 
     An outline's entry heads the line it names (its words, or the words of the line and the
@@ -136,7 +136,7 @@ def with_outline(read: list[list[tuple[_Line, int]]], entries: list[OutlineEntry
             for k, page in enumerate(read)], starts
 
 
-def _outline_lines(read: list[list[tuple[_Line, int]]], entries: list[OutlineEntry]
+def _outline_lines(read: list[list[tuple[Line, int]]], entries: list[OutlineEntry]
                    ) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
     """(page, line) → depth of each line an outline's entry heads (:func:`with_outline`),
     and the lines the entries open."""

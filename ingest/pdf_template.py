@@ -10,11 +10,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ingest.pdf_text import _Page
+    from ingest.pdf_layout import Page
 
 RUNNING_BAND = 0.2
 """Share of a page's height at its top and at its bottom where a book's running head or foot
-may stand below (or above) the margin :data:`~ingest.pdf_text.MARGIN_SHARE` keeps apart."""
+may stand below (or above) the margin :data:`~ingest.pdf_layout.MARGIN_SHARE` keeps apart."""
 RUNNING_PAGES = 3
 """Pages a line must stand on, in the same words at the same height, to be a running head."""
 RUNNING_HEIGHT = 0.01
@@ -22,8 +22,8 @@ RUNNING_HEIGHT = 0.01
 _NOT_WORDS = re.compile(r"[\W\d_]+")
 
 
-def mark_template(pages: list[_Page]) -> None:
-    """Mark the lines of the book's template (:attr:`_Line.template`), which a page repeats
+def mark_template(pages: list[Page]) -> None:
+    """Mark the lines of the book's template (:attr:`Line.template`), which a page repeats
     from the pages around it and which are no part of the book's text: its running heads
     (:func:`_running_heads`, marked as the margin's too: no heading) and the lines its margins
     repeat, the same words (numbers aside) on :data:`RUNNING_PAGES` pages or more ("Printed by
@@ -49,12 +49,12 @@ def _words_key(text: str) -> str:
     return _NOT_WORDS.sub(" ", text.casefold()).strip()
 
 
-def _running_heads(pages: list[_Page]) -> set[tuple[int, int]]:
+def _running_heads(pages: list[Page]) -> set[tuple[int, int]]:
     """(page, line) of each running head: a line in the same words (:func:`_words_key`) at the
     same height (within :data:`RUNNING_HEIGHT`), within :data:`RUNNING_BAND` of the page's top
     or foot, on :data:`RUNNING_PAGES` pages or more, and on each of them above all the page's
     text (or below it, at the foot): a running head set in a heading's type below the margin
-    :data:`~ingest.pdf_text.MARGIN_SHARE` keeps apart ("NCCN Guidelines Version 2.2020" /
+    :data:`~ingest.pdf_layout.MARGIN_SHARE` keeps apart ("NCCN Guidelines Version 2.2020" /
     "Thyroid Carcinoma" in 18 points atop each of a guideline's 137 pages, a chapter's name
     over each of its pages), not a heading that each of several pages holds under a title of
     its own (a datasheet's "Специальные правила" under its unit's name)."""

@@ -56,25 +56,19 @@ its number. Other lines of a template (a site's, a copy's) stay, for the cleanin
 remove and account for as in any copy.
 
 The layout analysis of a PDF's pages (pdfminer.six's, nearly all of the reading's cost: about
-30 pages a second) is shared out to one process a core for a book of
-:data:`PARALLEL_PAGES` pages or more (:mod:`ingest.pool`), each process reading a run of
-pages; the pages come back in their order, so the text is the same whatever the number of
-processes.
+30 pages a second; :mod:`ingest.pdf_layout`) is shared out to one process a core for a book
+of :data:`~ingest.pdf_layout.PARALLEL_PAGES` pages or more (:mod:`ingest.pool`), each process
+reading a run of pages; the pages come back in their order, so the text is the same whatever
+the number of processes.
 """
 
 from __future__ import annotations
 
-import io
-import logging
 import re
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
-from ingest.clean_edits import LETTER_RE
-from ingest.pdf_order import reading_order
+from ingest.pdf_layout import Line, Page, PdfError, document_of, read_pages
 from ingest.pdf_outline import MIN_OUTLINE, OutlineEntry, read_outline, with_outline
 from ingest.pdf_template import mark_template
 from ingest.pdf_type import (
@@ -87,12 +81,6 @@ from ingest.pdf_type import (
     heading_level,
     type_of,
 )
-from kb.damage import damage
-from kb.lemmas import is_known
-
-if TYPE_CHECKING:
-    from pdfminer.layout import LTChar, LTPage, LTTextLine
-    from pdfminer.pdfdocument import PDFDocument
 
 SUFFIX = ".pdf"
 PAGE_MARK = "Страница {}"
@@ -101,48 +89,14 @@ TEMPLATE_LINE = "<!-- колонтитул: {} -->"
 as a Markdown comment, which the cleaning of a text saved from ``rulekb build --text`` as
 ``.md`` removes too."""
 
-MARGIN_SHARE = 0.08
-"""Share of a page's height at its top and at its bottom where a running header and a page's
-number are printed (a block standing whole in it is the margin's)."""
-PARALLEL_PAGES = 24
-"""Pages from which a PDF's layout analysis is shared out to several processes (below it,
-starting them costs more than they save: a process starts in some 50 ms, a page is read in
-30)."""
-RUNS_A_PROCESS = 2
-"""Runs of pages each process gets (pages differ in cost: a run left for last is short)."""
 CID_SHARE = 0.3
 """Share of a text's characters that may be glyphs with no letter ("(cid:42)": a font without
 its map to Unicode) before the PDF counts as having no readable text."""
 
-_BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _CID = re.compile(r"\(cid:\d+\)")
-_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl",
-                            "ﬅ": "st", "ﬆ": "st"})
 _NUMBER = re.compile(r"[-–—\s]*(\d{1,4})[-–—\s]*")
 _MARKLIKE = re.compile(r"#|[-=*_]{3,}$|[-=]+$")
 """A line of text that Markdown would read as a heading's mark or a break ("# 1", "-----")."""
-
-class PdfError(ValueError):
-    """A PDF that holds no readable text; the message is in Russian."""
-
-
-@dataclass
-class _Line:
-    text: str
-    size: float  # the type size most of its characters are set in, to half a point
-    bold: bool  # every letter of it set in a bold font
-    box: int  # the block of text it stands in, counted over the page
-    margin: bool  # at the page's top or bottom (where a page's number is printed)
-    row: bool = False  # a table's row of cells (its head in bold is no heading)
-    top: float = 0.0  # its top's distance from the page's top, a share of the page's height
-    template: bool = False  # the book's template, not its text (:mod:`ingest.pdf_template`)
-
-
-@dataclass
-class _Page:
-    label: str | None
-    lines: list[_Line]
-
 
 @dataclass(frozen=True)
 class PdfReading:
@@ -173,9 +127,9 @@ def pdf_text(data: bytes, outline: bool = True, jobs: int | None = None) -> str:
 def read_pdf(data: bytes, outline: bool = True, jobs: int | None = None) -> PdfReading:
     """:func:`pdf_text`, and how its headings were told (:class:`PdfReading`); ``jobs``
     processes read its pages side by side (None: one a core for a PDF of
-    :data:`PARALLEL_PAGES` pages or more, else one)."""
-    document = _document(data)
-    pages = _shared_pages(data, document, jobs)
+    :data:`~ingest.pdf_layout.PARALLEL_PAGES` pages or more, else one)."""
+    document = document_of(data)
+    pages = read_pages(data, document, jobs)
     chars = sum(len(line.text) for page in pages for line in page.lines)
     if not chars:
         raise PdfError("в PDF нет текстового слоя (скан страниц?): распознайте текст (OCR) и "
@@ -281,14 +235,14 @@ def outline_entries(data: bytes) -> list[OutlineEntry]:
     Raises:
         PdfError: the file is no PDF or cannot be opened.
     """
-    return read_outline(_document(data))
+    return read_outline(document_of(data))
 
 
 _HYPHENATED = re.compile(r"[^\W\d_]-$")
 _WORD_REST = re.compile(r"([a-zа-яё]+)\s*(.*)\Z", re.DOTALL)
 
 
-def _carry_hyphens(read: list[list[tuple[_Line, int]]]) -> None:
+def _carry_hyphens(read: list[list[tuple[Line, int]]]) -> None:
     """A word hyphenated across a page ("Лидер-" at a page's foot, "ство сразу …" at the
     next page's head) is set whole on the first page: its rest goes on the line under the
     hyphen ("Лидер-" / "ство"), where the cleaning joins a hyphenated word as in any line
@@ -311,13 +265,13 @@ def _carry_hyphens(read: list[list[tuple[_Line, int]]]) -> None:
             del read[k + 1][first]
 
 
-def _read_page(page: _Page, number: int | None, kind: PdfType) -> list[tuple[_Line, int]]:
+def _read_page(page: Page, number: int | None, kind: PdfType) -> list[tuple[Line, int]]:
     """A page's lines with their heading levels (0 for text): its printed number left out
     (the page's mark stands for it), a drop capital set before its word's rest ("В" /
     "оины на поле …" → "В оины на поле …", which the cleaning joins:
     :func:`ingest.clean_words.drop_capital`), and a run of heading lines in one block too
     long for a heading read as text (a lead-in set large, a paragraph set in bold)."""
-    out: list[tuple[_Line, int]] = []
+    out: list[tuple[Line, int]] = []
     capital = ""
     for line in page.lines:
         printed = _NUMBER.fullmatch(line.text) if line.margin else None
@@ -327,7 +281,7 @@ def _read_page(page: _Page, number: int | None, kind: PdfType) -> list[tuple[_Li
             capital = line.text
             continue
         if capital:
-            line = _Line(f"{capital} {line.text}", line.size, line.bold, line.box, line.margin,
+            line = Line(f"{capital} {line.text}", line.size, line.bold, line.box, line.margin,
                          line.row)
             capital = ""
         out.append((line, heading_level(line, kind)))
@@ -345,149 +299,6 @@ def _read_page(page: _Page, number: int | None, kind: PdfType) -> list[tuple[_Li
     return out
 
 
-def _document(data: bytes) -> PDFDocument:
-    """The PDF's document (its cross-references and catalogue, parsed once for its pages and
-    its outline), the parser's failures turned into :class:`PdfError`."""
-    from pdfminer.pdfdocument import PDFDocument
-    from pdfminer.pdfparser import PDFParser
-
-    if b"%PDF-" not in data[:1024]:  # (the standard lets a header stand after other bytes)
-        raise PdfError("не PDF: нет заголовка «%PDF-» в начале файла")
-    # (the parser warns in English of what it mends in a malformed file, "Could not get
-    # FontBBox …": the user is told only what stops the reading, in Russian)
-    logging.getLogger("pdfminer").setLevel(logging.ERROR)
-    with _parser_failures():
-        return PDFDocument(PDFParser(io.BytesIO(data)))
-
-
-@contextmanager
-def _parser_failures() -> Iterator[None]:
-    """The parser's failures on a damaged or locked file as :class:`PdfError` (only the
-    parser's: this module's own errors are not taken for a damaged file)."""
-    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
-
-    try:
-        yield
-    except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
-        raise PdfError("PDF защищён паролем: откройте его и сохраните текст как .txt") from exc
-    except RecursionError as exc:
-        raise PdfError("PDF повреждён и не читается (его объекты ссылаются по кругу)") from exc
-    except Exception as exc:  # noqa: BLE001 (a damaged file makes the parser fail anywhere:
-        # PSEOF, PDFSyntaxError, a KeyError of a missing object, a zlib error of a cut stream)
-        raise PdfError(f"PDF повреждён и не читается ({damage(exc)})") from exc
-
-
-_SHARED: bytes | None = None
-"""The PDF whose pages the processes of :func:`_shared_pages` read (set before they are
-forked, so that each has it without its bytes crossing a pipe)."""
-
-
-def _shared_pages(data: bytes, document: PDFDocument, jobs: int | None) -> list[_Page]:
-    """:func:`_pages` of the whole document, runs of its pages read on several processes
-    (:func:`ingest.pool.in_order`) when it is long enough to share (the module's docstring)."""
-    from pdfminer.pdfpage import PDFPage
-
-    from ingest.pool import cores, jobs_for
-
-    with _parser_failures():
-        count = sum(1 for _ in PDFPage.create_pages(document))
-    wanted = jobs if jobs is not None else cores() if count >= PARALLEL_PAGES else 1
-    runs = page_runs(count, max(1, wanted) * RUNS_A_PROCESS)
-    sizes = [stop - start for start, stop in runs]
-    if wanted <= 1 or jobs_for(sizes, wanted) <= 1:
-        return _pages(document)
-    from ingest.pool import in_order
-
-    global _SHARED
-    _SHARED = data
-    try:
-        return [page for run in in_order(_pages_in, runs, sizes, wanted) for page in run]
-    finally:
-        _SHARED = None
-
-
-def page_runs(count: int, parts: int) -> list[tuple[int, int]]:
-    """``count`` pages cut into at most ``parts`` runs of consecutive pages, as even as they
-    go: (first, after last) of each, in order.
-
-    >>> page_runs(10, 4)
-    [(0, 3), (3, 6), (6, 8), (8, 10)]
-    """
-    parts = max(1, min(parts, count))
-    size, extra = divmod(count, parts)
-    out, start = [], 0
-    for k in range(parts):
-        stop = start + size + (k < extra)
-        out.append((start, stop))
-        start = stop
-    return [run for run in out if run[1] > run[0]]
-
-
-def _pages_in(run: tuple[int, int]) -> list[_Page]:
-    """:func:`_pages` of one run of :data:`_SHARED`'s pages (in a worker process)."""
-    assert _SHARED is not None
-    return _pages(_document(_SHARED), range(*run))
-
-
-def _layouts(document: PDFDocument, which: range | None = None
-             ) -> Iterator[tuple[str | None, LTPage]]:
-    """Each page's label and layout (pdfminer.six's analysis): of every page, or of the
-    pages numbered ``which`` (from 0)."""
-    from pdfminer.converter import PDFPageAggregator
-    from pdfminer.layout import LAParams
-    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
-    from pdfminer.pdfpage import PDFPage
-
-    manager = PDFResourceManager()
-    device = PDFPageAggregator(manager, laparams=LAParams())
-    interpreter = PDFPageInterpreter(manager, device)
-    with _parser_failures():
-        for k, page in enumerate(PDFPage.create_pages(document)):
-            if which is not None and k not in which:
-                if k >= which.stop:
-                    break
-                continue
-            interpreter.process_page(page)
-            label = getattr(page, "label", None)
-            yield (label if isinstance(label, str) else None), device.get_result()
-
-
-def _pages(document: PDFDocument, which: range | None = None) -> list[_Page]:
-    """Each page's lines in reading order, with their type (of the pages ``which`` only, when
-    given)."""
-    from pdfminer.layout import LTTextContainer, LTTextLine
-
-    pages: list[_Page] = []
-    for label, layout in _layouts(document, which):
-        height = layout.height or 1.0
-        lines: list[_Line] = []
-        top: list[_Line] = []
-        bottom: list[_Line] = []
-        box = 0
-        texts = [e for e in layout if isinstance(e, LTTextContainer)]
-        # (a running header or a page's number, centred in the margin, would join the
-        # columns into one: the blocks of the page's margins are read apart, before and
-        # after the text)
-        inside = [e for e in texts if not _in_margin(e.y0, e.y1, height)]
-        for group in [*([e] for e in texts if e.y0 >= height * (1 - MARGIN_SHARE)),
-                      *reading_order(inside),
-                      *([e] for e in texts if e.y1 <= height * MARGIN_SHARE)]:
-            box += 1
-            # (a block stands in a margin whole or not at all: a column's first line set
-            # high on the page is the column's)
-            at_top = group[0].y0 >= height * (1 - MARGIN_SHARE)
-            at_bottom = group[0].y1 <= height * MARGIN_SHARE
-            cells = [[_line_of(line, box, at_top or at_bottom, height) for line in element
-                      if isinstance(line, LTTextLine)] for element in group]
-            found = [[x for x in cell if x is not None] for cell in cells]
-            if len(found) > 1 and all(len(cell) == 1 for cell in found):
-                found = [[_row_line([cell[0] for cell in found])]]  # a table's row
-            for cell in found:
-                (top if at_top else bottom if at_bottom else lines).extend(cell)
-        pages.append(_Page(label, [*top, *lines, *bottom]))
-    return pages
-
-
 def _goes_on(last: str, line: str) -> bool:
     """Whether a block's first line goes on from the line before it: the layout analysis set
     a bullet apart from its item ("•" / "It must be …"), or cut a paragraph where it runs on
@@ -496,67 +307,7 @@ def _goes_on(last: str, line: str) -> bool:
                                 and not last.endswith((".", "!", "?", ":", "»")))
 
 
-def _line_of(line: LTTextLine, box: int, margin: bool, height: float = 0.0) -> _Line | None:
-    """A line of the layout with its type (None for a line of no text)."""
-    from pdfminer.layout import LTChar
-
-    text = " ".join(line.get_text().translate(_LIGATURES).split())
-    if not text:
-        return None
-    chars = [c for c in line if isinstance(c, LTChar)]
-    sizes = Counter(round(c.size * 2) / 2 for c in chars if not c.get_text().isspace())
-    size = sizes.most_common(1)[0][0] if sizes else 0.0
-    letters = [c for c in chars if LETTER_RE.match(c.get_text())]
-    bold = bool(letters) and all(_BOLD.search(c.fontname) for c in letters)
-    tokens = text.split()
-    if len(tokens) >= _SPACED_LETTERS and all(len(t) == 1 for t in tokens):
-        text = _unspaced(chars) or text
-    top = (height - line.y1) / height if height > 0 else 0.0
-    return _Line(text, size, bold, box, margin, top=round(top, 3))
-
-
-_SPACED_LETTERS = 3
-"""Letters set apart at least for a line to be read as a word set in spaced letters."""
-
-
-def _unspaced(chars: list[LTChar]) -> str | None:
-    """The words of a line set in spaced letters ("Ф А З А   Д В И Ж Е Н И Я", a title's
-    tracking, which the layout analysis reads as a space after each letter): a gap wider than
-    the letters' usual gap by a quarter of a letter's width parts words ("ФАЗА ДВИЖЕНИЯ").
-    None unless every word so joined is one the dictionary knows (or a Latin word of three
-    letters or more): an alphabet's row ("А Б В Г Д") stays as it is."""
-    glyphs = [c for c in chars if not c.get_text().isspace()]
-    if len(glyphs) < _SPACED_LETTERS:
-        return None
-    gaps = [b.x0 - a.x1 for a, b in zip(glyphs, glyphs[1:], strict=False)]
-    usual = sorted(gaps)[len(gaps) // 2]
-    width = sorted(c.width for c in glyphs)[len(glyphs) // 2]
-    text = glyphs[0].get_text()
-    for gap, glyph in zip(gaps, glyphs[1:], strict=True):
-        text += (" " if gap > usual + width / 4 else "") + glyph.get_text()
-    words = text.translate(_LIGATURES).split()
-    if all(is_known(w) or (w.isascii() and w.isalpha() and len(w) >= 3) for w in words):
-        return " ".join(words)
-    return None
-
-
-def _row_line(cells: list[_Line]) -> _Line:
-    """A table's row of one-line cells as one line ("2–6 Подразделение держится"), in the
-    type most of its characters are set in."""
-    sizes: Counter[float] = Counter()
-    for cell in cells:
-        sizes[cell.size] += len(cell.text)
-    return _Line(" ".join(cell.text for cell in cells), sizes.most_common(1)[0][0],
-                 all(cell.bold for cell in cells), cells[0].box, cells[0].margin, row=True,
-                 top=min(cell.top for cell in cells))
-
-
-def _in_margin(y0: float, y1: float, height: float) -> bool:
-    """Whether a block stands in a page's top or bottom margin (:data:`MARGIN_SHARE`)."""
-    return y0 >= height * (1 - MARGIN_SHARE) or y1 <= height * MARGIN_SHARE
-
-
-def _page_numbers(pages: list[_Page]) -> list[int | None]:
+def _page_numbers(pages: list[Page]) -> list[int | None]:
     """Each page's number: its label in digits where the PDF labels its pages (none for a
     page labelled otherwise: a front matter's "iii"), else the number printed alone in its
     margin where most pages' numbers run in step with the pages (none for the pages before

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ingest.clean_edits import LETTER_RE
 
 if TYPE_CHECKING:
-    from ingest.pdf_text import _Line, _Page
+    from ingest.pdf_layout import Line, Page
 
 HEADING_RATIO = 1.12
 """How much larger than the text's size a line's type must be to be a heading's."""
@@ -31,7 +31,7 @@ BULLETS = frozenset("•●▪■◦–-*")
 """A list item's bullets, alone or opening a line."""
 
 
-def body_size(pages: list[_Page]) -> float:
+def body_size(pages: list[Page]) -> float:
     """The size most characters of the text are set in."""
     sizes: Counter[float] = Counter()
     for page in pages:
@@ -40,14 +40,14 @@ def body_size(pages: list[_Page]) -> float:
     return sizes.most_common(1)[0][0]
 
 
-def heading_shaped(line: _Line) -> bool:
+def heading_shaped(line: Line) -> bool:
     words = line.text.split()
     return not line.row and 0 < len(words) <= HEADING_WORDS \
         and len(LETTER_RE.findall(line.text)) >= 2 and not _SENTENCE_END.search(line.text) \
         and line.text[0] not in BULLETS
 
 
-def drop_capital(line: _Line, body: float) -> bool:
+def drop_capital(line: Line, body: float) -> bool:
     """A letter alone in a larger type: a paragraph's drop capital (a heading has words)."""
     return len(line.text) == 1 and line.text.isupper() and line.size >= body * HEADING_RATIO \
         and not line.margin
@@ -62,7 +62,7 @@ class PdfType:
     bold: dict[float, int]  # the size of a heading in bold at about the text's → its level
 
 
-def type_of(pages: list[_Page], body: float) -> PdfType:
+def type_of(pages: list[Page], body: float) -> PdfType:
     """Each size larger than the text's that a heading-shaped line is set in → its level, the
     largest first; then each size of the headings in bold at about the text's size, the
     larger first, below them ("Epidemiology" in bold at the text's 11 points over "Familial
@@ -77,14 +77,14 @@ def type_of(pages: list[_Page], body: float) -> PdfType:
     return PdfType(body, sizes, {size: min(base + k, 6) for k, size in enumerate(bold)})
 
 
-def bold_heading(line: _Line, body: float) -> bool:
+def bold_heading(line: Line, body: float) -> bool:
     """A line set in bold at about the text's size (a little smaller too), short, with no
     comma (a name in bold with commas is a credit's or a list's)."""
     return line.bold and body * BOLD_SMALLER <= line.size < body * HEADING_RATIO \
         and len(line.text.split()) <= BOLD_WORDS and "," not in line.text
 
 
-def heading_level(line: _Line, kind: PdfType) -> int:
+def heading_level(line: Line, kind: PdfType) -> int:
     """The heading level of a line, 0 for a line of text."""
     if line.margin or not heading_shaped(line):
         return 0

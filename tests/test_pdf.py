@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from ingest import build, load
 from ingest.build import prepare
 from ingest.load import LoadError, load_file
+from ingest.pdf_layout import Line, Page, PdfError, page_runs
 from ingest.pdf_order import reading_order
-from ingest.pdf_text import PdfError, page_runs, pdf_text, read_pdf
+from ingest.pdf_text import pdf_text, read_pdf
 from rulekb.cli import cli
 
 DATA = Path(__file__).parent / "data" / "pdf"
@@ -156,17 +157,17 @@ def test_a_page_that_fails_in_a_worker_is_reported_as_on_one_process(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A later page the parser cannot read, read by a worker process: the same PdfError, its
     Russian message, in the build's process."""
-    import ingest.pdf_text as reader
+    import ingest.pdf_layout as layout
 
-    read = reader._pages
+    read = layout._pages
 
-    def failing(document: object, which: range | None = None) -> list[object]:
+    def failing(document: object, which: range | None = None) -> list[layout.Page]:
         if which is None or which.stop > 30:
-            with reader._parser_failures():
+            with layout._parser_failures():
                 raise KeyError("a missing object of page 31")
         return read(document, which)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(reader, "_pages", failing)
+    monkeypatch.setattr(layout, "_pages", failing)
     data = (REAL / "libtasn1.pdf").read_bytes()
     for jobs in (1, 2):
         with pytest.raises(PdfError, match=r"^PDF повреждён и не читается \(в нём нет части, "
@@ -334,10 +335,10 @@ def test_a_pdf_whose_fonts_map_no_letters_is_refused(monkeypatch: pytest.MonkeyP
     """A font with no map from its glyphs to letters gives "(cid:42)" for each: no text."""
     import ingest.pdf_text as reader
 
-    garbled = [reader._Page("1", [reader._Line("(cid:12)(cid:40)(cid:7) (cid:3)", 10.0, False,
+    garbled = [Page("1", [Line("(cid:12)(cid:40)(cid:7) (cid:3)", 10.0, False,
                                                1, False)])]
-    monkeypatch.setattr(reader, "_document", lambda data: None)
-    monkeypatch.setattr(reader, "_shared_pages", lambda *_: garbled)
+    monkeypatch.setattr(reader, "document_of", lambda data: None)
+    monkeypatch.setattr(reader, "read_pages", lambda *_: garbled)
     with pytest.raises(PdfError, match="распознайте текст страниц"):
         pdf_text(b"%PDF-1.4")
 
@@ -351,7 +352,7 @@ def test_pages_are_numbered_by_their_labels(labels: list[str | None],
                                             numbers: list[int | None]) -> None:
     import ingest.pdf_text as reader
 
-    pages = [reader._Page(label, [reader._Line("Текст страницы.", 10.0, False, 1, False)])
+    pages = [Page(label, [Line("Текст страницы.", 10.0, False, 1, False)])
              for label in labels]
     assert reader._page_numbers(pages) == numbers
 
@@ -425,12 +426,12 @@ def test_outline_keys(title: str, key: str) -> None:
 def test_two_bookmarked_headings_in_one_block_stay_two(monkeypatch: pytest.MonkeyPatch) -> None:
     import ingest.pdf_text as reader
 
-    def line(text: str) -> reader._Line:
-        return reader._Line(text, 10.0, False, 1, False)
+    def line(text: str) -> Line:
+        return Line(text, 10.0, False, 1, False)
 
-    page = reader._Page("57", [line("Страх"), line("Ужас"), line("Модели вызывают Ужас.")])
-    monkeypatch.setattr(reader, "_document", lambda _: None)
-    monkeypatch.setattr(reader, "_shared_pages", lambda *_: [page])
+    page = Page("57", [line("Страх"), line("Ужас"), line("Модели вызывают Ужас.")])
+    monkeypatch.setattr(reader, "document_of", lambda _: None)
+    monkeypatch.setattr(reader, "read_pages", lambda *_: [page])
     monkeypatch.setattr(reader, "read_outline", lambda _: [reader.OutlineEntry(1, "страх", 0),
                                                        reader.OutlineEntry(1, "ужас", 0)])
     assert _headings(pdf_text(b"%PDF-1.4")) == [(1, "Страх"), (1, "Ужас")]
@@ -442,14 +443,14 @@ def test_a_word_hyphenated_across_a_page_is_joined(monkeypatch: pytest.MonkeyPat
     header) are one word of the first page; the next page's mark stands after it."""
     import ingest.pdf_text as reader
 
-    def line(text: str, box: int = 1, margin: bool = False) -> reader._Line:
-        return reader._Line(text, 10.0, False, box, margin)
+    def line(text: str, box: int = 1, margin: bool = False) -> Line:
+        return Line(text, 10.0, False, box, margin)
 
-    pages = [reader._Page("57", [line("Подразделение проходит тест на Лидер-")]),
-             reader._Page("58", [line("Книга правил", 0, True),
+    pages = [Page("57", [line("Подразделение проходит тест на Лидер-")]),
+             Page("58", [line("Книга правил", 0, True),
                                  line("ство сразу после потерь.")])]
-    monkeypatch.setattr(reader, "_document", lambda _: None)
-    monkeypatch.setattr(reader, "_shared_pages", lambda *_: pages)
+    monkeypatch.setattr(reader, "document_of", lambda _: None)
+    monkeypatch.setattr(reader, "read_pages", lambda *_: pages)
     monkeypatch.setattr(reader, "read_outline", lambda _: [])
     text = pdf_text(b"%PDF-1.4")
     assert "тест на Лидер-\nство\n\nСтраница 58\n\nКнига правил\n\nсразу после потерь." in text
@@ -489,9 +490,7 @@ def test_a_running_head_in_a_headings_type_is_removed_not_a_section() -> None:
 
 
 def _page(*lines: tuple[str, float, bool]) -> object:
-    import ingest.pdf_text as reader
-
-    return reader._Page(None, [reader._Line(text, 10.0, False, k, margin, top=top)
+    return Page(None, [Line(text, 10.0, False, k, margin, top=top)
                                for k, (text, top, margin) in enumerate(lines)])
 
 
