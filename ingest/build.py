@@ -260,7 +260,8 @@ def _resolve(system_and_texts: tuple[str, list[tuple[SourceText, Prepared]]]
 def no_system_reason(text: str) -> str:
     """Why a text is skipped when its game system stays unknown, with what was found."""
     return ("не удалось определить игровую систему (найдено: "
-            f"{describe_evidence(text)}); укажите её: --system или corpus.toml")
+            f"{describe_evidence(text)}); укажите её: --system или corpus.toml, или назовите "
+            "игру в имени файла или папки (например, «whfb8/», «killteam_…», «40k_…»)")
 
 
 def nothing_left_reason(taken: Sequence[Removal]) -> str:

@@ -112,7 +112,7 @@ _PATH_WORD = re.compile(r"[^\W_]+")
 "team", "2018")."""
 _CAMEL = re.compile(r"(?<=[a-zа-яё])(?=[A-ZА-ЯЁ])")
 """Where a name written in camel case starts a word ("KillTeamRules" → "Kill Team Rules")."""
-_EDITION = r"(?:\d{1,4}(?:st|nd|rd|th|ed|e|я)?)?"
+_EDITION = r"(?:(?P<edition>\d{1,4})(?:st|nd|rd|th|ed|e|я)?)?"
 PATH_SHORT_NAMES: dict[str, re.Pattern[str]] = {
     "killteam2018": re.compile(r"(?:kt|killteam|килл?тим)" + _EDITION),
     "wh40k6": re.compile(r"(?:(?:warhammer|вархаммер|wh?)?40[kк]|(?:warhammer|вархаммер|wh?)40000)"
@@ -123,6 +123,54 @@ PATH_SHORT_NAMES: dict[str, re.Pattern[str]] = {
 whole words of it, an edition after it ("kt_charge", "KT2018", "wh40k7", "40k", "whfb6th"):
 in a path of rule texts "KT" is Kill Team, as it is in their forums' titles; in running text
 it is not looked for."""
+OUR_EDITIONS: dict[str, frozenset[int]] = {
+    "wh40k6": frozenset(range(1, 8)),
+    "whfb8": frozenset(range(1, 9)),
+    "killteam2018": frozenset({1, 18, 2018}),
+}
+"""The editions a path may name for each game of ours: 40k's up to the 7th (the 6th's
+revision; the older ones' pages are read as 40k's too) and not the 8th on, whose rules are
+another game's; every WHFB edition; Kill Team's of 2018 (its first), not those of 2021 and
+2024. A path naming another edition ("w40k10/", "kt2021", "40k 9th") names no game of ours:
+its rules would be another edition's in the KB."""
+_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th|ed|e|я)")
+"""A word of a path that names an edition by its number ("6th", "8ed", "10e")."""
+_YEAR = re.compile(r"(?:19|20)\d\d")
+"""A year alone in a path: Kill Team's editions are named by theirs ("Kill Team 2021")."""
+_KILL_TEAM_YEAR = re.compile(r" ?(\d{1,4})(?!\d)")
+"""An edition's number or year written after Kill Team's name ("KillTeam2024Calculator")."""
+
+
+def _path_reading(path: str) -> tuple[dict[str, int], dict[str, set[int]]]:
+    """The names of games a path holds (:func:`path_names`), and the editions it names: per
+    game, the number after its short name ("wh40k7"), for every game an ordinal alone
+    ("6th edition"), for Kill Team a year alone."""
+    named = dict.fromkeys((*SYSTEMS, OTHER), 0)
+    editions: dict[str, set[int]] = {c: set() for c in SYSTEMS}
+    rest = []
+    for word in _PATH_WORD.findall(_CAMEL.sub(" ", path).lower()):
+        short = [(c, m) for c, p in PATH_SHORT_NAMES.items() if (m := p.fullmatch(word))]
+        for c, m in short:
+            named[c] += 1
+            if m.group("edition"):
+                editions[c].add(int(m.group("edition")))
+        if short:
+            continue
+        rest.append(word)
+        if (ordinal := _ORDINAL.fullmatch(word)) is not None:
+            for c in SYSTEMS:
+                editions[c].add(int(ordinal.group(1)))
+        elif _YEAR.fullmatch(word):
+            editions["killteam2018"].add(int(word))
+    joined = " ".join(rest)
+    for c, pattern in GAME_NAMES.items():
+        for m in pattern.finditer(joined):
+            if m.start() and joined[m.start() - 1] != " ":
+                continue  # (a name that starts a word: not "SorekillTeams")
+            named[c] += 1
+            if c == "killteam2018" and (year := _KILL_TEAM_YEAR.match(joined, m.end())):
+                editions[c].add(int(year.group(1)))  # "KillTeam2024", "Kill Team 2"
+    return named, editions
 
 
 def path_names(path: str) -> dict[str, int]:
@@ -137,26 +185,22 @@ def path_names(path: str) -> dict[str, int]:
     >>> path_names("warhammer/age_of_sigmar.txt")
     {'wh40k6': 0, 'whfb8': 0, 'killteam2018': 0, 'other': 1}
     """
-    named = dict.fromkeys((*SYSTEMS, OTHER), 0)
-    rest = []
-    for word in _PATH_WORD.findall(_CAMEL.sub(" ", path).lower()):
-        short = [c for c, p in PATH_SHORT_NAMES.items() if p.fullmatch(word)]
-        for c in short:
-            named[c] += 1
-        if not short:
-            rest.append(word)
-    joined = " ".join(rest)
-    for c, pattern in GAME_NAMES.items():  # (a name that starts a word: not "SorekillTeams")
-        named[c] += sum(1 for m in pattern.finditer(joined)
-                        if m.start() == 0 or joined[m.start() - 1] == " ")
-    return named
+    return _path_reading(path)[0]
 
 
 def path_game(path: str) -> str | None:
     """The game of ours a file's path names (:func:`path_names`, :func:`named_game`), or
     ``None``.
 
+    A path that names another edition of it names none (:data:`OUR_EDITIONS`).
+
     >>> path_game("killteam/40k_charge.txt"), path_game("whfb/necromunda.txt")
     ('killteam2018', None)
+    >>> path_game("wh40k7/moral.txt"), path_game("w40k10/moral.txt")
+    ('wh40k6', None)
     """
-    return named_game(path_names(path))
+    named, editions = _path_reading(path)
+    game = named_game(named)
+    if game is not None and editions[game] - OUR_EDITIONS[game]:
+        return None  # another edition's rules
+    return game
