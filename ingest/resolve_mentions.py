@@ -58,9 +58,16 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
     text = p.text
     own_type = r.type_of.get(p.id) or None
     related = _related(r, p.id)
-    # the titles of the part's own family: a namesake in another file ("Кавалерия" of the
-    # corpus, named on a page about cavalry) is the family named, not a reference
-    family = {lemma_key(unparen(r.b.nodes[x].title)) for x in related if x in r.b.nodes}
+    family: set[str] | None = None  # (found when a namesake in another file is first named)
+
+    def of_family(target: str) -> bool:
+        """Whether ``target`` bears the title of one of the part's own family: a namesake in
+        another file ("Кавалерия" of the corpus, named on a page about cavalry) is the family
+        named, not a reference."""
+        nonlocal family
+        if family is None:
+            family = {lemma_key(unparen(r.b.nodes[x].title)) for x in related if x in r.b.nodes}
+        return lemma_key(unparen(r.b.nodes[target].title)) in family
 
     def sp(local: Span) -> Span:
         return p.to_source(local)
@@ -125,7 +132,7 @@ def link_mentions(r: SystemResolver, p: Part) -> None:
                 continue
             if target not in related and target in r.b.nodes \
                     and r.b.nodes[target].source != p.source.name \
-                    and lemma_key(unparen(r.b.nodes[target].title)) in family:
+                    and of_family(target):
                 continue
             if target in related and not (_latin(m.raw) or _after_rule_word(text, m.span[0])
                                           or (target in r.b.nodes

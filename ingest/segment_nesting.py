@@ -28,8 +28,14 @@ from ingest.vocabulary import Vocabulary
 from kb.lemmas import lemma_key, lemma_words, name_words, pos, words
 
 
+@lru_cache(maxsize=65_536)
 def _title_key(title: str) -> str:
-    return lemma_key(re.sub(r"\(.*?\)", " ", title))
+    """A title's lemmas without its parenthesised parts (a heading is keyed again for each
+    heading below it that looks back at it: kept)."""
+    return lemma_key(_PARENTHESISED.sub(" ", title))
+
+
+_PARENTHESISED = re.compile(r"\(.*?\)")
 
 
 
