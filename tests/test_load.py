@@ -65,6 +65,15 @@ def test_a_text_its_words_leave_unclear_takes_the_game_its_path_names(tmp_path: 
     assert {t.system for t in load([tmp_path / "rules"], by_path=False)} == {None}
 
 
+def test_a_link_is_named_by_its_own_name(tmp_path: Path) -> None:
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "move.txt").write_text(UNCLEAR, encoding="utf-8")
+    (tmp_path / "Kill Team").symlink_to(tmp_path / "pages", target_is_directory=True)
+    assert [(t.system, t.system_from) for t in load([tmp_path / "Kill Team"])] == [
+        ("killteam2018", "path")]
+    assert [t.system for t in load([tmp_path / "pages"])] == [None]
+
+
 def test_a_path_never_outweighs_the_words(tmp_path: Path) -> None:
     (tmp_path / "whfb").mkdir()
     words = tomllib.loads((DATA / "detect.toml").read_text(encoding="utf-8"))["case"][0]
