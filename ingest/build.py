@@ -21,6 +21,7 @@ from ingest.clean import clean
 from ingest.clean_furniture import MASTHEAD_REASON
 from ingest.clean_html import fragment_headings, html_links, html_structure
 from ingest.clean_markdown import Structure, markdown_structure
+from ingest.game_names import path_other_edition
 from ingest.html_page import is_html
 from ingest.models import CleanedText, SourceText
 from ingest.pool import in_stages
@@ -212,7 +213,7 @@ def _build(
     sources = sorted(sources, key=lambda s: s.name)
     for src in sources:
         if src.system is None:
-            why = no_system_reason(src.text)
+            why = no_system_reason(src.text, src.path)
             skipped.append((src.name, why))
             removed.append(Removal(source=src.name, span=(0, len(src.text)), text=src.text[:200],
                                    step="system", reason=why))
@@ -257,11 +258,16 @@ def _resolve(system_and_texts: tuple[str, list[tuple[SourceText, Prepared]]]
     return resolve_system(system, parts)
 
 
-def no_system_reason(text: str) -> str:
-    """Why a text is skipped when its game system stays unknown, with what was found."""
-    return ("не удалось определить игровую систему (найдено: "
-            f"{describe_evidence(text)}); укажите её: --system или corpus.toml, или назовите "
-            "игру в имени файла или папки (например, «whfb8/», «killteam_…», «40k_…»)")
+def no_system_reason(text: str, path: str | None = None) -> str:
+    """Why a text is skipped when its game system stays unknown, with what was found, and
+    what its ``path`` names (another edition of a game of ours names none)."""
+    found = f"не удалось определить игровую систему (найдено: {describe_evidence(text)})"
+    if path is not None and (other := path_other_edition(path)) is not None:
+        return (f"{found}; путь называет редакцию {other[1]} игры {other[0]}, правила которой "
+                "другие, и систему не выбирает; если это всё же она, укажите её: --system или "
+                "corpus.toml")
+    return (f"{found}; укажите её: --system или corpus.toml, или назовите игру в имени файла "
+            "или папки (например, «whfb8/», «killteam_…», «40k_…»)")
 
 
 def nothing_left_reason(taken: Sequence[Removal]) -> str:

@@ -199,8 +199,24 @@ def path_game(path: str) -> str | None:
     >>> path_game("wh40k7/moral.txt"), path_game("w40k10/moral.txt")
     ('wh40k6', None)
     """
+    game, others = _path_judgement(path)
+    return None if others else game  # (another edition's rules: none)
+
+
+def path_other_edition(path: str) -> tuple[str, int] | None:
+    """The game of ours a path names and the edition it names of it that is not ours
+    (:data:`OUR_EDITIONS`), for the message of a file left unclear; else ``None``.
+
+    >>> path_other_edition("w40k10/moral.txt"), path_other_edition("wh40k7/moral.txt")
+    (('wh40k6', 10), None)
+    """
+    game, others = _path_judgement(path)
+    return (game, min(others)) if game is not None and others else None
+
+
+def _path_judgement(path: str) -> tuple[str | None, set[int]]:
+    """The game of ours a path names (:func:`named_game`) and the editions it names of it
+    that are not ours."""
     named, editions = _path_reading(path)
     game = named_game(named)
-    if game is not None and editions[game] - OUR_EDITIONS[game]:
-        return None  # another edition's rules
-    return game
+    return game, (editions[game] - OUR_EDITIONS[game]) if game is not None else set()

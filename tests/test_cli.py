@@ -258,6 +258,21 @@ def test_a_system_its_path_names_is_said_on_stderr_and_explained(tmp_path: Path)
         in explained.stdout
 
 
+def test_a_path_naming_another_edition_says_so(tmp_path: Path) -> None:
+    (tmp_path / "w40k10").mkdir()
+    f = tmp_path / "w40k10" / "move.txt"
+    f.write_text("Движение\n\nМодель может двигаться на расстояние до 6 дюймов в свой ход.\n",
+                 encoding="utf-8")
+    built = CliRunner().invoke(cli, ["build", str(tmp_path / "w40k10"), "-o",
+                                     str(tmp_path / "kb.json"), "-q"])
+    assert built.exit_code == 2, built.output  # (nothing usable: no KB)
+    assert (f"Пропущен файл {f}: не удалось определить игровую систему (найдено: ") \
+        in built.stderr
+    assert ("; путь называет редакцию 10 игры wh40k6, правила которой другие, и систему не "
+            "выбирает; если это всё же она, укажите её: --system или corpus.toml") in built.stderr
+    assert "назовите игру в имени файла" not in built.stderr
+
+
 def test_one_megabyte_line(tmp_path: Path) -> None:
     f = tmp_path / "long.txt"
     f.write_text("Подразделение Warhammer проходит тест на Панику. " * 21000, encoding="utf-8")
