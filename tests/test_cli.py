@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from rulekb.cli import cli
 
@@ -242,13 +242,18 @@ def test_explain_says_why_a_detected_system_was_chosen(tmp_path: Path) -> None:
     assert "Почему" not in stated.stdout
 
 
-def test_a_system_its_path_names_is_said_on_stderr_and_explained(tmp_path: Path) -> None:
-    (tmp_path / "Kill Team").mkdir()
-    f = tmp_path / "Kill Team" / "move.txt"
+def _unclear_text_in(tmp_path: Path, folder: str) -> tuple[Path, Result]:
+    """A text whose words fit every game alike, in a folder so named, and its folder's build."""
+    (tmp_path / folder).mkdir()
+    f = tmp_path / folder / "move.txt"
     f.write_text("Движение\n\nМодель может двигаться на расстояние до 6 дюймов в свой ход.\n",
                  encoding="utf-8")
-    built = CliRunner().invoke(cli, ["build", str(tmp_path / "Kill Team"), "-o",
-                                     str(tmp_path / "kb.json"), "-q"])
+    return f, CliRunner().invoke(cli, ["build", str(tmp_path / folder), "-o",
+                                       str(tmp_path / "kb.json"), "-q"])
+
+
+def test_a_system_its_path_names_is_said_on_stderr_and_explained(tmp_path: Path) -> None:
+    f, built = _unclear_text_in(tmp_path, "Kill Team")
     assert built.exit_code == 0, built.output  # (a file built, none skipped)
     assert (f"Файл {f}: система killteam2018 взята из имени файла или папки (слова текста её "
             "не решают; иначе: --system или corpus.toml)") in built.stderr
@@ -259,12 +264,7 @@ def test_a_system_its_path_names_is_said_on_stderr_and_explained(tmp_path: Path)
 
 
 def test_a_path_naming_another_edition_says_so(tmp_path: Path) -> None:
-    (tmp_path / "w40k10").mkdir()
-    f = tmp_path / "w40k10" / "move.txt"
-    f.write_text("Движение\n\nМодель может двигаться на расстояние до 6 дюймов в свой ход.\n",
-                 encoding="utf-8")
-    built = CliRunner().invoke(cli, ["build", str(tmp_path / "w40k10"), "-o",
-                                     str(tmp_path / "kb.json"), "-q"])
+    f, built = _unclear_text_in(tmp_path, "w40k10")
     assert built.exit_code == 2, built.output  # (nothing usable: no KB)
     assert (f"Пропущен файл {f}: не удалось определить игровую систему (найдено: ") \
         in built.stderr
