@@ -213,7 +213,7 @@ def _build(
     sources = sorted(sources, key=lambda s: s.name)
     for src in sources:
         if src.system is None:
-            why = no_system_reason(src.text, src.path)
+            why = no_system_reason(src.text, src.named_path)
             skipped.append((src.name, why))
             removed.append(Removal(source=src.name, span=(0, len(src.text)), text=src.text[:200],
                                    step="system", reason=why))

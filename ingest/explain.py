@@ -49,7 +49,8 @@ def explained(source: SourceText) -> tuple[str, bool]:
     """:func:`explain`'s text, and whether ``source`` makes a part of the KB (its system
     known, some text left after cleaning: else the build skips it)."""
     if source.system is None:
-        return f"Файл {source.path}: пропущен — {no_system_reason(source.text)}", False
+        why = no_system_reason(source.text, source.named_path)
+        return f"Файл {source.path}: пропущен — {why}", False
     cleaned, seg = prepare(source)
     origin = _FROM.get(source.system_from or "", f"указана в {source.system_from}")
     lines = [f"Файл {source.path}: система {source.system} ({origin}); "

@@ -136,7 +136,6 @@ def load(
     # read once: one that does not read is reported once, and each of its files skipped)
     texts: list[SourceText] = []
     seen: dict[str, str] = {}
-    named_paths: list[str] = []  # per text, its path from the folder the user named
     walked: dict[Path, set[str]] = {}  # a folder read whole → the names of its texts
     for raw in paths:
         path = Path(raw)
@@ -161,7 +160,8 @@ def load(
                 if isinstance(config, LoadError):
                     raise LoadError(f"{file}: не прочитан: описание корпуса "
                                     f"{config.where_and_why()[0]} не читается")
-                text = _load_file(file, config, stated, detect=False, jobs=jobs)
+                text = _load_file(file, config, stated, detect=False, jobs=jobs,
+                                  named_path=_named_path(file, path))
                 if text.name in seen:
                     raise LoadError(
                         f"{file}: файл с именем «{text.name}» уже прочитан из "
@@ -172,7 +172,6 @@ def load(
                 continue
             seen[text.name] = text.path
             texts.append(text)
-            named_paths.append(_named_path(file, path))
     for folder, names in walked.items():
         config = configs.get(folder)
         if isinstance(config, CorpusConfig):
@@ -180,7 +179,7 @@ def load(
                 fail(LoadError(f"{folder / config.origin}: файл «{name}» из описания корпуса не "
                                f"найден среди текстов папки {folder} (*.txt, *.md, *.html, *.mht, "
                                "*.pdf, *.docx, *.doc, *.rtf, *.odt, *.fb2, *.epub); проверьте имя"))
-    return _detected(texts, jobs, named_paths if by_path else None)
+    return _detected(texts, jobs, by_path)
 
 
 def _named_path(file: Path, given: Path) -> str:
@@ -193,10 +192,9 @@ def _named_path(file: Path, given: Path) -> str:
     return file.relative_to(base).as_posix() if file.is_relative_to(base) else file.name
 
 
-def _detected(texts: list[SourceText], jobs: int | None,
-              named_paths: list[str] | None) -> list[SourceText]:
-    """The texts, each whose system no one stated given the one its words show, or else the
-    one its path names (``named_paths``, per text; None: not asked)."""
+def _detected(texts: list[SourceText], jobs: int | None, by_path: bool) -> list[SourceText]:
+    """The texts, each whose system no one stated given the one its words show, or else (with
+    ``by_path``) the one its path names."""
     todo = [i for i, t in enumerate(texts) if t.system_from is None]
     if todo:
         detect_model()  # the table read once, before any process is forked to read it
@@ -206,7 +204,7 @@ def _detected(texts: list[SourceText], jobs: int | None,
     for i, system in zip(todo, found, strict=True):
         if system is not None:
             out[i] = texts[i].model_copy(update={"system": system, "system_from": "detected"})
-        elif named_paths is not None and (named := path_game(named_paths[i])) is not None:
+        elif by_path and (named := path_game(texts[i].named_path or "")) is not None:
             # the words do not tell, the user's name for the file or its folder does
             out[i] = texts[i].model_copy(update={"system": named, "system_from": "path"})
     return out
@@ -324,11 +322,12 @@ def load_file(path: str | Path) -> SourceText:
         LoadError: The file is missing, empty, binary or in an unknown encoding.
     """
     path = Path(path)
-    return _load_file(path, read_corpus_config(path.parent))
+    return _load_file(path, read_corpus_config(path.parent), named_path=_named_path(path, path))
 
 
 def _load_file(path: Path, config: CorpusConfig | None, option: str | None = None,
-               detect: bool = True, jobs: int | None = None) -> SourceText:
+               detect: bool = True, jobs: int | None = None,
+               named_path: str | None = None) -> SourceText:
     if path.suffix.lower() in UNREAD_DOCUMENTS:
         raise LoadError(f"{path}: {UNREAD_DOCUMENTS[path.suffix.lower()]}")
     try:
@@ -383,6 +382,7 @@ def _load_file(path: Path, config: CorpusConfig | None, option: str | None = Non
         title=title,
         title_from=title_from,
         reading=reading,
+        named_path=named_path,
         template=template,
     )
 

@@ -61,6 +61,10 @@ class SourceText(_Frozen):
             :mod:`ingest.doc_text`, :mod:`ingest.rtf_text`, :mod:`ingest.odt_text`; an e-book's
             by its sections: :mod:`ingest.fb2_text`, :mod:`ingest.epub_text`); ``None``
             for a text.
+        named_path: The file's path from the folder the user named (the folder given and what
+            is below it, or a file given with its folder: "Kill Team/charge.txt"), which may
+            name its game (:func:`ingest.game_names.path_game`); the folders above are not
+            read.
         template: Spans of ``text``, each a line of its own, that its reader found to be the
             file's template, not its text (a PDF's running heads and the lines its margins
             repeat: :attr:`ingest.pdf_text.PdfReading.template`); the cleaning removes them
@@ -76,6 +80,7 @@ class SourceText(_Frozen):
     title: str | None = None
     title_from: SystemSource | Literal["text"] | None = None
     reading: str | None = None
+    named_path: str | None = None
     template: tuple[tuple[int, int], ...] = ()
 
     def __repr__(self) -> str:

@@ -189,7 +189,8 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
             kept += taken
         for src in sources:
             if src.system is None:
-                click.echo(f"Пропущен файл {src.path}: {_no_system(src.text, src.path)}", err=True)
+                click.echo(f"Пропущен файл {src.path}: {_no_system(src.text, src.named_path)}",
+                           err=True)
         if not kept:
             click.echo("Ошибка: годных текстов правил не найдено", err=True)
         sys.exit(2 if not kept else 1 if unreadable or kept < len(sources) else 0)
@@ -217,7 +218,7 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
     sys.exit(1 if built.skipped else 0)
 
 
-def _no_system(text: str, path: str) -> str:
+def _no_system(text: str, path: str | None) -> str:
     from ingest.build import no_system_reason
 
     return no_system_reason(text, path)

@@ -271,6 +271,15 @@ def test_a_path_naming_another_edition_says_so(tmp_path: Path) -> None:
     assert ("; путь называет редакцию 10 игры wh40k6, правила которой другие, и систему не "
             "выбирает; если это всё же она, укажите её: --system или corpus.toml") in built.stderr
     assert "назовите игру в имени файла" not in built.stderr
+    explained = CliRunner().invoke(cli, ["build", str(f), "--explain"])
+    assert "; путь называет редакцию 10 игры wh40k6, правила которой другие" in explained.stdout
+    # a folder above the one given is the user's own, read neither for the game nor the message
+    (tmp_path / "w40k10" / "pages").mkdir()
+    f.rename(tmp_path / "w40k10" / "pages" / "move.txt")
+    below = CliRunner().invoke(cli, ["build", str(tmp_path / "w40k10" / "pages"), "-o",
+                                     str(tmp_path / "kb.json"), "-q"])
+    assert "путь называет редакцию" not in below.stderr
+    assert "назовите игру в имени файла или папки" in below.stderr
 
 
 def test_one_megabyte_line(tmp_path: Path) -> None:
