@@ -213,7 +213,7 @@ def _build(
     sources = sorted(sources, key=lambda s: s.name)
     for src in sources:
         if src.system is None:
-            why = no_system_reason(src.text, src.named_path)
+            why = no_system_reason(src.text, src.named_path, src.undetected)
             skipped.append((src.name, why))
             removed.append(Removal(source=src.name, span=(0, len(src.text)), text=src.text[:200],
                                    step="system", reason=why))
@@ -258,10 +258,12 @@ def _resolve(system_and_texts: tuple[str, list[tuple[SourceText, Prepared]]]
     return resolve_system(system, parts)
 
 
-def no_system_reason(text: str, path: str | None = None) -> str:
-    """Why a text is skipped when its game system stays unknown, with what was found, and
-    what its ``path`` names (another edition of a game of ours names none)."""
-    found = f"не удалось определить игровую систему (найдено: {describe_evidence(text)})"
+def no_system_reason(text: str, path: str | None = None, evidence: str | None = None) -> str:
+    """Why a text is skipped when its game system stays unknown, with what was found (the
+    ``evidence`` the detection gave, else judged again), and what its ``path`` names (another
+    edition of a game of ours names none)."""
+    found = ("не удалось определить игровую систему (найдено: "
+             f"{evidence or describe_evidence(text)})")
     if path is not None and (other := path_other_edition(path)) is not None:
         return (f"{found}; путь называет редакцию {other[1]} игры {other[0]}, правила которой "
                 "другие, и систему не выбирает; если это всё же она, укажите её: --system или "

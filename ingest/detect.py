@@ -307,7 +307,7 @@ class Model:
                 its words too (:mod:`ingest.detect_chars`).
             chars: The letters' model (the committed table's when not given).
         """
-        weights, base, relative = self.weights, _base(self), _relative(self)
+        weights, base, positive = self.weights, _base(self), _positive(self)
         telling_weights = _telling(self)
         absent = _absent(self)
         which = {c: 0.0 for c in SYSTEMS}  # the terms present, each game against the three
@@ -321,14 +321,14 @@ class Model:
             # a page's worth of text misses the terms it lacks; a line of text is expected to
             # miss most of them, so what it lacks counts for its share of a page only
             share = min(1.0, len(piece) / PAGE)
-            likelihoods.append([share * base[i] + sum(
-                weights[t][i] + (1 - share) * absent[t][i] for t in found)
-                for i in range(len(CLASSES))])
+            likelihoods.append([share * b + held_weight + (1 - share) * lacked for b, held_weight,
+                                lacked in zip(base, _sums(weights, found), _sums(absent, found),
+                                              strict=True)])
+            for c, weight in zip(SYSTEMS, _sums(telling_weights, found), strict=True):
+                which[c] += weight
             for t in found:
-                for i, c in enumerate(SYSTEMS):
-                    which[c] += telling_weights[t][i]
-                    if relative[t][i] > 0:
-                        telling[c][t] = relative[t][i]
+                for i, weight in positive[t]:
+                    telling[SYSTEMS[i]][t] = weight
         evidence = {c: sorted(telling[c].items(), key=lambda item: (-item[1], item[0]))
                     for c in SYSTEMS}
         ranked = sorted(SYSTEMS, key=lambda c: (-which[c], SYSTEMS.index(c)))
@@ -469,6 +469,22 @@ def _relative(model: Model) -> dict[str, tuple[float, ...]]:
         mean = sum(games) / len(games)
         out[t] = tuple(math.log(p / mean) for p in games)
     return out
+
+
+@cache
+def _positive(model: Model) -> dict[str, tuple[tuple[int, float], ...]]:
+    """Term → (game's index, weight) of the games whose :func:`_relative` weight of it is
+    positive: the games it is evidence for."""
+    return {t: tuple((i, w) for i, w in enumerate(weights) if w > 0)
+            for t, weights in _relative(model).items()}
+
+
+def _sums(table: dict[str, tuple[float, ...]], found: list[str]) -> list[float]:
+    """The sum over the terms ``found`` of their rows of ``table``, for each class (a column's
+    sum taken at once: the terms of a piece are hundreds)."""
+    if not found:
+        return [0.0] * len(next(iter(table.values())))
+    return [sum(column) for column in zip(*[table[t] for t in found], strict=True)]
 
 
 @cache

@@ -21,6 +21,7 @@ right when the words leave them unclear (155 of 169), 7 more by their first 550 
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -81,8 +82,12 @@ class CharModel:
             if known is not None:
                 found.append(((1 + math.log(count)) * known[0], known[1]))
         norm = math.sqrt(sum(x * x for x, _ in found)) or 1.0
-        return {c: b + sum(x * w[i] for x, w in found) / norm
-                for i, (c, b) in enumerate(zip(self.classes, self.intercepts, strict=True))}
+        counts = [x for x, _ in found]
+        # (each class's weights of the runs found, a column at a time: the same sums, in the
+        # same order, as a run at a time)
+        columns = list(zip(*[w for _, w in found], strict=True)) or [()] * len(self.classes)
+        return {c: b + sum(map(operator.mul, counts, column)) / norm
+                for c, b, column in zip(self.classes, self.intercepts, columns, strict=True)}
 
     def opinion(self, text: str) -> tuple[str, float]:
         """The best class for ``text`` and its lead over the next."""

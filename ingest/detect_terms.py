@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kb.lemmas import WORD_RE, fold, lemma, pos
 
@@ -57,6 +58,7 @@ def terms(text: str) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=200_000)
 def _term(word: str) -> str | None:
     low = fold(word)
     if _CYRILLIC_RE.search(low):

@@ -49,7 +49,7 @@ def explained(source: SourceText) -> tuple[str, bool]:
     """:func:`explain`'s text, and whether ``source`` makes a part of the KB (its system
     known, some text left after cleaning: else the build skips it)."""
     if source.system is None:
-        why = no_system_reason(source.text, source.named_path)
+        why = no_system_reason(source.text, source.named_path, source.undetected)
         return f"Файл {source.path}: пропущен — {why}", False
     cleaned, seg = prepare(source)
     origin = _FROM.get(source.system_from or "", f"указана в {source.system_from}")
@@ -68,9 +68,10 @@ def explained(source: SourceText) -> tuple[str, bool]:
     if source.system_from == "detected":
         lines.append(f"Почему {source.system}: {detection_grounds(source.text, source.system)}")
     elif source.system_from == "path":
+        found = source.undetected or describe_evidence(source.text)
         lines.append(f"Почему {source.system}: её называет путь «{source.path}», а слова текста "
-                     f"не решают ({describe_evidence(source.text)}); если это не так, укажите "
-                     "систему: --system или corpus.toml")
+                     f"не решают ({found}); если это не так, укажите систему: --system или "
+                     "corpus.toml")
     lines.append(f"Разделы ({len(seg.sections)}):")
     if not seg.sections:
         lines.append("  заголовков не найдено: весь текст станет одним разделом"

@@ -52,7 +52,7 @@ from ingest.pool import in_order
 from ingest.rtf_text import SIGNATURE as RTF_SIGNATURE
 from ingest.rtf_text import SUFFIX as RTF_SUFFIX
 from ingest.rtf_text import RtfError, read_rtf
-from ingest.text_identity import DETECT_FIRST, detect_system, detect_title
+from ingest.text_identity import DETECT_FIRST, detect_or_describe, detect_title
 from ingest.web_archive import SUFFIXES as ARCHIVE_SUFFIXES
 from ingest.web_archive import WebArchiveError, declared_charset, web_archive_page
 from kb.files import one_byte_russian, os_reason, wide_encoding
@@ -198,15 +198,18 @@ def _detected(texts: list[SourceText], jobs: int | None, by_path: bool) -> list[
     todo = [i for i, t in enumerate(texts) if t.system_from is None]
     if todo:
         detect_model()  # the table read once, before any process is forked to read it
-    found = in_order(detect_system, [texts[i].text for i in todo],
+    found = in_order(detect_or_describe, [texts[i].text for i in todo],
                      [min(len(texts[i].text), DETECT_FIRST) for i in todo], jobs)
     out = list(texts)
-    for i, system in zip(todo, found, strict=True):
+    for i, (system, undetected) in zip(todo, found, strict=True):
         if system is not None:
             out[i] = texts[i].model_copy(update={"system": system, "system_from": "detected"})
         elif by_path and (named := path_game(texts[i].named_path or "")) is not None:
             # the words do not tell, the user's name for the file or its folder does
-            out[i] = texts[i].model_copy(update={"system": named, "system_from": "path"})
+            out[i] = texts[i].model_copy(update={"system": named, "system_from": "path",
+                                                 "undetected": undetected})
+        else:
+            out[i] = texts[i].model_copy(update={"undetected": undetected})
     return out
 
 
@@ -360,12 +363,14 @@ def _load_file(path: Path, config: CorpusConfig | None, option: str | None = Non
     stated = config.system_of(path.name) if config else None
     system: str | None
     system_from: SystemSource | None
+    undetected = None
     if option is not None:
         system, system_from = option, "option"
     elif config is not None and stated is not None:
         system, system_from = stated, config.origin
     else:
-        system = detect_system(text) if detect else None  # (else detected by the caller)
+        system, undetected = (detect_or_describe(text) if detect
+                              else (None, None))  # (else detected by the caller)
         system_from = "detected" if system else None
     title = config.title_of(path.name) if config else None
     title_from: SystemSource | Literal["text"] | None = config.origin if title and config else None
@@ -384,6 +389,7 @@ def _load_file(path: Path, config: CorpusConfig | None, option: str | None = Non
         reading=reading,
         named_path=named_path,
         template=template,
+        undetected=undetected,
     )
 
 

@@ -69,6 +69,10 @@ class SourceText(_Frozen):
             file's template, not its text (a PDF's running heads and the lines its margins
             repeat: :attr:`ingest.pdf_text.PdfReading.template`); the cleaning removes them
             first, each accounted for.
+        undetected: What the words of a text said of its game when they left it unclear
+            (:func:`ingest.text_identity.describe_evidence`), kept from the detection for the
+            messages that skip the text or say its path named its game; ``None`` when the
+            words told it or were not asked.
     """
 
     name: str
@@ -82,6 +86,7 @@ class SourceText(_Frozen):
     reading: str | None = None
     named_path: str | None = None
     template: tuple[tuple[int, int], ...] = ()
+    undetected: str | None = None
 
     def __repr__(self) -> str:
         return f"SourceText({self.name!r}, {self.system}, {len(self.text)} chars)"

@@ -39,6 +39,14 @@ def detect_system(text: str) -> str | None:
     return _stepwise(text, lambda judged: judged.system is not None).system
 
 
+def detect_or_describe(text: str) -> tuple[str | None, str | None]:
+    """:func:`detect_system`, and when the system stays unclear what the words say of it
+    (:func:`describe_evidence`), from one judgement: the text's last step is judged as
+    :func:`describe_evidence` judges it."""
+    judged = _stepwise(text, lambda found: found.system is not None)
+    return judged.system, (None if judged.system is not None else judged.describe())
+
+
 def _stepwise(text: str, enough: Callable[[Judgement], bool]) -> Judgement:
     """The judgement of ``text`` by its first :data:`DETECT_FIRST` characters, or, when that
     is not ``enough`` and the text is longer, by its first :data:`DETECT_CHARS`. The letters'

@@ -35,8 +35,17 @@ def morph() -> pymorphy3.MorphAnalyzer:
     if _morph is None:
         import pymorphy3
 
-        _morph = pymorphy3.MorphAnalyzer()
+        analyzer = pymorphy3.MorphAnalyzer()
+        # a word's parses, kept: the lemma, the part of speech, a name's form and the tests
+        # of headings and names each ask for them, most of them for the same word at once
+        parse = analyzer.parse
+        analyzer.parse = lru_cache(maxsize=PARSES_KEPT)(lambda word: tuple(parse(word)))
+        _morph = analyzer
     return _morph
+
+
+PARSES_KEPT = 16_384
+"""How many words' parses :func:`morph`'s analyser keeps (the last asked for)."""
 
 
 def morph_loaded() -> bool:

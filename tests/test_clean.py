@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from array import array
 from pathlib import Path
@@ -10,6 +11,8 @@ from typing import Any
 import pytest
 
 from ingest.clean import STEPS, apply_edits, clean, find_running_headers, identity_offsets
+from ingest.clean_furniture import GATED_FROM, site_furniture
+from ingest.furniture_lines import furniture_lines_re, lines_for
 from ingest.load import load_file
 from ingest.models import CleanedText, Edit, SourceText
 
@@ -269,3 +272,35 @@ def test_a_word_broken_by_a_page_footer_is_joined_and_the_page_kept() -> None:
     assert [(m.first, m.last) for m in cleaned.pages] == [(58, 58)]
     assert any(c.step == "hyphenation" and "через разрыв страницы" in c.reason
                for c in cleaned.changes)
+
+
+def _furniture_matches(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], str]]:
+    return [(m.span(), m.lastgroup or "") for m in pattern.finditer(text)]
+
+
+def test_the_furniture_patterns_a_text_s_words_allow_find_what_all_of_them_find() -> None:
+    """A long text is scanned with only the furniture's line patterns its words allow, a short
+    one with all of them (:data:`ingest.clean_furniture.GATED_FROM`): the patterns a text's
+    words leave out fit none of its lines, so both find the same lines, each by the same
+    pattern (the table's texts, and real pages of document sites and forums)."""
+    table = tomllib.loads((DATA / "site_furniture.toml").read_text(encoding="utf-8"))
+    pages = sorted((DATA.parent / "heldout").glob("*/*.txt"))
+    texts = [case["input"] for case in table["case"]]
+    texts += [page.read_text(encoding="utf-8", errors="replace") for page in pages]
+    every = furniture_lines_re()
+    found = 0
+    for text in texts:
+        allowed = _furniture_matches(furniture_lines_re(lines_for(text.lower())), text)
+        assert allowed == _furniture_matches(every, text), text[:200]
+        found += len(allowed)
+    assert found > 100  # (the pages hold such lines: the comparison compares something)
+
+
+def test_a_text_too_long_for_every_pattern_loses_its_furniture_all_the_same() -> None:
+    page = ("Скачать 44.49 Mb.\nГлавная страница | Контакты | О сайте\n\n"
+            "Паника\n\nПодразделение, потерявшее четверть моделей, проходит тест на Панику.\n\n")
+    text = page * (GATED_FROM // len(page) + 1)
+    assert len(text) >= GATED_FROM
+    gone = {text[e.start:e.end].strip() for e in site_furniture(text)}
+    assert {"Скачать 44.49 Mb.", "Главная страница | Контакты | О сайте"} <= gone
+    assert not any("Паника" in line for line in gone)

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,3 +65,21 @@ def test_saved_answers_are_the_dictionarys() -> None:
     assert {w: lemmas.lemma(w) for w in words} == fresh
     assert {w.lower(): search.word_terms(w) for w in words} == terms
     assert all(isinstance(t, tuple) for t in lemmas.MEMOS["word_terms"].table.values())
+
+
+def test_the_parses_kept_in_the_process_are_the_dictionary_s() -> None:
+    """The shared analyser keeps the parses of the words last asked for (the lemma, the part of
+    speech and a name's form of one word each ask): the same answers as a fresh analyser's,
+    and no caller can change them for the next."""
+    import pymorphy3
+
+    fresh = pymorphy3.MorphAnalyzer()
+
+    def read(parses: Any) -> list[tuple[str, str, str, float]]:
+        return [(p.word, str(p.tag), p.normal_form, p.score) for p in parses]
+
+    for word in ("регенерацию", "молот", "контужен", "летающих", "и", "warhammer",
+                 "турбо-ускорении"):
+        kept = lemmas.morph().parse(word)
+        assert isinstance(kept, tuple) and read(kept) == read(fresh.parse(word))
+        assert lemmas.morph().parse(word) is kept

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from ingest.build import build, no_system_reason
 from ingest.clean import clean
 from ingest.game_names import path_game
 from ingest.load import BINARY, LoadError, load, load_file
-from ingest.text_identity import detect_system
+from ingest.text_identity import DETECT_FIRST, describe_evidence, detect_system
 
 DATA = Path(__file__).parent / "data" / "load"
 CORPUS = Path("/work/shared/corpus")
@@ -63,6 +64,27 @@ def test_a_text_its_words_leave_unclear_takes_the_game_its_path_names(tmp_path: 
     assert [t.system for t in load([tmp_path / "rules" / "whfb8" / "whfb8_move.txt"])] == ["whfb8"]
     # the measures of the detection go by the words alone
     assert {t.system for t in load([tmp_path / "rules"], by_path=False)} == {None}
+
+
+def test_what_the_words_of_a_text_left_unclear_say_is_kept_for_its_messages(
+        tmp_path: Path) -> None:
+    """The detection's grounds of a text it leaves unclear go with the text (one judgement,
+    shared by the processes that judged it), and the message that skips it is the one a
+    second judgement would give."""
+    for name, text in (("move.txt", UNCLEAR), ("long.txt", UNCLEAR * 400),
+                       ("panic.txt", "Паника\n\nПодразделение проходит тест на Панику по "
+                                     "Лидерству генерала; Книга Армий, маг творит заклинание.\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    texts = {t.name: t for t in load([tmp_path], jobs=2)}
+    assert len(texts["long.txt"].text) > DETECT_FIRST  # (judged by its first part, then more)
+    assert texts["panic.txt"].system == "whfb8" and texts["panic.txt"].undetected is None
+    for name in ("move.txt", "long.txt"):
+        text = texts[name]
+        assert text.system is None and text.undetected == describe_evidence(text.text)
+        assert no_system_reason(text.text, text.named_path, text.undetected) \
+            == no_system_reason(text.text, text.named_path)
+    skipped = dict(build(list(texts.values())).skipped)
+    assert skipped["move.txt"] == no_system_reason(UNCLEAR, "move.txt")
 
 
 def test_a_link_is_named_by_its_own_name(tmp_path: Path) -> None:
