@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -40,7 +39,6 @@ MAX_CHARS = 20_000
 """Characters of a text the letters are read from at most (a chapter's first pages tell its
 game as well as the whole; the training sources are pages and chapters of up to 17,000)."""
 
-_SPACES = re.compile(r"\s\s+")
 
 
 def char_ngrams(text: str) -> Counter[str]:
@@ -54,15 +52,10 @@ def char_ngrams(text: str) -> Counter[str]:
     2
     """
     low, high = NGRAMS
-    out: Counter[str] = Counter()
-    for word in _SPACES.sub(" ", text.lower()).split():
-        padded = f" {word} "
-        for n in range(low, high + 1):
-            if len(padded) <= n:
-                out[padded] += 1  # (a short word counts once, whatever the length)
-                break
-            out.update(padded[i:i + n] for i in range(len(padded) - n + 1))
-    return out
+    # (a padded word is three characters at least; one no longer than a run is itself its one
+    # run of its own length, counted once: the runs of each length up to its own)
+    return Counter([padded[i:i + n] for padded in (f" {word} " for word in text.lower().split())
+                    for n in range(low, high + 1) for i in range(len(padded) - n + 1)])
 
 
 @dataclass(frozen=True)
@@ -131,5 +124,5 @@ def parse_char_table(text: str) -> CharModel:
         if not line:
             continue
         run, idf, *weights = line.split("\t")
-        runs[run] = (float(idf), tuple(float(w) for w in weights))
+        runs[run] = (float(idf), tuple(map(float, weights)))
     return CharModel(tuple(classes), tuple(intercepts), runs)
