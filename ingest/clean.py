@@ -72,7 +72,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Callable, Collection, Iterable
-from functools import partial
+from functools import cache, partial
 
 from ingest.clean_bbcode import bbcode
 from ingest.clean_chars import combining_marks, html_entities
@@ -120,10 +120,11 @@ def identity_offsets(size: int) -> OffsetArray:
     """
     if sys.byteorder != "little":  # (the columns below are little-endian bytes)
         return array("q", range(size))
-    block = bytearray(8 * _IDENTITY_BLOCK)
-    block[0::8] = bytes(range(256)) * (_IDENTITY_BLOCK // 256)
-    block[1::8] = b"".join(bytes((v,)) * 256 for v in range(256))
     offsets: OffsetArray = array("q")
+    if size <= _IDENTITY_BLOCK:  # (most texts: the first block's numbers, made once)
+        offsets.frombytes(memoryview(_first_block())[:8 * size])
+        return offsets
+    block = bytearray(_first_block())
     for first in range(0, size, _IDENTITY_BLOCK):
         high = first >> 16  # (the block's number: its numbers' bytes from the third on)
         for k in range(2, 8):
@@ -131,6 +132,16 @@ def identity_offsets(size: int) -> OffsetArray:
         offsets.frombytes(block)
     del offsets[size:]  # (the last block's numbers past the end)
     return offsets
+
+
+@cache
+def _first_block() -> bytes:
+    """The numbers ``0 … 65,535`` as :func:`identity_offsets` lays a block down: its two low
+    columns, which every block shares, the others zero."""
+    block = bytearray(8 * _IDENTITY_BLOCK)
+    block[0::8] = bytes(range(256)) * (_IDENTITY_BLOCK // 256)
+    block[1::8] = b"".join(bytes((v,)) * 256 for v in range(256))
+    return bytes(block)
 
 
 def apply_edits(
