@@ -367,8 +367,6 @@ def _masthead(text: str, blocks: list[Edit]) -> Edit | None:
     return None
 
 
-
-
 GATED_FROM = 200_000
 """A text this long is scanned for the furniture's lines with only the patterns its words allow
 (:func:`ingest.furniture_lines.lines_for`: a pattern compiled for each set of them, about 10 ms,

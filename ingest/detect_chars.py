@@ -40,7 +40,6 @@ MAX_CHARS = 20_000
 game as well as the whole; the training sources are pages and chapters of up to 17,000)."""
 
 
-
 def char_ngrams(text: str) -> Counter[str]:
     """The runs of :data:`NGRAMS` characters of each word of ``text`` in lower case, padded with
     a space at each end, counted (as scikit-learn's ``char_wb`` analyser cuts them: a word

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -29,6 +29,9 @@ from rulekb.errors import (
     exit_codes_help,
     run,
 )
+
+if TYPE_CHECKING:
+    from ingest.models import SourceText
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -189,8 +192,7 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
             kept += taken
         for src in sources:
             if src.system is None:
-                click.echo(f"Пропущен файл {src.path}: {_no_system(src.text, src.named_path)}",
-                           err=True)
+                click.echo(f"Пропущен файл {src.path}: {_no_system(src)}", err=True)
         if not kept:
             click.echo("Ошибка: годных текстов правил не найдено", err=True)
         sys.exit(2 if not kept else 1 if unreadable or kept < len(sources) else 0)
@@ -218,10 +220,10 @@ def build(corpus: tuple[Path, ...], output: Path, system: str | None, explain: b
     sys.exit(1 if built.skipped else 0)
 
 
-def _no_system(text: str, path: str | None) -> str:
+def _no_system(source: SourceText) -> str:
     from ingest.build import no_system_reason
 
-    return no_system_reason(text, path)
+    return no_system_reason(source.text, source.named_path, source.undetected)
 
 
 @cli.command(epilog=exit_codes_help("show"))
