@@ -133,8 +133,24 @@ revision; the older ones' pages are read as 40k's too) and not the 8th on, whose
 another game's; every WHFB edition; Kill Team's of 2018 (its first), not those of 2021 and
 2024. A path naming another edition ("w40k10/", "kt2021", "40k 9th") names no game of ours:
 its rules would be another edition's in the KB."""
-_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th|ed|e|я)")
-"""A word of a path that names an edition by its number ("6th", "8ed", "10e")."""
+_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th|ed|e|я|ая|й|ой|ый|ий|е|ья)")
+"""A word of a path that names an edition by its number ("6th", "8ed", "10e", "9я", "10й")."""
+_ORDINAL_STEMS: dict[str, int] = {
+    "перв": 1, "втор": 2, "трет": 3, "четверт": 4, "четвёрт": 4, "пят": 5, "шест": 6,
+    "седьм": 7, "восьм": 8, "девят": 9, "десят": 10, "одиннадцат": 11,
+}
+"""The Russian ordinal words an edition is named by, by their stems ("шестая редакция")."""
+_ORDINAL_WORDS: dict[str, int] = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11,
+}
+"""The English ones, whole ("Ninth Edition")."""
+_EDITION_PHRASE = re.compile(
+    r"(?<!\S)(?:(?P<number>\d{1,2})(?: (?:st|nd|rd|th|я|й|е|ая|ой|ья|ый|ий))?"
+    rf"|(?P<word>{'|'.join(_ORDINAL_WORDS)}|(?:{'|'.join(_ORDINAL_STEMS)})[а-яё]*))"
+    r" (?:ed|edition|ред|редакц[а-яё]*|издани[а-яё]*|изд)(?!\S)")
+"""An edition named in words of a path ("9-я редакция", "10 редакция", "8 ed", "шестая
+редакция", "Ninth Edition"), the path's words joined by single spaces."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
 """A year alone in a path: Kill Team's editions are named by theirs ("Kill Team 2021")."""
 _KILL_TEAM_YEAR = re.compile(r" ?(\d{1,4})(?!\d)")
@@ -163,6 +179,13 @@ def _path_reading(path: str) -> tuple[dict[str, int], dict[str, set[int]]]:
         elif _YEAR.fullmatch(word):
             editions["killteam2018"].add(int(word))
     joined = " ".join(rest)
+    for m in _EDITION_PHRASE.finditer(joined):
+        number = m.group("number")
+        word = m.group("word")
+        edition = int(number) if number else _ORDINAL_WORDS.get(word) or next(
+            n for stem, n in _ORDINAL_STEMS.items() if word.startswith(stem))
+        for c in SYSTEMS:
+            editions[c].add(edition)
     for c, pattern in GAME_NAMES.items():
         for m in pattern.finditer(joined):
             if m.start() and joined[m.start() - 1] != " ":
