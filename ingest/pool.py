@@ -6,8 +6,9 @@ text's game system (:func:`ingest.text_identity.detect_system`), cleaning and se
 (:class:`ingest.resolve.SystemResolver`: systems never mix, so each resolves alone). A large
 build runs such pieces side by side, one process a core, and takes the results back in the
 pieces' order; a system's resolving starts as soon as its own texts are prepared, beside the
-preparing of the other systems' texts (:func:`in_stages`). The KB is the same, byte for byte,
-whatever the number of processes. A small
+preparing of the other systems' texts (:func:`in_stages`); small pieces go to a process in
+batches (:data:`BATCH_CHARS`). The KB is the same, byte for byte, whatever the number of
+processes. A small
 build runs them in its own process (a pool's start costs more than it saves), and so does
 every build off Linux (:func:`can_fork`): a forked worker
 starts with the pipeline imported, its dictionaries loaded and the build's data so far in its
@@ -24,6 +25,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
+from functools import partial
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -31,6 +33,12 @@ PARALLEL_MIN = 256_000
 """Characters the pieces must hold together (and all but the largest piece 1/8 of it) for
 them to run on several processes: below it, starting the processes costs more than the work
 shared (the default corpus, 100 KB, is built in one process)."""
+
+BATCH_CHARS = 16_000
+"""Pieces smaller than this are handed to a process together, up to this many characters and
+:data:`BATCH_ITEMS` pieces a batch: a piece's trip through the pool's pipes costs about what a
+page of 2,000 characters' work does."""
+BATCH_ITEMS = 8
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -80,9 +88,13 @@ def in_order(work: Callable[[Item], Result], items: Sequence[Item], sizes: Seque
         return
     with _pool(n) as pool:
         order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
-        futures = {i: _submit(pool, work, items[i]) for i in order}
+        place: dict[int, tuple[Future[list[Result]], int]] = {}
+        for batch in _batches(order, sizes):
+            future = _submit(pool, partial(_each, work), [items[i] for i in batch])
+            place.update((i, (future, k)) for k, i in enumerate(batch))
         for i in range(len(items)):
-            yield futures[i].result()
+            future, k = place[i]
+            yield future.result()[k]
 
 
 def in_stages(work: Callable[[Item], Result], items: Sequence[Item], sizes: Sequence[int],
@@ -121,7 +133,8 @@ def in_stages(work: Callable[[Item], Result], items: Sequence[Item], sizes: Sequ
                 done(i)
     else:
         with _pool(n) as pool:
-            working = {_submit(pool, work, items[i]): i for i in order}
+            working = {_submit(pool, partial(_each, work), [items[i] for i in batch]): batch
+                       for batch in _batches(order, sizes, groups)}
             left = {group: len(ix) for group, ix in members.items()}
             finishing: dict[Future[Final], str] = {}
             while working or finishing:
@@ -129,18 +142,43 @@ def in_stages(work: Callable[[Item], Result], items: Sequence[Item], sizes: Sequ
                 ended, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in ended & finishing.keys():
                     finals[finishing.pop(future)] = future.result()
-                for i, future in sorted((working.pop(f), f) for f in ended & working.keys()):
-                    results[i] = future.result()
-                    if done:
-                        done(i)
-                    left[groups[i]] -= 1
-                    if not left[groups[i]] and len(members) > 1:
-                        finishing[_submit(pool, finish, finished(groups[i], results))] = \
-                            groups[i]
+                for batch, future in sorted((working.pop(f), f) for f in ended & working.keys()):
+                    for i, result in zip(batch, future.result(), strict=True):
+                        results[i] = result
+                        if done:
+                            done(i)
+                        left[groups[i]] -= 1
+                        if not left[groups[i]] and len(members) > 1:
+                            finishing[_submit(pool, finish, finished(groups[i], results))] = \
+                                groups[i]
     for group in sorted(members):
         if group not in finals:
             finals[group] = finish(finished(group, results))
     return [results[i] for i in range(len(items))], {g: finals[g] for g in sorted(finals)}
+
+
+def _batches(order: Sequence[int], sizes: Sequence[int], groups: Sequence[str] | None = None
+             ) -> list[list[int]]:
+    """The pieces in ``order``, handed out in batches: consecutive pieces of one group together,
+    up to :data:`BATCH_CHARS` characters and :data:`BATCH_ITEMS` pieces (a larger piece
+    alone)."""
+    batches: list[list[int]] = []
+    held = 0
+    for i in order:
+        last = batches[-1] if batches else None
+        if (last is None or held + sizes[i] > BATCH_CHARS or len(last) >= BATCH_ITEMS
+                or (groups is not None and groups[last[0]] != groups[i])):
+            batches.append([i])
+            held = sizes[i]
+        else:
+            last.append(i)
+            held += sizes[i]
+    return batches
+
+
+def _each(work: Callable[[Item], Result], items: list[Item]) -> list[Result]:
+    """``work`` of each item of a batch, in a worker."""
+    return [work(item) for item in items]
 
 
 @contextmanager

@@ -220,7 +220,8 @@ def _marks(folder_and_name: tuple[Path, str]) -> str:
 
 
 def test_a_caller_that_stops_early_drops_the_pieces_not_begun(tmp_path: Path) -> None:
-    items = [(tmp_path, f"{i}.done") for i in range(40)]
+    # (small pieces go to a process in batches: ten batches' worth)
+    items = [(tmp_path, f"{i}.done") for i in range(10 * pool.BATCH_ITEMS)]
     results = pool.in_order(_marks, items, [1] * len(items), 2)
     assert next(results) == "0.done"
     results.close()  # (as a failure or Ctrl-C in the caller does)
@@ -279,3 +280,28 @@ def test_a_signal_to_the_whole_command_ends_it_cleanly(sig: str, code: int, stag
                           timeout=60, start_new_session=True)
     assert done.returncode == code
     assert "Traceback" not in done.stderr and "не прервано" not in done.stdout
+
+
+@pytest.mark.parametrize(("sizes", "groups", "expected"), [
+    ([BIG, 10, 10], None, [[0], [1, 2]]),  # a large piece alone, small ones together
+    ([10] * 10, None, [list(range(8)), [8, 9]]),  # at most BATCH_ITEMS a batch
+    ([9_000, 9_000, 9_000], None, [[0], [1], [2]]),  # at most BATCH_CHARS a batch
+    ([10] * 4, ["a", "a", "b", "b"], [[0, 1], [2, 3]]),  # one group's pieces a batch
+])
+def test_small_pieces_go_to_a_process_in_batches(sizes: list[int], groups: list[str] | None,
+                                                 expected: list[list[int]]) -> None:
+    assert pool.BATCH_ITEMS == 8 and pool.BATCH_CHARS == 16_000  # (the table's figures)
+    assert pool._batches(range(len(sizes)), sizes, groups) == expected
+
+
+def test_many_small_pieces_come_back_in_order_with_their_groups() -> None:
+    words = [f"{'ab'[i % 2]}{i}" for i in range(50)]
+    results, finals = pool.in_stages(str.upper, words, [5] * 50, [w[0] for w in words],
+                                     _joined, 2)
+    assert results == [w.upper() for w in words]
+    assert finals == {g: " ".join(w.upper() for w in words if w[0] == g) for g in "ab"}
+    assert list(pool.in_order(str.upper, words, [5] * 50, 2)) == [w.upper() for w in words]
+
+
+def _joined(group_and_items: tuple[str, list[tuple[str, str]]]) -> str:
+    return " ".join(result for _, result in group_and_items[1])
