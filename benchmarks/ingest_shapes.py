@@ -10,7 +10,8 @@ whose steps a diagram lists before heading each (:mod:`ingest.segment_summary`),
 pages run into one line with their headings in capitals (:mod:`ingest.segment_flat`), and a
 text written in Markdown (:mod:`ingest.segment_markdown`), and three shapes found by
 fuzzing the build (lines indented by thousands of spaces, a table of numbers run into one
-line, a run of headings in capitals over no text), and prints
+line, a run of headings in capitals over no text), and a folder of 10,000 short files (a
+rule's heading and a sentence each: the cost a file), and prints
 the speed of
 each (CPU time, ≥ 1 MB/s is the goal); ``benchmarks/run.py`` reports the same rows. Each
 shape is also timed at a third of its size: the cost per megabyte must not grow with the size
@@ -144,6 +145,27 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
     }
 
 
+FILES = 10_000
+
+
+def short_files(corpus: Path, n: int = FILES) -> list[SourceText]:
+    """``n`` short WHFB texts, each a rule of its own: a heading and a sentence of the corpus
+    (a folder of one-paragraph pages, each section of the build a file's)."""
+    whfb = "".join(p.read_text(encoding="utf-8-sig") for p in sorted(corpus.glob("00[12]_*.txt")))
+    sentences = [s for s in (part.strip() for part in re.split(r"(?<=[.!?])\s+", whfb))
+                 if 40 <= len(s) <= 300 and "\n" not in s]
+    return [SourceText(name=f"{i:05d}.txt", path=f"{i:05d}.txt", encoding="utf-8",
+                       text=f"Правило {i}\n\n{sentences[i % len(sentences)]}\n", system="whfb8")
+            for i in range(n)]
+
+
+def files_speed(texts: list[SourceText]) -> float:
+    """MB/s (CPU time) of building the texts on one process."""
+    t = time.process_time()
+    build(texts, jobs=1)
+    return sum(len(s.text.encode()) for s in texts) / 1e6 / (time.process_time() - t)
+
+
 def speed(text: str) -> float:
     """MB/s (CPU time) of building one text as a WHFB file."""
     src = SourceText(name="shape.txt", path="shape.txt", text=text, encoding="utf-8",
@@ -165,6 +187,12 @@ def rows() -> list[tuple[str, str, str]]:
         mb = len(text.encode()) / 1e6
         out.append((f"ingest: {name} ({mb:.1f} МБ; {full / third:.2f} от скорости на трети)",
                     f"{full:.2f} МБ/с", "≥ 1 МБ/с"))
+    files = short_files(corpus)
+    full = files_speed(files)
+    third = files_speed(short_files(corpus, FILES // 3))
+    mb = sum(len(s.text.encode()) for s in files) / 1e6
+    out.append((f"ingest: папка из {FILES:,} коротких файлов ({mb:.1f} МБ; ".replace(",", " ")
+                + f"{full / third:.2f} от скорости на трети)", f"{full:.2f} МБ/с", "≥ 1 МБ/с"))
     return out
 
 

@@ -125,7 +125,16 @@ class SystemResolver:
         self.shared: dict[tuple[str, ...], list[str]] = defaultdict(list)
         self.used_ids = FreeIds(b.nodes)
         self.concepts: dict[str, str] = {}  # lemma key → concept id
-        self.children: dict[str, list[str]] = defaultdict(list)
+
+    @cached_property
+    def children(self) -> dict[str, list[str]]:
+        """Each part's id → the ids of the parts right under it (asked once the parts' ids and
+        parents are set: by the mentions' linking)."""
+        out: dict[str, list[str]] = defaultdict(list)
+        for p in self.parts:
+            if p.parent_id:
+                out[p.parent_id].append(p.id)
+        return out
 
     @cached_property
     def title_sources(self) -> dict[str, set[str]]:

@@ -432,10 +432,6 @@ def _related(r: SystemResolver, nid: str) -> set[str]:
     while parent:
         out.add(parent)
         parent = r.b.nodes[parent].parent
-    if not r.children:
-        for p in r.parts:
-            if p.parent_id:
-                r.children[p.parent_id].append(p.id)
     stack = [nid]
     while stack:
         for child in r.children.get(stack.pop(), []):
