@@ -122,7 +122,7 @@ class SystemResolver:
         # its section there (its mentions in that file name it; elsewhere the name is no one's)
         self.local_keys: dict[str, dict[tuple[str, ...], str]] = defaultdict(dict)
         # such a name → the sections bearing it in every file
-        self.shared: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        self.shared: dict[tuple[str, ...], dict[str, None]] = defaultdict(dict)  # (in order)
         self.used_ids = FreeIds(b.nodes)
         self.concepts: dict[str, str] = {}  # lemma key → concept id
 
@@ -374,9 +374,7 @@ class SystemResolver:
                 if own[0] is p and (len(own) == 1 or _printed_again(own, p)):
                     for name in (sec.title, *sec.aliases, unparen(sec.title)):
                         self._add_key(name, p.id, self.local_keys[p.source.name])
-                        bearers = self.shared[tuple(lemma_key(name).split())]
-                        if p.id not in bearers:
-                            bearers.append(p.id)
+                        self.shared[tuple(lemma_key(name).split())].setdefault(p.id)
                 continue
             if sec.parent is not None and self.b.nodes[p.parent_id or ""].kind == "unit_type" \
                     and not sec.is_unit_type:
@@ -423,8 +421,10 @@ class SystemResolver:
     def other_bearer(self, key: tuple[str, ...], asker: str) -> str | None:
         """The one section besides ``asker`` bearing a name several files define (a FAQ's
         "Паника" naming «паника» names the book's rule), or None when there are more."""
-        others = [nid for nid in self.shared.get(key, ()) if nid != asker]
-        return others[0] if len(others) == 1 else None
+        bearers = self.shared.get(key, {})
+        if len(bearers) - (asker in bearers) != 1:
+            return None
+        return next(nid for nid in bearers if nid != asker)
 
     # -- other names ---------------------------------------------------------------------
     def _english_aliases(self) -> None:

@@ -98,8 +98,15 @@ def _users(r: SystemResolver, target: str) -> Iterator[Part]:
     if not words_of_key:
         return
     key = f" {' '.join(words_of_key)} "
-    index = _word_index(r)
-    for k in sorted(set.intersection(*(index.get(w, set()) for w in words_of_key))):
+    # (the parts holding the words, found once per name: the sections of many files may share
+    # it, each asking)
+    holders: dict[str, list[int]] = r.__dict__.setdefault("_holders_of_name", {})
+    if key not in holders:
+        index = _word_index(r)
+        # (the rarest word's parts first: each set met after costs a look-up a part so far)
+        held = sorted((index.get(w, set()) for w in words_of_key), key=len)
+        holders[key] = sorted(set.intersection(*held))
+    for k in holders[key]:
         if key in _lemmas_of(r, k):
             yield r.parts[k]
 
