@@ -10,7 +10,8 @@ whose steps a diagram lists before heading each (:mod:`ingest.segment_summary`),
 pages run into one line with their headings in capitals (:mod:`ingest.segment_flat`), and a
 text written in Markdown (:mod:`ingest.segment_markdown`), and three shapes found by
 fuzzing the build (lines indented by thousands of spaces, a table of numbers run into one
-line, a run of headings in capitals over no text), and a folder of 10,000 short files (a
+line, a run of headings in capitals over no text; units in capitals, each with the same
+part under it), and a folder of 10,000 short files (a
 rule's heading and a sentence each: the cost a file; and the same rule in every file, named
 by each), and prints
 the speed of
@@ -125,6 +126,11 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
                     for i, name in enumerate(names * 8))
     # headings over no text, each taken to hold the next (a contents page in capitals)
     contents = "".join(f"{name.upper()}\n" for name in names)
+    # units in capitals, each with the same part under it ("Стрельба"): a heading out of any
+    # alphabetical order between every two, each a glossary's possible start
+    units = "".join(f"ОТРЯД {i}\n\nОтряд {i} ходит на 6 дюймов.\n\nСтрельба\n\nОтряд {i} "
+                    "стреляет по правилу «Стрельба» и проходит тест на Панику.\n\n"
+                    for i in range(size // 110))
     return {
         "одна строка": repeat(" ".join(words)),
         "строки с отступом в 2000 пробелов": repeat(indented),
@@ -138,6 +144,7 @@ def shapes(corpus: Path, size: int = SIZE) -> dict[str, str]:
         "без заголовков": repeat(prose + "\n\n"),
         "страница форума": repeat(forum),
         "словарь по алфавиту": repeat(glossary),
+        "отряды с одинаковым подразделом": units,
         "схема шагов": repeat(diagram),
         "веб-страница HTML": repeat(page),
         "HTML с незакрытыми тегами": repeat(unclosed),

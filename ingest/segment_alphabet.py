@@ -59,41 +59,50 @@ def _runs(order: list[int], key: Callable[[Section], str | None],
     :data:`BREAKS_PER_ENTRY` entries. A heading after an entry joins the run when its key
     follows the entry's and the next heading does not fall between the two (a part after an
     entry, "Injured" after "Damage", is passed over for "Datacards"); at most
-    :data:`MAX_BREAK` headings in a row are passed over."""
+    :data:`MAX_BREAK` headings in a row are passed over. A run's first entry is right above
+    its second: a heading before headings out of order (a page's title "Армейский список"
+    over "Специальные правила" / "Атака с ходу") sorts before the entries by chance.
+
+    Each heading's next entry depends on it alone (it is one of the :data:`MAX_BREAK` + 1
+    headings after it), so the run from each heading is a chain of them, read once for all
+    (from the last heading up: its length, its end, and where it starts once the headings
+    before its first two adjacent entries are dropped)."""
     keys = [key(sections[i]) for i in order]
+    n = len(order)
+    after_entry = [-1] * n  # each heading's next entry, as a run's entry
+    for e, last in enumerate(keys):
+        if last is None:
+            continue
+        for j in range(e + 1, min(n, e + MAX_BREAK + 2)):
+            here = keys[j]
+            after = keys[j + 1] if j + 1 < n else None
+            if here is not None and here > last and not (after is not None and last < after < here):
+                after_entry[e] = j
+                break
+    length, end, start = [1] * n, list(range(n)), list(range(n))
+    for e in range(n - 1, -1, -1):
+        j = after_entry[e]
+        if j != -1:
+            length[e], end[e] = length[j] + 1, end[j]
+            start[e] = e if j == e + 1 else start[j]
     out = []
     k = 0
-    while k < len(order):
+    while k < n:
         if keys[k] is None:
             k += 1
             continue
-        entries: list[int] = [k]
-        breakers: list[int] = []
-        passed: list[int] = []  # headings out of order since the last entry
-        j = k + 1
-        while j < len(order) and len(passed) <= MAX_BREAK:
-            last, here = keys[entries[-1]], keys[j]
-            after = keys[j + 1] if j + 1 < len(order) else None
-            if here is not None and last is not None and here > last \
-                    and not (after is not None and last < after < here):
-                entries.append(j)
-                breakers.extend(passed)
-                passed = []
-            else:
-                passed.append(j)
-            j += 1
-        while len(entries) > 1 and entries[1] != entries[0] + 1:
-            # a glossary's first entry is right above its second: a heading before headings
-            # out of order (a page's title "Армейский список" over "Специальные правила" /
-            # "Атака с ходу") sorts before the entries by chance
-            breakers = [b for b in breakers if b > entries[1]]
-            entries.pop(0)
-        if len(entries) >= MIN_ENTRIES:
+        first = start[k]
+        if length[first] >= MIN_ENTRIES:
+            entries = [first]
+            while after_entry[entries[-1]] != -1:
+                entries.append(after_entry[entries[-1]])
+            taken = set(entries)
+            breakers = [b for b in range(first, end[first]) if b not in taken]
             if len(breakers) * BREAKS_PER_ENTRY <= len(entries):
                 out.append(([order[e] for e in entries], [order[b] for b in breakers]))
-            k = entries[-1] + 1  # (a long run is looked at once: its tail is no new run)
+            k = end[first] + 1  # (a long run is looked at once: its tail is no new run)
         else:
-            k += 1  # (a short run took a few steps: each heading costs a bounded look)
+            k += 1
     return out
 
 
