@@ -8,6 +8,8 @@ quotes it). Measures what the issues promise:
   build`` runs it, on one process a core, and on one process; the best of three builds of
   each), and on inputs of other
   shapes (``benchmarks/ingest_shapes.py``: one huge line, 100,000 short lines, no headings);
+* a folder of distinct real pages built in a fresh process, and the pool's own cost a piece
+  for 64,000 pieces (it must not grow with their number);
 * the letters' second opinion on a text's game (``ingest/detect_chars.py``, asked of a text
   its words leave unclear): its table read once per process, a text's 20,000 characters scored;
 * loading kb.json takes < 100 ms;
@@ -223,6 +225,26 @@ def _distinct_rows() -> list[tuple[str, str, str]]:
              f"{total / 1e6 / min(times):.2f} МБ/с", "—")]
 
 
+def _count(group_and_items: tuple[str, list[tuple[str, str]]]) -> int:
+    return len(group_and_items[1])
+
+
+def _pool_row() -> tuple[str, str, str]:
+    """The pool's own cost a piece (:func:`ingest.pool.in_stages` on two processes, pieces that
+    cost nothing, three groups), for 64,000 pieces and a third of them: it must not grow with
+    their number (a folder of many small files)."""
+    from ingest.pool import in_stages
+
+    def per_piece(n: int) -> float:
+        words = [f"w{i}" for i in range(n)]
+        t = time.perf_counter()
+        in_stages(str.upper, words, [5] * n, [str(i % 3) for i in range(n)], _count, 2)
+        return (time.perf_counter() - t) / n
+    full, third = per_piece(64_000), per_piece(64_000 // 3)
+    return (f"пул процессов: 64 000 мелких частей ({third / full:.2f} от скорости на трети)",
+            f"{full * 1e6:.0f} мкс/часть", "—")
+
+
 def _pdf_rows() -> list[tuple[str, str, str]]:
     """Pages a second of a real PDF read and built (``tests/data/pdf/real/libtasn1.pdf``, a
     manual of 36 pages): the PDF's text layer and type sizes (pdfminer.six's layout analysis)
@@ -288,6 +310,7 @@ def main() -> None:
         rows.append((f"ingest {total / 1e6:.1f} МБ (повторённый корпус, один процесс; "
                      f"лучшая из {BIG_ROUNDS})", f"{total / 1e6 / t_one:.2f} МБ/с", "—"))
         rows.extend(_distinct_rows())
+        rows.append(_pool_row())
         rows.extend(ingest_shapes.rows())  # one huge line, 100,000 short lines, no headings
         rows.extend(_pdf_rows())
         rows.append(_docx_row())

@@ -23,9 +23,10 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from functools import partial
+from queue import SimpleQueue
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -133,24 +134,31 @@ def in_stages(work: Callable[[Item], Result], items: Sequence[Item], sizes: Sequ
                 done(i)
     else:
         with _pool(n) as pool:
-            working = {_submit(pool, partial(_each, work), [items[i] for i in batch]): batch
+            # each piece's future as it ends (a look at every piece still running at each end
+            # would cost the square of their number)
+            ended: SimpleQueue[Future[Any]] = SimpleQueue()
+
+            def handed(task: Callable[[Any], Any], arg: Any) -> Future[Any]:
+                future = _submit(pool, task, arg)
+                future.add_done_callback(ended.put)
+                return future
+
+            working = {handed(partial(_each, work), [items[i] for i in batch]): batch
                        for batch in _batches(order, sizes, groups)}
             left = {group: len(ix) for group, ix in members.items()}
-            finishing: dict[Future[Final], str] = {}
+            finishing: dict[Future[Any], str] = {}
             while working or finishing:
-                running: list[Future[Any]] = [*working, *finishing]
-                ended, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in ended & finishing.keys():
+                future = ended.get()
+                if future in finishing:
                     finals[finishing.pop(future)] = future.result()
-                for batch, future in sorted((working.pop(f), f) for f in ended & working.keys()):
-                    for i, result in zip(batch, future.result(), strict=True):
-                        results[i] = result
-                        if done:
-                            done(i)
-                        left[groups[i]] -= 1
-                        if not left[groups[i]] and len(members) > 1:
-                            finishing[_submit(pool, finish, finished(groups[i], results))] = \
-                                groups[i]
+                    continue
+                for i, result in zip(working.pop(future), future.result(), strict=True):
+                    results[i] = result
+                    if done:
+                        done(i)
+                    left[groups[i]] -= 1
+                    if not left[groups[i]] and len(members) > 1:
+                        finishing[handed(finish, finished(groups[i], results))] = groups[i]
     for group in sorted(members):
         if group not in finals:
             finals[group] = finish(finished(group, results))
